@@ -1,0 +1,172 @@
+package vmaf
+
+import (
+	"fmt"
+	"unsafe"
+)
+
+// Chroma is a picture's chroma subsampling.
+type Chroma int
+
+const (
+	Chroma420 Chroma = iota // both chroma planes at half width and half height
+	Chroma422               // half width, full height
+	Chroma444               // full resolution
+	Chroma400               // luma only (GRAY)
+)
+
+func (c Chroma) String() string {
+	switch c {
+	case Chroma420:
+		return "420"
+	case Chroma422:
+		return "422"
+	case Chroma444:
+		return "444"
+	case Chroma400:
+		return "400"
+	}
+	return fmt.Sprintf("Chroma(%d)", int(c))
+}
+
+// ParseChroma reads "420", "422", "444" or "400" (libvmaf's -p values).
+func ParseChroma(s string) (Chroma, error) {
+	for _, c := range []Chroma{Chroma420, Chroma422, Chroma444, Chroma400} {
+		if s == c.String() {
+			return c, nil
+		}
+	}
+	return 0, fmt.Errorf("vmaf: unknown chroma subsampling %q (want 420, 422, 444 or 400)", s)
+}
+
+// Picture is a view of one video frame in planar YUV. It does not own its
+// memory: Planes may point into a mapped GStreamer buffer or a decoder's
+// frame. Samples deeper than 8 bits are little-endian 16-bit words.
+type Picture struct {
+	Width, Height int
+	BitDepth      int // 8, 10, 12 or 16
+	Chroma        Chroma
+	Planes        [3][]byte // Y, Cb, Cr; Cb and Cr are nil for Chroma400
+	Strides       [3]int    // bytes from one row to the next
+}
+
+// NewPicture allocates a picture with tightly packed planes.
+func NewPicture(width, height, bitDepth int, chroma Chroma) (*Picture, error) {
+	p := &Picture{Width: width, Height: height, BitDepth: bitDepth, Chroma: chroma}
+	if err := p.checkFormat(); err != nil {
+		return nil, err
+	}
+	for i := 0; i < p.numPlanes(); i++ {
+		w, h := p.PlaneSize(i)
+		p.Strides[i] = w * p.bytesPerSample()
+		p.Planes[i] = make([]byte, p.Strides[i]*h)
+	}
+	return p, nil
+}
+
+// PlaneSize returns the width and height in samples of plane i.
+func (p *Picture) PlaneSize(i int) (w, h int) {
+	if i == 0 {
+		return p.Width, p.Height
+	}
+	switch p.Chroma {
+	case Chroma420:
+		return (p.Width + 1) / 2, (p.Height + 1) / 2
+	case Chroma422:
+		return (p.Width + 1) / 2, p.Height
+	case Chroma444:
+		return p.Width, p.Height
+	}
+	return 0, 0
+}
+
+func (p *Picture) numPlanes() int {
+	if p.Chroma == Chroma400 {
+		return 1
+	}
+	return 3
+}
+
+func (p *Picture) bytesPerSample() int {
+	if p.BitDepth > 8 {
+		return 2
+	}
+	return 1
+}
+
+func (p *Picture) checkFormat() error {
+	switch p.BitDepth {
+	case 8, 10, 12, 16:
+	default:
+		return fmt.Errorf("vmaf: unsupported bit depth %d (want 8, 10, 12 or 16)", p.BitDepth)
+	}
+	if p.Chroma < Chroma420 || p.Chroma > Chroma400 {
+		return fmt.Errorf("vmaf: unsupported chroma subsampling %v", p.Chroma)
+	}
+	// The feature extractors' filters and the 4-level wavelet need a few
+	// samples per level; libvmaf rejects the same tiny pictures.
+	if p.Width < 16 || p.Height < 16 {
+		return fmt.Errorf("vmaf: picture %dx%d is too small (minimum 16x16)", p.Width, p.Height)
+	}
+	return nil
+}
+
+// Validate checks that the picture's format is supported and that every
+// plane holds Height rows of Width samples at its stride.
+func (p *Picture) Validate() error {
+	if err := p.checkFormat(); err != nil {
+		return err
+	}
+	for i := 0; i < p.numPlanes(); i++ {
+		w, h := p.PlaneSize(i)
+		row := w * p.bytesPerSample()
+		if p.Strides[i] < row {
+			return fmt.Errorf("vmaf: plane %d stride %d is shorter than its row of %d bytes", i, p.Strides[i], row)
+		}
+		if need := p.Strides[i]*(h-1) + row; len(p.Planes[i]) < need {
+			return fmt.Errorf("vmaf: plane %d has %d bytes, needs %d for %dx%d at stride %d", i, len(p.Planes[i]), need, w, h, p.Strides[i])
+		}
+	}
+	return nil
+}
+
+// sameFormat reports an error naming both pictures when their geometry or
+// sample format differ.
+func sameFormat(ref, dist *Picture) error {
+	if ref.Width != dist.Width || ref.Height != dist.Height || ref.BitDepth != dist.BitDepth || ref.Chroma != dist.Chroma {
+		return fmt.Errorf("vmaf: reference is %s but distorted is %s", ref.describe(), dist.describe())
+	}
+	return nil
+}
+
+func (p *Picture) describe() string {
+	return fmt.Sprintf("%dx%d %s %d-bit", p.Width, p.Height, p.Chroma, p.BitDepth)
+}
+
+// plane is the read-only view of one picture plane that feature kernels use.
+type plane struct {
+	data   []byte // first sample at data[0]
+	stride int    // bytes between rows
+	w, h   int    // samples
+	bpc    int    // bits per sample: 8 means one byte per sample, otherwise two (little-endian)
+}
+
+func (p *Picture) plane(i int) plane {
+	w, h := p.PlaneSize(i)
+	return plane{data: p.Planes[i], stride: p.Strides[i], w: w, h: h, bpc: p.BitDepth}
+}
+
+// row8 returns row y of an 8-bit plane.
+func (pl plane) row8(y int) []byte {
+	o := y * pl.stride
+	return pl.data[o : o+pl.w]
+}
+
+// row16 returns row y of a plane deeper than 8 bits. The samples are
+// little-endian words, which is the machine's order on every platform Go
+// targets that we build for (amd64, arm64).
+func (pl plane) row16(y int) []uint16 {
+	o := y * pl.stride
+	b := pl.data[o : o+2*pl.w]
+	return unsafe.Slice((*uint16)(unsafe.Pointer(unsafe.SliceData(b))), pl.w)
+}

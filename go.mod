@@ -5,7 +5,10 @@ go 1.26
 require (
 	github.com/asticode/go-astiav v0.16.0 // indirect
 	github.com/asticode/go-astikit v0.42.0 // indirect
+	github.com/go-gst/go-glib v1.4.0 // indirect
 	github.com/go-gst/go-gst v1.4.0 // indirect
+	github.com/mattn/go-pointer v0.0.1 // indirect
 	github.com/modelcontextprotocol/go-sdk v1.8.0 // indirect
+	golang.org/x/exp v0.0.0-20240909161429-701f63a606c0 // indirect
 	golang.org/x/sys v0.41.0 // indirect
 )

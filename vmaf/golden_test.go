@@ -46,12 +46,15 @@ func goldenNames(t testing.TB) []string {
 	return names
 }
 
+// goldenDirs lists where pairs are looked up, first match winning: an
+// explicit VMAF_GOLDENS directory, the shared set beside the checkout (full
+// clips), then the repository's own (some clips cut to a few frames).
 func goldenDirs() []string {
-	dirs := []string{filepath.Join("..", "testdata", "goldens")}
+	var dirs []string
 	if d := os.Getenv("VMAF_GOLDENS"); d != "" {
 		dirs = append(dirs, d)
 	}
-	return append(dirs, filepath.Join("..", "..", "shared", "goldens"))
+	return append(dirs, filepath.Join("..", "..", "shared", "goldens"), filepath.Join("..", "testdata", "goldens"))
 }
 
 // findGolden returns the path of file (relative to a goldens directory),
@@ -131,7 +134,10 @@ func readClip(t testing.TB, file string, max int) []*Picture {
 }
 
 // loadGolden reads a pair and libvmaf's scores for it, limited to max
-// frames when max > 0.
+// frames when max > 0 (mind that motion2 of the last frame read then lacks
+// its successor). When the clip file itself stops before the scored clip
+// did, g.frames drops the last frame read, whose motion2 libvmaf computed
+// from a successor the file lacks.
 func loadGolden(t testing.TB, name string, max int) *goldenPair {
 	t.Helper()
 	p, _, err := findGolden(filepath.Join("scores", name+".vmaf.json"))
@@ -164,6 +170,11 @@ func loadGolden(t testing.TB, name string, max int) *goldenPair {
 	}
 	if max > 0 && len(g.frames) > max {
 		g.frames = g.frames[:max]
+	}
+	if n := len(g.ref); n < len(g.frames) {
+		// A clip cut short of the scored one: its last frame lacks the
+		// successor that libvmaf's motion2 used, so it is not comparable.
+		g.frames = g.frames[:n-1]
 	}
 	return g
 }

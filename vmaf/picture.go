@@ -133,10 +133,14 @@ func (p *Picture) Validate() error {
 // sameFormat reports an error naming both pictures when their geometry or
 // sample format differ.
 func sameFormat(ref, dist *Picture) error {
-	if ref.Width != dist.Width || ref.Height != dist.Height || ref.BitDepth != dist.BitDepth || ref.Chroma != dist.Chroma {
+	if !ref.sameGeometry(dist) {
 		return fmt.Errorf("vmaf: reference is %s but distorted is %s", ref.describe(), dist.describe())
 	}
 	return nil
+}
+
+func (p *Picture) sameGeometry(o *Picture) bool {
+	return p.Width == o.Width && p.Height == o.Height && p.BitDepth == o.BitDepth && p.Chroma == o.Chroma
 }
 
 func (p *Picture) describe() string {

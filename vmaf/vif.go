@@ -1,0 +1,279 @@
+package vmaf
+
+import "math"
+
+// Integer VIF (Sheikh & Bovik's visual information fidelity) as libvmaf
+// 3.2.0's integer_vif computes it: four scales, each a separable Gaussian
+// window over fixed-point samples, with sums kept in integers so that the
+// result is reproducible to the last bit. Scale s+1 is scale s low-passed
+// with scale s+1's window and decimated by two in both directions.
+
+// vifDefaultEnhnGainLimit is libvmaf's vif_enhn_gain_limit when a model sets
+// none; 1.0 disables enhancement gain entirely (the NEG models).
+const vifDefaultEnhnGainLimit = 100.0
+
+// vifFilters are the 16-bit fixed-point Gaussian windows of scales 0..3.
+// Each sums to 1<<16.
+var vifFilters = [4][]uint16{
+	{489, 935, 1640, 2640, 3896, 5274, 6547, 7455, 7784, 7455, 6547, 5274, 3896, 2640, 1640, 935, 489},
+	{1244, 3663, 7925, 12590, 14692, 12590, 7925, 3663, 1244},
+	{3571, 16004, 26386, 16004, 3571},
+	{10904, 43728, 10904},
+}
+
+const (
+	vifMaxTaps = 17
+	// vifPad is the room kept on each side of the horizontal scratch rows
+	// for the mirrored samples the widest window reaches.
+	vifPad = vifMaxTaps / 2
+)
+
+type vifOptions struct {
+	enhnGainLimit float64 // libvmaf option vif_enhn_gain_limit (>= 1)
+}
+
+// vifLevel is the luma of one decimated scale (1..3), tightly packed.
+type vifLevel struct {
+	w, h     int
+	ref, dis []uint16
+}
+
+func (l *vifLevel) rows(y int) (ref, dis []uint16) {
+	o := y * l.w
+	return l.ref[o : o+l.w], l.dis[o : o+l.w]
+}
+
+// vif extracts integer_vif_scale0..3 for one worker. It owns all scratch
+// memory, so one instance must not be used by two goroutines at once.
+type vif struct {
+	w, h, bpc int
+	gainLimit float64
+	log2      *vifLog2Table
+	levels    [4]vifLevel // index 0 unused: scale 0 is read from the input planes
+
+	// Row scratch, w wide. sum32 holds the vertical sums that fit 32 bits
+	// (means; at 8 bits also second moments), then the horizontal mean
+	// sums; sum64 the deeper vertical second moments, then the horizontal
+	// ones. padded holds the rounded vertical sums with vifPad mirrored
+	// samples on each side: mu1, mu2, ref², dis², ref·dis.
+	sum32  [5][]uint32
+	sum64  [3][]uint64
+	padded [5][]uint32
+	rows8  [2][vifMaxTaps][]byte
+	rows16 [2][vifMaxTaps][]uint16
+}
+
+// newVIF prepares an extractor for w x h luma planes of bpc bits. A zero
+// enhnGainLimit means libvmaf's default. Pictures smaller than 16x16 or
+// depths outside 8..16 bits get an extractor that scores NaN.
+func newVIF(w, h, bpc int, opt vifOptions) *vif {
+	limit := opt.enhnGainLimit
+	if limit == 0 {
+		limit = vifDefaultEnhnGainLimit
+	}
+	v := &vif{w: w, h: h, bpc: bpc, gainLimit: limit}
+	if w < 16 || h < 16 || bpc < 8 || bpc > 16 {
+		return v
+	}
+	v.log2 = vifLog2()
+	lw, lh := w, h
+	for s := 1; s < 4; s++ {
+		lw, lh = lw/2, lh/2
+		v.levels[s] = vifLevel{w: lw, h: lh, ref: make([]uint16, lw*lh), dis: make([]uint16, lw*lh)}
+	}
+	for i := range v.sum32 {
+		v.sum32[i] = make([]uint32, w)
+	}
+	for i := range v.sum64 {
+		v.sum64[i] = make([]uint64, w)
+	}
+	for i := range v.padded {
+		v.padded[i] = make([]uint32, w+2*vifPad)
+	}
+	return v
+}
+
+// compute returns integer_vif_scale0..3 for one frame. The planes must have
+// the geometry and depth given to newVIF, and the extractor a supported
+// one; otherwise every score is NaN.
+func (v *vif) compute(ref, dist plane) [4]float64 {
+	var out [4]float64
+	if !v.fits(ref) || !v.fits(dist) {
+		nan := math.NaN()
+		return [4]float64{nan, nan, nan, nan}
+	}
+	var sums vifSums
+	if v.bpc == 8 {
+		v.statsScale0Bytes(ref, dist, &sums)
+		out[0] = sums.score()
+		v.subsampleBytes(ref, dist, &v.levels[1])
+	} else {
+		v.statsScale0Words(ref, dist, &sums)
+		out[0] = sums.score()
+		v.subsampleWords(ref, dist, &v.levels[1])
+	}
+	for s := 1; s < 4; s++ {
+		sums = vifSums{}
+		v.statsLevel(s, &sums)
+		out[s] = sums.score()
+		if s < 3 {
+			v.subsampleLevel(s)
+		}
+	}
+	return out
+}
+
+func (v *vif) fits(p plane) bool {
+	rowBytes := p.w
+	if v.bpc > 8 {
+		rowBytes *= 2
+	}
+	return v.log2 != nil && p.w == v.w && p.h == v.h && p.bpc == v.bpc && p.stride >= rowBytes &&
+		len(p.data) >= p.stride*(p.h-1)+rowBytes
+}
+
+// vifMirror maps row or column y of an n-long axis into range by
+// reflecting about the first and last sample without repeating them. The
+// windows reach at most n-1 samples past an edge (n >= 16 at scale 0 and
+// halves with the window at every further scale).
+func vifMirror(y, n int) int {
+	if y < 0 {
+		return -y
+	}
+	if y >= n {
+		return 2*(n-1) - y
+	}
+	return y
+}
+
+// statsScale0Bytes accumulates scale 0 of 8-bit planes.
+func (v *vif) statsScale0Bytes(ref, dist plane, sums *vifSums) {
+	taps := vifFilters[0]
+	r, d := v.rows8[0][:len(taps)], v.rows8[1][:len(taps)]
+	s := &v.sum32
+	for i := 0; i < v.h; i++ {
+		for k := range taps {
+			y := vifMirror(i-len(taps)/2+k, v.h)
+			r[k], d[k] = ref.row8(y), dist.row8(y)
+		}
+		vifVerticalStats8(r, d, taps, s[0], s[1], s[2], s[3], s[4])
+		// The means keep 8 fractional bits; 8-bit squares fit unshifted.
+		half := len(taps) / 2
+		vifRound32(v.padded[0], s[0], 8, half)
+		vifRound32(v.padded[1], s[1], 8, half)
+		vifRound32(v.padded[2], s[2], 0, half)
+		vifRound32(v.padded[3], s[3], 0, half)
+		vifRound32(v.padded[4], s[4], 0, half)
+		v.horizontalStats(v.w, taps, sums)
+	}
+}
+
+// statsScale0Words accumulates scale 0 of planes deeper than 8 bits. The
+// shifts bring every depth to the fixed-point scale of 8-bit input.
+func (v *vif) statsScale0Words(ref, dist plane, sums *vifSums) {
+	taps := vifFilters[0]
+	r, d := v.rows16[0][:len(taps)], v.rows16[1][:len(taps)]
+	for i := 0; i < v.h; i++ {
+		for k := range taps {
+			y := vifMirror(i-len(taps)/2+k, v.h)
+			r[k], d[k] = ref.row16(y), dist.row16(y)
+		}
+		v.verticalStats16(r, d, taps, v.w, uint(v.bpc), uint(2*(v.bpc-8)))
+		v.horizontalStats(v.w, taps, sums)
+	}
+}
+
+// statsLevel accumulates decimated scale s (1..3), whose samples carry 16
+// bits of fixed-point precision whatever the input depth.
+func (v *vif) statsLevel(s int, sums *vifSums) {
+	l := &v.levels[s]
+	taps := vifFilters[s]
+	r, d := v.rows16[0][:len(taps)], v.rows16[1][:len(taps)]
+	for i := 0; i < l.h; i++ {
+		for k := range taps {
+			r[k], d[k] = l.rows(vifMirror(i-len(taps)/2+k, l.h))
+		}
+		v.verticalStats16(r, d, taps, l.w, 16, 16)
+		v.horizontalStats(l.w, taps, sums)
+	}
+}
+
+// verticalStats16 filters one row of 16-bit samples, w wide, vertically and
+// rounds the means by muShift and the second moments by sqShift bits into
+// the padded rows.
+func (v *vif) verticalStats16(r, d [][]uint16, taps []uint16, w int, muShift, sqShift uint) {
+	s32, s64 := &v.sum32, &v.sum64
+	vifVerticalStats16(r, d, taps, s32[0][:w], s32[1][:w], s64[0][:w], s64[1][:w], s64[2][:w])
+	half := len(taps) / 2
+	vifRound32(v.padded[0], s32[0][:w], muShift, half)
+	vifRound32(v.padded[1], s32[1][:w], muShift, half)
+	vifRound64(v.padded[2], s64[0][:w], sqShift, half)
+	vifRound64(v.padded[3], s64[1][:w], sqShift, half)
+	vifRound64(v.padded[4], s64[2][:w], sqShift, half)
+}
+
+// horizontalStats filters the padded rows, w wide, horizontally and adds
+// the row's pixels to sums.
+func (v *vif) horizontalStats(w int, taps []uint16, sums *vifSums) {
+	m1, m2 := v.sum32[0][:w], v.sum32[1][:w]
+	xx, yy, xy := v.sum64[0][:w], v.sum64[1][:w], v.sum64[2][:w]
+	vifHorizontalMean(m1, v.padded[0], taps)
+	vifHorizontalMean(m2, v.padded[1], taps)
+	vifHorizontalMoment(xx, v.padded[2], taps)
+	vifHorizontalMoment(yy, v.padded[3], taps)
+	vifHorizontalMoment(xy, v.padded[4], taps)
+	vifAccumulateRow(m1, m2, xx, yy, xy, v.gainLimit, v.log2, sums)
+}
+
+// subsampleBytes low-passes 8-bit scale 0 into scale 1.
+func (v *vif) subsampleBytes(ref, dist plane, dst *vifLevel) {
+	taps := vifFilters[1]
+	r, d := v.rows8[0][:len(taps)], v.rows8[1][:len(taps)]
+	for i := 0; i < dst.h; i++ {
+		for k := range taps {
+			y := vifMirror(2*i-len(taps)/2+k, v.h)
+			r[k], d[k] = ref.row8(y), dist.row8(y)
+		}
+		vifVerticalMeans(r, d, taps, v.sum32[0], v.sum32[1])
+		v.decimate(v.w, 8, taps, dst, i)
+	}
+}
+
+// subsampleWords low-passes deeper scale 0 into scale 1; the vertical
+// shift by the depth gives scale 1 sixteen bits whatever the input.
+func (v *vif) subsampleWords(ref, dist plane, dst *vifLevel) {
+	taps := vifFilters[1]
+	r, d := v.rows16[0][:len(taps)], v.rows16[1][:len(taps)]
+	for i := 0; i < dst.h; i++ {
+		for k := range taps {
+			y := vifMirror(2*i-len(taps)/2+k, v.h)
+			r[k], d[k] = ref.row16(y), dist.row16(y)
+		}
+		vifVerticalMeans(r, d, taps, v.sum32[0], v.sum32[1])
+		v.decimate(v.w, uint(v.bpc), taps, dst, i)
+	}
+}
+
+// subsampleLevel low-passes scale s (1 or 2) into scale s+1 with scale
+// s+1's window.
+func (v *vif) subsampleLevel(s int) {
+	src, dst := &v.levels[s], &v.levels[s+1]
+	taps := vifFilters[s+1]
+	r, d := v.rows16[0][:len(taps)], v.rows16[1][:len(taps)]
+	for i := 0; i < dst.h; i++ {
+		for k := range taps {
+			r[k], d[k] = src.rows(vifMirror(2*i-len(taps)/2+k, src.h))
+		}
+		vifVerticalMeans(r, d, taps, v.sum32[0][:src.w], v.sum32[1][:src.w])
+		v.decimate(src.w, 16, taps, dst, i)
+	}
+}
+
+// decimate finishes row i of dst from the first w vertical mean sums:
+// round them by shift bits, then filter every other column.
+func (v *vif) decimate(w int, shift uint, taps []uint16, dst *vifLevel, i int) {
+	vifRound32(v.padded[0], v.sum32[0][:w], shift, len(taps)/2)
+	vifRound32(v.padded[1], v.sum32[1][:w], shift, len(taps)/2)
+	r, d := dst.rows(i)
+	vifDecimateRow(r, d, v.padded[0], v.padded[1], taps)
+}

@@ -1,0 +1,147 @@
+package ffsource
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"time"
+
+	"github.com/asticode/go-astiav"
+)
+
+// errStopped ends the decoding goroutine when Close asks it to.
+var errStopped = errors.New("ffsource: closed")
+
+// noPTSValue is FFmpeg's AV_NOPTS_VALUE.
+const noPTSValue = math.MinInt64
+
+// run decodes until the end of the input, an error, or Close, and then
+// delivers the reason (io.EOF at a clean end) after the frames.
+func (s *Source) run() {
+	defer close(s.done)
+	err := s.decode()
+	if err == errStopped {
+		return
+	}
+	select {
+	case s.out <- item{err: err}:
+	case <-s.stop:
+	}
+}
+
+func (s *Source) decode() error {
+	for {
+		if err := s.fc.ReadFrame(s.pkt); err != nil {
+			if errors.Is(err, astiav.ErrEof) {
+				break
+			}
+			if s.stopping() {
+				return errStopped
+			}
+			return fmt.Errorf("%s: reading after frame %d: %w", s.name, s.decoded, err)
+		}
+		if s.pkt.StreamIndex() != s.stream.Index() {
+			s.pkt.Unref()
+			continue
+		}
+		err := s.send(s.pkt)
+		s.pkt.Unref()
+		if err != nil {
+			return err
+		}
+	}
+	// End of input: drain the frames the decoder still holds.
+	if err := s.send(nil); err != nil && !errors.Is(err, io.EOF) {
+		return err
+	}
+	return io.EOF
+}
+
+// send gives the decoder one packet (nil at the end of the input) and
+// delivers the frames it produces. It returns io.EOF once a drained
+// decoder has no more frames.
+func (s *Source) send(pkt *astiav.Packet) error {
+	for {
+		err := s.cc.SendPacket(pkt)
+		if err != nil && !errors.Is(err, astiav.ErrEagain) {
+			if errors.Is(err, astiav.ErrEof) {
+				return io.EOF
+			}
+			return fmt.Errorf("%s: decoding frame %d: %w", s.name, s.decoded, err)
+		}
+		if rerr := s.receive(); rerr != nil {
+			return rerr
+		}
+		if err == nil {
+			return nil
+		}
+		// The decoder refused the packet until its output was read,
+		// which receive has now done: offer the packet again.
+	}
+}
+
+// receive delivers every frame the decoder has ready.
+func (s *Source) receive() error {
+	for {
+		sl := s.spare
+		s.spare = nil
+		if sl == nil {
+			select {
+			case sl = <-s.free:
+			case <-s.stop:
+				return errStopped
+			}
+		}
+		err := s.cc.ReceiveFrame(sl.in)
+		if err != nil {
+			s.spare = sl
+			switch {
+			case errors.Is(err, astiav.ErrEagain):
+				return nil
+			case errors.Is(err, astiav.ErrEof):
+				return io.EOF
+			}
+			return fmt.Errorf("%s: decoding frame %d: %w", s.name, s.decoded, err)
+		}
+		sl.pts, sl.dur = s.timing(sl.in)
+		if err := s.conv.fill(sl); err != nil {
+			sl.in.Unref()
+			s.spare = sl
+			return fmt.Errorf("%s: frame %d: %w", s.name, s.decoded, err)
+		}
+		sl.index = s.decoded
+		s.decoded++
+		select {
+		case s.out <- item{slot: sl}:
+		case <-s.stop:
+			s.put(sl)
+			return errStopped
+		}
+	}
+}
+
+// timing reads the frame's presentation time and duration.
+func (s *Source) timing(f *astiav.Frame) (pts, dur time.Duration) {
+	tb := s.stream.TimeBase()
+	ns := astiav.NewRational(1, int(time.Second))
+	pts = NoPTS
+	if ts := frameTimestamp(f); ts != noPTSValue {
+		pts = time.Duration(astiav.RescaleQ(ts, tb, ns))
+	}
+	if d := frameDuration(f); d > 0 {
+		dur = time.Duration(astiav.RescaleQ(d, tb, ns))
+	} else if s.info.FrameRate > 0 {
+		dur = time.Duration(float64(time.Second) / s.info.FrameRate)
+	}
+	return pts, dur
+}
+
+func (s *Source) stopping() bool {
+	select {
+	case <-s.stop:
+		return true
+	default:
+		return false
+	}
+}

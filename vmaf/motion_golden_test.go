@@ -1,0 +1,164 @@
+package vmaf
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"sort"
+	"testing"
+)
+
+// basicFeatWorst tracks the largest difference from libvmaf per feature.
+type basicFeatWorst map[string]struct {
+	diff  float64
+	where string
+	n     int
+}
+
+func (w basicFeatWorst) add(feature, where string, diff float64) {
+	e := w[feature]
+	if diff > e.diff || e.n == 0 {
+		e.diff, e.where = diff, where
+	}
+	e.n++
+	w[feature] = e
+}
+
+func (w basicFeatWorst) report(t *testing.T) {
+	names := make([]string, 0, len(w))
+	for k := range w {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		e := w[k]
+		t.Logf("%-40s worst |diff| %.3g over %d frames (%s)", k, e.diff, e.n, e.where)
+	}
+}
+
+// goldenFrameCap is how many frames per pair the golden tests read: 12 by
+// default, all of them with VMAF_FULL_GOLDENS=1.
+func goldenFrameCap() int {
+	if os.Getenv("VMAF_FULL_GOLDENS") == "1" {
+		return 0
+	}
+	return 12
+}
+
+// libvmaf prints 6 decimals: identical output means a difference below
+// half a unit in the last place.
+const goldenTolerance = 5e-7
+
+// TestGoldenMotionPSNRSSIM checks integer motion, PSNR, float_ssim and
+// float_ms_ssim against libvmaf's output for every golden pair.
+func TestGoldenMotionPSNRSSIM(t *testing.T) {
+	worst := basicFeatWorst{}
+	defer worst.report(t)
+	limit := goldenFrameCap()
+	for _, name := range goldenNames(t) {
+		t.Run(name, func(t *testing.T) {
+			// Read one frame more than is checked: motion2 of a frame
+			// depends on the next one.
+			load := 0
+			if limit > 0 {
+				load = limit + 1
+			}
+			g := loadGolden(t, name, load)
+			n := len(g.ref)
+			checked := n
+			if limit > 0 && n > limit {
+				checked = limit
+			}
+			if len(g.frames) < n {
+				t.Fatalf("%d frames but %d golden score sets", n, len(g.frames))
+			}
+			check := func(i int, feature string, got float64) {
+				t.Helper()
+				want, ok := g.frames[i][feature]
+				if !ok {
+					return
+				}
+				d := math.Abs(got - want)
+				worst.add(feature, name, d)
+				// Equal printed values are the real bar; the tolerance
+				// only bounds how far off a mismatch is.
+				if p, q := fmt.Sprintf("%.6f", got), fmt.Sprintf("%.6f", want); p != q || !(d < goldenTolerance) {
+					t.Errorf("frame %d %s: got %.9f (prints %s), libvmaf %s", i, feature, got, p, q)
+				}
+			}
+			checkGoldenMotion(t, g, check, checked)
+			checkGoldenStatic(t, g, check, checked)
+		})
+	}
+}
+
+// checkGoldenMotion feeds all n frames through the blur/SAD split and the
+// in-order sequence; it checks motion2 and motion3 only of frames whose
+// successor was fed, or after flush when the clip ended.
+func checkGoldenMotion(t *testing.T, g *goldenPair, check func(int, string, float64), checked int) {
+	ref0 := g.ref[0]
+	w, h := ref0.Width, ref0.Height
+	blur := newMotionBlur(w, h, ref0.BitDepth)
+	cur, prev := newMotionFrame(w, h), newMotionFrame(w, h)
+	var seq motionSeq
+	n := len(g.ref)
+	seen := 0
+	take := func() {
+		for {
+			m, ok := seq.next()
+			if !ok {
+				return
+			}
+			if m.index != seen {
+				t.Fatalf("motion values for frame %d, want %d", m.index, seen)
+			}
+			seen++
+			if m.index < checked {
+				check(m.index, "VMAF_integer_feature_motion_sad_score", m.sad)
+				check(m.index, "integer_motion2", m.motion2)
+				check(m.index, "integer_motion3", m.motion3)
+			}
+		}
+	}
+	for i := 0; i < n; i++ {
+		blur.blur(g.ref[i].plane(0), cur)
+		sad := 0.0
+		if i > 0 {
+			sad = motionSAD(cur, prev)
+		}
+		cur, prev = prev, cur
+		seq.push(sad)
+		take()
+	}
+	if n == checked {
+		seq.flush()
+		take()
+	}
+	if seen < checked {
+		t.Fatalf("motion values for %d frames, want %d", seen, checked)
+	}
+}
+
+func checkGoldenStatic(t *testing.T, g *goldenPair, check func(int, string, float64), checked int) {
+	ref0 := g.ref[0]
+	w, h, bpc := ref0.Width, ref0.Height, ref0.BitDepth
+	ps := newPSNR(w, h, bpc, ref0.Chroma)
+	ss := newFloatSSIM(w, h, bpc)
+	ms, msErr := newFloatMSSSIM(w, h, bpc)
+	if msErr != nil {
+		t.Logf("float_ms_ssim not checked: %v", msErr)
+	}
+	for i := 0; i < checked; i++ {
+		r, d := g.ref[i], g.dist[i]
+		y, cb, cr := ps.compute(r, d)
+		check(i, "psnr_y", y)
+		if ref0.Chroma != Chroma400 {
+			check(i, "psnr_cb", cb)
+			check(i, "psnr_cr", cr)
+		}
+		check(i, "float_ssim", ss.compute(r.plane(0), d.plane(0)))
+		if ms != nil {
+			check(i, "float_ms_ssim", ms.compute(r.plane(0), d.plane(0)))
+		}
+	}
+}

@@ -1,0 +1,194 @@
+package vmaf
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// sharedModelsDir is where libvmaf's model files sit next to the
+// checkout; the repository does not carry them. Tests needing them skip
+// when it is absent.
+func sharedModelsDir(t testing.TB) string {
+	t.Helper()
+	dir := modelsDirPath()
+	if _, err := os.Stat(dir); err != nil {
+		t.Skipf("libvmaf's model files not found (%v); set VMAF_MODELS", err)
+	}
+	return dir
+}
+
+func modelsDirPath() string {
+	if dir := os.Getenv("VMAF_MODELS"); dir != "" {
+		return dir
+	}
+	return filepath.Join("..", "..", "shared", "models")
+}
+
+func TestParseSharedModels(t *testing.T) {
+	dir := sharedModelsDir(t)
+	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	if len(files) == 0 {
+		t.Fatalf("no model files in %s", dir)
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			m, err := LoadModelFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m.Version != f || m.Name != "vmaf" {
+				t.Errorf("Version %q, Name %q; want %q, vmaf", m.Version, m.Name, f)
+			}
+			float := strings.Contains(f, "float")
+			wantFirst := "integer_adm2"
+			if float {
+				wantFirst = "adm2"
+			}
+			if strings.Contains(f, "neg") {
+				wantFirst += "_egl_1"
+			}
+			if names := m.FeatureNames(); len(names) != 6 || names[0] != wantFirst {
+				t.Errorf("FeatureNames = %v, want 6 starting %s", names, wantFirst)
+			}
+			if got, want := m.IsCollection(), strings.Contains(f, "_b_"); got != want {
+				t.Errorf("IsCollection = %v, want %v", got, want)
+			}
+			_, err = m.featureSpecs()
+			if float && (err == nil || !strings.Contains(err.Error(), "float_adm")) {
+				t.Errorf("featureSpecs of a float model: err = %v, want one naming float_adm", err)
+			}
+			if !float && err != nil {
+				t.Errorf("featureSpecs: %v", err)
+			}
+		})
+	}
+}
+
+func TestBuiltinsEqualTheirJSON(t *testing.T) {
+	dir := sharedModelsDir(t)
+	versions := BuiltinModelVersions()
+	want := []string{"vmaf_v0.6.1", "vmaf_v0.6.1neg", "vmaf_4k_v0.6.1", "vmaf_4k_v0.6.1neg", "vmaf_b_v0.6.3"}
+	if !slices.Equal(versions, want) {
+		t.Fatalf("BuiltinModelVersions = %v, want %v", versions, want)
+	}
+	for _, v := range versions {
+		data, err := os.ReadFile(filepath.Join(dir, v+".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		dicts, err := decodeModelFile(data)
+		if err != nil {
+			t.Fatalf("%s: %v", v, err)
+		}
+		builtin, _ := builtinDicts(v)
+		if !reflect.DeepEqual(dicts, builtin) {
+			t.Errorf("%s: built-in model_dicts differ from the JSON's", v)
+		}
+		parsed, err := ParseModel(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bm, err := BuiltinModel(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bm.Version != v {
+			t.Errorf("Version = %q, want %q", bm.Version, v)
+		}
+		parsed.Version = v
+		if !reflect.DeepEqual(parsed, bm) {
+			t.Errorf("%s: BuiltinModel differs from ParseModel of the JSON", v)
+		}
+	}
+}
+
+func TestBuiltinModelsUpToDate(t *testing.T) {
+	dir := sharedModelsDir(t)
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command")
+	}
+	out := filepath.Join(t.TempDir(), "builtin_models.go")
+	cmd := exec.Command("go", "run", "../internal/genmodels", "-models", dir, "-o", out)
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("genmodels: %v\n%s", err, msg)
+	}
+	fresh, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	committed, err := os.ReadFile("builtin_models.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(fresh, committed) {
+		t.Error("builtin_models.go is stale: run go generate ./vmaf")
+	}
+}
+
+func TestBuiltinModelUnknown(t *testing.T) {
+	_, err := BuiltinModel("vmaf_v9")
+	if err == nil || !strings.Contains(err.Error(), `"vmaf_v9"`) || !strings.Contains(err.Error(), "vmaf_4k_v0.6.1neg") {
+		t.Fatalf("err = %v, want one naming vmaf_v9 and listing the built-ins", err)
+	}
+}
+
+func TestFeatureSpecs(t *testing.T) {
+	for _, tc := range []struct {
+		version string
+		want    []featureSpec
+	}{
+		{"vmaf_v0.6.1", []featureSpec{
+			{"adm", "adm2", 100, "integer_adm2"},
+			{"motion", "motion2", 100, "integer_motion2"},
+			{"vif", "vif_scale0", 100, "integer_vif_scale0"},
+			{"vif", "vif_scale1", 100, "integer_vif_scale1"},
+			{"vif", "vif_scale2", 100, "integer_vif_scale2"},
+			{"vif", "vif_scale3", 100, "integer_vif_scale3"},
+		}},
+		{"vmaf_4k_v0.6.1neg", []featureSpec{
+			{"adm", "adm2", 1, "integer_adm2_egl_1"},
+			{"motion", "motion2", 100, "integer_motion2"},
+			{"vif", "vif_scale0", 1, "integer_vif_scale0_egl_1"},
+			{"vif", "vif_scale1", 1, "integer_vif_scale1_egl_1"},
+			{"vif", "vif_scale2", 1, "integer_vif_scale2_egl_1"},
+			{"vif", "vif_scale3", 1, "integer_vif_scale3_egl_1"},
+		}},
+	} {
+		m, err := BuiltinModel(tc.version)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := m.featureSpecs()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s: featureSpecs =\n%v\nwant\n%v", tc.version, got, tc.want)
+		}
+	}
+}
+
+func TestMetricNames(t *testing.T) {
+	m, err := ParseModelSpec("version=vmaf_b_v0.6.3:name=vb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := m.metricNames()
+	if len(names) != 25 || names[0] != "vb" || names[1] != "vb_0001" || names[20] != "vb_0020" ||
+		!slices.Equal(names[21:], []string{"vb_bagging", "vb_stddev", "vb_ci_p95_lo", "vb_ci_p95_hi"}) {
+		t.Errorf("metricNames = %v", names)
+	}
+	if !m.IsCollection() || len(m.FeatureNames()) != 6 {
+		t.Errorf("IsCollection %v, FeatureNames %v", m.IsCollection(), m.FeatureNames())
+	}
+	plain, _ := BuiltinModel("vmaf_v0.6.1")
+	if !slices.Equal(plain.metricNames(), []string{"vmaf"}) {
+		t.Errorf("plain model metricNames = %v", plain.metricNames())
+	}
+}

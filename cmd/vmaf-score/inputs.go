@@ -1,0 +1,213 @@
+//go:build wip_cli
+
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/vmafsink/vmafsink/internal/y4m"
+	"github.com/vmafsink/vmafsink/pipeline/ffsource"
+	"github.com/vmafsink/vmafsink/vmaf"
+)
+
+// frame is one picture from an input, with the function that gives its
+// memory back once the engine is done with it.
+type frame struct {
+	pic      *vmaf.Picture
+	pts, dur time.Duration // ffsource.NoPTS and 0 when unknown
+	release  func()
+}
+
+// source delivers an input's pictures in order.
+type source interface {
+	// next returns the next frame, io.EOF after the last one.
+	next() (frame, error)
+	format() ffsource.Format
+	// total is the number of frames the input announces; 0 when unknown.
+	total() int
+	close()
+}
+
+// inputKind says how an input is read.
+type inputKind int
+
+const (
+	readY4M    inputKind = iota // YUV4MPEG2, read natively
+	readRaw                     // headerless planar YUV, read natively
+	readFFmpeg                  // anything FFmpeg opens
+)
+
+// kindOf picks the reader for path: libvmaf's rules for .y4m and raw
+// input (any of -w/-h/-p/-b makes both inputs raw), FFmpeg for the rest.
+func (s *settings) kindOf(path string, isDist bool) inputKind {
+	ext := strings.ToLower(filepath.Ext(path))
+	switch {
+	case s.useFFmpeg, isDist && s.scaleDist != "":
+		return readFFmpeg
+	case s.raw:
+		return readRaw
+	case ext == ".y4m":
+		return readY4M
+	}
+	return readFFmpeg
+}
+
+// openInput opens one input; buffers is how many of its frames may be out
+// at once (decoded ahead or held by the engine).
+func (s *settings) openInput(path string, isDist bool, buffers int) (source, error) {
+	switch s.kindOf(path, isDist) {
+	case readY4M:
+		f, err := openFile(path)
+		if err != nil {
+			return nil, err
+		}
+		r, err := y4m.NewReader(f)
+		if err != nil {
+			f.Close()
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		return newY4MSource(path, f, r, buffers, len("FRAME\n"))
+	case readRaw:
+		f, err := openFile(path)
+		if err != nil {
+			return nil, err
+		}
+		r, err := y4m.NewRawReader(f, y4m.Format{Width: s.width, Height: s.height, BitDepth: s.bitDepth, Chroma: s.pixFmt})
+		if err != nil {
+			f.Close()
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		return newY4MSource(path, f, r, buffers, 0)
+	}
+	opts := ffsource.Options{Buffers: buffers}
+	if s.raw {
+		opts.InputFormat, opts.Width, opts.Height = "rawvideo", s.width, s.height
+		opts.PixelFormat = rawPixelFormat(s.pixFmt, s.bitDepth)
+	}
+	src, err := ffsource.Open(path, opts)
+	if err != nil {
+		return nil, err
+	}
+	return ffInput{src}, nil
+}
+
+// rawPixelFormat is FFmpeg's name for libvmaf's -p/-b pair.
+func rawPixelFormat(chroma string, depth int) string {
+	if depth > 8 {
+		return fmt.Sprintf("yuv%sp%dle", chroma, depth)
+	}
+	return "yuv" + chroma + "p"
+}
+
+func openFile(path string) (*os.File, error) {
+	if path == "-" {
+		return os.Stdin, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, fmt.Errorf("%s: cannot open: %w", path, err)
+	}
+	return f, nil
+}
+
+// ffInput adapts an FFmpeg source.
+type ffInput struct{ src *ffsource.Source }
+
+func (f ffInput) next() (frame, error) {
+	fr, err := f.src.Next()
+	if err != nil {
+		return frame{}, err
+	}
+	return frame{pic: fr.Picture, pts: fr.PTS, dur: fr.Duration, release: fr.ReleaseFunc()}, nil
+}
+
+func (f ffInput) format() ffsource.Format { return f.src.Info().Format }
+func (f ffInput) total() int              { return f.src.Info().Frames }
+func (f ffInput) close()                  { f.src.Close() }
+
+// y4mSource reads a y4m or raw file into a fixed set of buffers, which
+// come back through their release functions, so that reading allocates
+// nothing per frame.
+type y4mSource struct {
+	name   string
+	file   *os.File
+	r      *y4m.Reader
+	fmt    ffsource.Format
+	frames int
+	dur    time.Duration
+	free   chan *y4mBuffer
+	index  int
+}
+
+type y4mBuffer struct {
+	fr      *y4m.Frame
+	pic     vmaf.Picture
+	release func()
+}
+
+// newY4MSource reads from r; perFrame is the bytes each frame takes
+// besides its samples, for estimating the frame count from the file size.
+func newY4MSource(name string, file *os.File, r *y4m.Reader, buffers, perFrame int) (*y4mSource, error) {
+	f := r.Format()
+	chroma, err := vmaf.ParseChroma(f.Chroma)
+	if err != nil {
+		file.Close()
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	s := &y4mSource{
+		name: name, file: file, r: r,
+		fmt:  ffsource.Format{Width: f.Width, Height: f.Height, BitDepth: f.BitDepth, Chroma: chroma},
+		free: make(chan *y4mBuffer, buffers),
+	}
+	if f.FrameRateNum > 0 && f.FrameRateDen > 0 {
+		s.dur = time.Duration(int64(time.Second) * int64(f.FrameRateDen) / int64(f.FrameRateNum))
+	}
+	if st, err := file.Stat(); err == nil && st.Mode().IsRegular() {
+		// Frame parameters after a y4m FRAME marker are rare enough to
+		// leave out of an estimate.
+		s.frames = int(st.Size() / int64(f.FrameSize()+perFrame))
+	}
+	for i := 0; i < buffers; i++ {
+		b := &y4mBuffer{fr: y4m.NewFrame(f)}
+		b.pic = vmaf.Picture{Width: f.Width, Height: f.Height, BitDepth: f.BitDepth, Chroma: chroma,
+			Planes: b.fr.Planes, Strides: b.fr.Strides}
+		b.release = func() { s.free <- b }
+		s.free <- b
+	}
+	return s, nil
+}
+
+func (s *y4mSource) next() (frame, error) {
+	b := <-s.free
+	if err := s.r.ReadFrame(b.fr); err != nil {
+		s.free <- b
+		if errors.Is(err, io.EOF) {
+			return frame{}, io.EOF
+		}
+		return frame{}, fmt.Errorf("%s: %w", s.name, err)
+	}
+	pts := ffsource.NoPTS
+	if s.dur > 0 {
+		pts = time.Duration(s.index) * s.dur
+	}
+	s.index++
+	return frame{pic: &b.pic, pts: pts, dur: s.dur, release: b.release}, nil
+}
+
+func (s *y4mSource) format() ffsource.Format { return s.fmt }
+func (s *y4mSource) total() int              { return s.frames }
+func (s *y4mSource) close() {
+	if s.file != os.Stdin {
+		s.file.Close()
+	}
+}

@@ -1,0 +1,132 @@
+//go:build wip_cli
+
+// Command vmaf-score scores a distorted video against its reference with
+// VMAF. It takes libvmaf's vmaf tool's options and writes its output
+// formats, so scripts written for that tool keep working; besides .y4m
+// and raw .yuv it reads anything FFmpeg decodes.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/asticode/go-astiav"
+
+	"github.com/vmafsink/vmafsink/pipeline/ffsource"
+	"github.com/vmafsink/vmafsink/report"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "dev"
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// Exit statuses.
+const (
+	exitOK          = 0
+	exitError       = 1   // bad usage or input, or a failure while scoring
+	exitInterrupted = 130 // stopped by a signal; the output holds the frames scored
+)
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	s, err := parseArgs(args)
+	if err == nil && !s.help && !s.version {
+		err = s.check()
+	}
+	switch {
+	case err != nil:
+		fmt.Fprintf(stderr, "vmaf-score: %v (see --help)\n", err)
+		return exitError
+	case s.help:
+		writeUsage(stdout)
+		return exitOK
+	case s.version:
+		fmt.Fprintf(stdout, "vmaf-score %s (libvmaf %s output)\n", version, report.DefaultVersion)
+		return exitOK
+	}
+	// FFmpeg's own log lines would bury ours; its errors reach us as values.
+	astiav.SetLogLevel(astiav.LogLevelQuiet)
+
+	err = score(ctx, s, stdout, stderr)
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.Is(err, errInterrupted):
+		fmt.Fprintf(stderr, "vmaf-score: %v\n", err)
+		return exitInterrupted
+	}
+	fmt.Fprintf(stderr, "vmaf-score: %v\n", err)
+	return exitError
+}
+
+func score(ctx context.Context, s *settings, stdout, stderr io.Writer) error {
+	models, err := s.loadModels()
+	if err != nil {
+		return err
+	}
+	// Each input holds the frames the engine has in flight (threads+2),
+	// a couple decoded ahead, and one being read.
+	buffers := max(s.threads, 1) + 5
+	ref, err := s.openInput(s.ref, false, buffers)
+	if err != nil {
+		return fmt.Errorf("reference %w", err)
+	}
+	defer ref.close()
+	dist, err := s.openInput(s.dist, true, buffers)
+	if err != nil {
+		return fmt.Errorf("distorted %w", err)
+	}
+	defer dist.close()
+	if err := conform(s, ref, dist); err != nil {
+		return err
+	}
+
+	j := &job{s: s, models: models, stdout: stdout, stderr: stderr, ref: ref, dist: dist}
+	if s.noPrediction {
+		j.results.hide = map[string]bool{}
+		for _, m := range models {
+			j.results.hide[m.Name] = true
+		}
+	}
+	if s.output != "" {
+		f := ref.format()
+		opts := report.Options{Format: s.format, Width: f.Width, Height: f.Height}
+		if s.output == "-" {
+			j.out = report.NewWriter(stdout, opts)
+		} else if j.out, err = report.Create(s.output, opts); err != nil {
+			return err
+		}
+		j.results.out = j.out
+	}
+	return j.run(ctx)
+}
+
+// conform checks the inputs can be scored together, converting the
+// distorted input to the reference's format when FFmpeg decodes it.
+func conform(s *settings, ref, dist source) error {
+	rf, df := ref.format(), dist.format()
+	ff, isFF := dist.(ffInput)
+	if rf.Width != df.Width || rf.Height != df.Height {
+		if !isFF || s.scaleDist == "" {
+			return fmt.Errorf("dimensions do not match: reference %dx%d, distorted %dx%d (use --scale-dist ALGO to scale the distorted video)",
+				rf.Width, rf.Height, df.Width, df.Height)
+		}
+	}
+	if rf == df {
+		return nil
+	}
+	if !isFF {
+		return fmt.Errorf("formats do not match: reference %s, distorted %s", rf, df)
+	}
+	return ff.src.Conform(ffsource.Format(rf), s.scaleDist)
+}

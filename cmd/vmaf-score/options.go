@@ -1,0 +1,325 @@
+//go:build wip_cli
+
+package main
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/vmafsink/vmafsink/pipeline/ffsource"
+	"github.com/vmafsink/vmafsink/report"
+)
+
+// settings is the parsed command line.
+type settings struct {
+	ref, dist string
+
+	// Raw .yuv geometry; any of -w/-h/-p/-b marks the inputs as raw.
+	width, height int
+	pixFmt        string // "420", "422" or "444"
+	bitDepth      int
+	raw           bool
+
+	models       []string // -m specs, parsed by vmaf.ParseModelSpec
+	features     []string
+	noPrediction bool
+
+	output    string
+	format    report.Format
+	formatSet bool
+
+	threads, subsample  int
+	frameCnt            int
+	skipRef, skipDist   int
+	quiet, showProgress bool
+
+	engine    string // "", "native" or "libvmaf"
+	useFFmpeg bool   // decode both inputs with FFmpeg whatever their names
+	scaleDist string // swscale algorithm to bring the distorted input to the reference's size
+	align     string // "order" or "pts"
+	mcpSocket string
+
+	help, version bool
+}
+
+// usageError is a bad command line: the tool prints it with a hint to
+// --help and exits with status 1, as libvmaf's tool does.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error {
+	return &usageError{fmt.Sprintf(format, args...)}
+}
+
+// option is one command-line option: its short letter (0 for none), its
+// long name, and what to do with it. set is nil for a flag without value.
+type option struct {
+	short byte
+	long  string
+	value string // placeholder shown in the usage text; "" for a flag
+	help  string
+	set   func(s *settings, v string) error
+}
+
+// options mirrors libvmaf 3.2's vmaf tool (cli_parse.c), followed by this
+// tool's own additions.
+var options = []option{
+	{'r', "reference", "PATH", "reference video: .y4m, .yuv, or any file FFmpeg opens; - for stdin",
+		func(s *settings, v string) error { s.ref = v; return nil }},
+	{'d', "distorted", "PATH", "distorted video, as --reference",
+		func(s *settings, v string) error { s.dist = v; return nil }},
+	{'w', "width", "N", "width of raw .yuv input",
+		func(s *settings, v string) error { s.raw = true; return parseUint(v, "-w/--width", &s.width) }},
+	{'h', "height", "N", "height of raw .yuv input",
+		func(s *settings, v string) error { s.raw = true; return parseUint(v, "-h/--height", &s.height) }},
+	{'p', "pixel_format", "420|422|444", "chroma subsampling of raw .yuv input",
+		func(s *settings, v string) error {
+			s.raw = true
+			if v != "420" && v != "422" && v != "444" {
+				return invalid(v, "-p/--pixel_format", "a valid pixel format (420/422/444)")
+			}
+			s.pixFmt = v
+			return nil
+		}},
+	{'b', "bitdepth", "8|10|12|16", "bit depth of raw .yuv input",
+		func(s *settings, v string) error {
+			s.raw = true
+			if err := parseUint(v, "-b/--bitdepth", &s.bitDepth); err != nil {
+				return err
+			}
+			if s.bitDepth != 8 && s.bitDepth != 10 && s.bitDepth != 12 && s.bitDepth != 16 {
+				return invalid(v, "-b/--bitdepth", "a valid bitdepth (8/10/12/16)")
+			}
+			return nil
+		}},
+	{'m', "model", "SPEC", "model: version=NAME or path=FILE, with :name=KEY (repeatable; default version=vmaf_v0.6.1)",
+		func(s *settings, v string) error { s.models = append(s.models, v); return nil }},
+	{'o', "output", "PATH", "write per-frame and pooled scores to PATH (- for stdout)",
+		func(s *settings, v string) error { s.output = v; return nil }},
+	{0, "xml", "", "output as XML (default)", setFormat(report.XML)},
+	{0, "json", "", "output as JSON", setFormat(report.JSON)},
+	{0, "csv", "", "output as CSV", setFormat(report.CSV)},
+	{0, "sub", "", "output as MicroDVD subtitles", setFormat(report.Sub)},
+	{0, "threads", "N", "scoring threads",
+		func(s *settings, v string) error { return parseUint(v, "--threads", &s.threads) }},
+	{0, "feature", "NAME", "extra metric: psnr, float_ssim or float_ms_ssim (repeatable)",
+		func(s *settings, v string) error {
+			if strings.Contains(v, "=") {
+				return usagef("feature options are not supported: %q", v)
+			}
+			s.features = append(s.features, v)
+			return nil
+		}},
+	{0, "subsample", "N", "score only every Nth frame",
+		func(s *settings, v string) error { return parseUint(v, "--subsample", &s.subsample) }},
+	{'c', "cpumask", "MASK", "accepted for compatibility; ignored",
+		func(s *settings, v string) error { var n int; return parseUint(v, "-c/--cpumask", &n) }},
+	{0, "gpumask", "MASK", "accepted for compatibility; ignored",
+		func(s *settings, v string) error { var n int; return parseUint(v, "--gpumask", &n) }},
+	{0, "aom_ctc", "VERSION", "not supported (needs ciede, psnr_hvs and cambi)",
+		func(s *settings, v string) error { return usagef("--aom_ctc is not supported") }},
+	{0, "nflx_ctc", "VERSION", "not supported (needs cambi)",
+		func(s *settings, v string) error { return usagef("--nflx_ctc is not supported") }},
+	{0, "frame_cnt", "N", "score at most N frames",
+		func(s *settings, v string) error { return parseUint(v, "--frame_cnt", &s.frameCnt) }},
+	{0, "frame_skip_ref", "N", "skip the first N reference frames",
+		func(s *settings, v string) error { return parseUint(v, "--frame_skip_ref", &s.skipRef) }},
+	{0, "frame_skip_dist", "N", "skip the first N distorted frames",
+		func(s *settings, v string) error { return parseUint(v, "--frame_skip_dist", &s.skipDist) }},
+	{'n', "no_prediction", "", "extract features only; no model scores",
+		func(s *settings, _ string) error { s.noPrediction = true; return nil }},
+	{'v', "version", "", "print the version and exit",
+		func(s *settings, _ string) error { s.version = true; return nil }},
+	{'q', "quiet", "", "no progress line",
+		func(s *settings, _ string) error { s.quiet = true; return nil }},
+
+	{0, "engine", "native|libvmaf", "scoring engine (default: libvmaf when built in, else native)",
+		func(s *settings, v string) error {
+			if v != "native" && v != "libvmaf" && v != "auto" {
+				return invalid(v, "--engine", "native or libvmaf")
+			}
+			s.engine = v
+			return nil
+		}},
+	{0, "ffmpeg", "", "decode both inputs with FFmpeg, even .y4m and .yuv",
+		func(s *settings, _ string) error { s.useFFmpeg = true; return nil }},
+	{0, "scale-dist", "ALGO", "scale the distorted video to the reference's size (bicubic, lanczos, bilinear, area, ...)",
+		func(s *settings, v string) error {
+			if _, err := ffsource.ParseScaleAlgorithm(v); err != nil {
+				return invalid(v, "--scale-dist", "one of "+strings.Join(ffsource.ScaleAlgorithms(), ", "))
+			}
+			s.scaleDist = v
+			return nil
+		}},
+	{0, "align", "order|pts", "pair frames by order (default) or by presentation timestamp",
+		func(s *settings, v string) error {
+			if v != "order" && v != "pts" {
+				return invalid(v, "--align", "order or pts")
+			}
+			s.align = v
+			return nil
+		}},
+	{0, "mcp-uds", "SOCK", "serve live scores and commands over MCP on this Unix socket",
+		func(s *settings, v string) error { s.mcpSocket = v; return nil }},
+	{0, "progress", "", "show the progress line even when stderr is not a terminal",
+		func(s *settings, _ string) error { s.showProgress = true; return nil }},
+	{0, "help", "", "print this help and exit",
+		func(s *settings, _ string) error { s.help = true; return nil }},
+}
+
+func setFormat(f report.Format) func(*settings, string) error {
+	return func(s *settings, _ string) error { s.format, s.formatSet = f, true; return nil }
+}
+
+func invalid(v, opt, want string) error {
+	return usagef("invalid argument %q for option %s; should be %s", v, opt, want)
+}
+
+// parseUint reads an unsigned integer in C's strtoul base-0 notation
+// (decimal, 0x hex, 0 octal), as libvmaf does.
+func parseUint(v, opt string, dst *int) error {
+	n, err := strconv.ParseUint(v, 0, 31)
+	if err != nil {
+		return invalid(v, opt, "an integer")
+	}
+	*dst = int(n)
+	return nil
+}
+
+// parseArgs reads the command line with getopt_long's rules: short
+// options may be grouped (-qn) and take their value attached (-rref.y4m)
+// or as the next argument; long options take "--name value" or
+// "--name=value" and may be abbreviated to any unique prefix.
+func parseArgs(args []string) (*settings, error) {
+	s := &settings{align: "order"}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			if i+1 < len(args) {
+				return nil, usagef("unexpected argument %q", args[i+1])
+			}
+			i = len(args)
+		case strings.HasPrefix(a, "--"):
+			name, val, hasVal := strings.Cut(a[2:], "=")
+			o, err := findLong(name)
+			if err != nil {
+				return nil, err
+			}
+			if o.value == "" {
+				if hasVal {
+					return nil, usagef("option --%s takes no argument", o.long)
+				}
+			} else if !hasVal {
+				if i+1 >= len(args) {
+					return nil, usagef("option --%s needs an argument", o.long)
+				}
+				i++
+				val = args[i]
+			}
+			if err := o.set(s, val); err != nil {
+				return nil, err
+			}
+		case len(a) > 1 && a[0] == '-':
+			consumed, err := parseShortGroup(s, a[1:], args[i+1:])
+			if err != nil {
+				return nil, err
+			}
+			i += consumed
+		default:
+			return nil, usagef("unexpected argument %q", a)
+		}
+	}
+	return s, nil
+}
+
+// parseShortGroup handles one "-abc" argument; it returns how many of the
+// following arguments it used as a value.
+func parseShortGroup(s *settings, group string, rest []string) (int, error) {
+	for j := 0; j < len(group); j++ {
+		o := findShort(group[j])
+		if o == nil {
+			return 0, usagef("unknown option -%c", group[j])
+		}
+		if o.value == "" {
+			if err := o.set(s, ""); err != nil {
+				return 0, err
+			}
+			continue
+		}
+		if j+1 < len(group) {
+			return 0, o.set(s, group[j+1:])
+		}
+		if len(rest) == 0 {
+			return 0, usagef("option -%c/--%s needs an argument", o.short, o.long)
+		}
+		return 1, o.set(s, rest[0])
+	}
+	return 0, nil
+}
+
+func findShort(c byte) *option {
+	for i := range options {
+		if options[i].short == c {
+			return &options[i]
+		}
+	}
+	return nil
+}
+
+func findLong(name string) (*option, error) {
+	var match *option
+	for i := range options {
+		o := &options[i]
+		if o.long == name {
+			return o, nil
+		}
+		if name != "" && strings.HasPrefix(o.long, name) {
+			if match != nil {
+				return nil, usagef("option --%s is ambiguous (--%s, --%s, ...)", name, match.long, o.long)
+			}
+			match = o
+		}
+	}
+	if match == nil {
+		return nil, usagef("unknown option --%s", name)
+	}
+	return match, nil
+}
+
+// check applies libvmaf's rules for what must be given together.
+func (s *settings) check() error {
+	if s.ref == "" {
+		return usagef("reference (-r/--reference) is required")
+	}
+	if s.dist == "" {
+		return usagef("distorted (-d/--distorted) is required")
+	}
+	if s.raw && (s.width == 0 || s.height == 0 || s.pixFmt == "" || s.bitDepth == 0) {
+		return usagef("raw .yuv input needs all of --width/-w, --height/-h, --pixel_format/-p and --bitdepth/-b")
+	}
+	if s.ref == "-" && s.dist == "-" {
+		return usagef("only one of --reference and --distorted can read standard input")
+	}
+	return nil
+}
+
+// writeUsage prints the option list.
+func writeUsage(w io.Writer) {
+	fmt.Fprintf(w, "Usage: vmaf-score -r REFERENCE -d DISTORTED [options]\n\n"+
+		"Scores DISTORTED against REFERENCE with VMAF; a drop-in for libvmaf's vmaf tool.\n"+
+		".y4m and raw .yuv (with -w -h -p -b) are read directly, anything else through FFmpeg.\n\n")
+	for _, o := range options {
+		name := "    --" + o.long
+		if o.short != 0 {
+			name = fmt.Sprintf("-%c, --%s", o.short, o.long)
+		}
+		if o.value != "" {
+			name += " " + o.value
+		}
+		fmt.Fprintf(w, "  %-36s %s\n", name, o.help)
+	}
+}

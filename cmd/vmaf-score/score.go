@@ -1,0 +1,220 @@
+//go:build wip_cli
+
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync/atomic"
+
+	"github.com/vmafsink/vmafsink/report"
+	"github.com/vmafsink/vmafsink/vmaf"
+)
+
+// errInterrupted ends a run stopped by a signal; the output holds the
+// frames scored until then.
+var errInterrupted = errors.New("interrupted")
+
+// job is one scoring run.
+type job struct {
+	s      *settings
+	models []*vmaf.Model
+	stdout io.Writer
+	stderr io.Writer
+
+	ref, dist source
+	out       *report.Writer // nil without -o
+	results   results
+}
+
+// loadModels reads the -m specs; without any, libvmaf's default.
+func (s *settings) loadModels() ([]*vmaf.Model, error) {
+	specs := s.models
+	if len(specs) == 0 {
+		specs = []string{"version=vmaf_v0.6.1"}
+	}
+	var models []*vmaf.Model
+	names := map[string]bool{}
+	for _, spec := range specs {
+		m, err := vmaf.ParseModelSpec(spec)
+		if err != nil {
+			return nil, err
+		}
+		if names[m.Name] {
+			return nil, usagef("each model needs its own name; %q is used twice (set one with :name=...)", m.Name)
+		}
+		names[m.Name] = true
+		models = append(models, m)
+	}
+	return models, nil
+}
+
+// results takes the engine's per-frame results, on the engine's goroutine.
+type results struct {
+	pool    vmaf.Pool
+	out     *report.Writer
+	hide    map[string]bool // model outputs left out with --no_prediction
+	metrics []report.Metric // reused for every frame
+	scored  atomic.Int64
+	err     error // the first output error
+}
+
+func (rs *results) add(r *vmaf.Result) {
+	rs.metrics = rs.metrics[:0]
+	for _, m := range r.Metrics {
+		if !rs.hide[m.Name] {
+			rs.metrics = append(rs.metrics, report.Metric{Name: m.Name, Value: m.Value})
+		}
+	}
+	rs.pool.Add(r)
+	if rs.out != nil && rs.err == nil {
+		rs.err = rs.out.WriteFrame(report.Frame{Num: r.Index, Metrics: rs.metrics})
+	}
+	rs.scored.Add(1)
+}
+
+// pairRelease gives both frames of a pair back from the engine's single
+// release callback; a fixed set of them is reused so submitting does not
+// allocate.
+type pairRelease struct {
+	ref, dist func()
+	fn        func()
+}
+
+type pairPool chan *pairRelease
+
+func newPairPool(n int) pairPool {
+	p := make(pairPool, n)
+	for i := 0; i < n; i++ {
+		pr := &pairRelease{}
+		pr.fn = func() {
+			pr.ref()
+			pr.dist()
+			pr.ref, pr.dist = nil, nil
+			p <- pr
+		}
+		p <- pr
+	}
+	return p
+}
+
+// run scores every pair, then writes the output and prints the pooled
+// scores. A read error or an interruption still flushes the engine and
+// writes out the frames scored so far before it is returned.
+func (j *job) run(ctx context.Context) error {
+	s := j.s
+	eng, err := vmaf.NewContext(vmaf.Config{
+		Models:    j.models,
+		Features:  s.features,
+		Threads:   s.threads,
+		Subsample: s.subsample,
+		Engine:    s.engine,
+		OnResult:  j.results.add,
+	})
+	if err != nil {
+		return err
+	}
+	defer eng.Close()
+
+	al := &aligner{ref: j.ref, dist: j.dist, refName: s.ref, distName: s.dist, byPTS: s.align == "pts"}
+	defer al.release()
+	if err := al.skip(sideRef, s.skipRef); err != nil {
+		return err
+	}
+	if err := al.skip(sideDist, s.skipDist); err != nil {
+		return err
+	}
+
+	prog := j.progress()
+	pairs := newPairPool(max(s.threads, 1) + 3)
+	var stopErr error
+	n := 0
+	for ; s.frameCnt == 0 || n < s.frameCnt; n++ {
+		if ctx.Err() != nil {
+			stopErr = errInterrupted
+			break
+		}
+		r, d, err := al.next()
+		if errors.Is(err, io.EOF) {
+			if note := al.finish(); note != "" {
+				prog.finish(n)
+				fmt.Fprintf(j.stderr, "vmaf-score: %s\n", note)
+				prog.w = nil
+			}
+			break
+		}
+		if err != nil {
+			stopErr = err
+			break
+		}
+		pr := <-pairs
+		pr.ref, pr.dist = r.release, d.release
+		if err := eng.Submit(r.pic, d.pic, pr.fn); err != nil {
+			pr.fn()
+			stopErr = err
+			break
+		}
+		prog.update(n + 1)
+	}
+	if err := eng.Flush(); err != nil && stopErr == nil {
+		stopErr = err
+	}
+	prog.finish(n)
+	return j.finish(n, stopErr)
+}
+
+func (j *job) progress() *progress {
+	var w io.Writer
+	if !j.s.quiet && (j.s.showProgress || isTerminal(j.stderr)) {
+		w = j.stderr
+	}
+	total := 0
+	if rt, dt := j.ref.total(), j.dist.total(); rt > 0 && dt > 0 {
+		total = min(rt-j.s.skipRef, dt-j.s.skipDist)
+		if j.s.subsample > 1 {
+			total = (total + j.s.subsample - 1) / j.s.subsample * j.s.subsample
+		}
+	}
+	if j.s.frameCnt > 0 && (total <= 0 || j.s.frameCnt < total) {
+		total = j.s.frameCnt
+	}
+	return newProgress(w, total)
+}
+
+// finish closes the output and prints the pooled scores, then reports
+// why the run stopped early, if it did.
+func (j *job) finish(pairs int, stopErr error) error {
+	if j.out != nil {
+		if err := j.out.Close(); err != nil && stopErr == nil {
+			stopErr = err
+		}
+		if j.results.err != nil && stopErr == nil {
+			stopErr = j.results.err
+		}
+	}
+	if !j.s.noPrediction && (!j.s.quiet || j.s.output == "") {
+		w := j.stdout
+		if j.s.output == "-" {
+			w = j.stderr
+		}
+		j.printPooled(w)
+	}
+	if stopErr != nil && pairs > 0 && j.s.output != "" {
+		return fmt.Errorf("%w (the output holds the %d frames scored before)", stopErr, j.results.scored.Load())
+	}
+	return stopErr
+}
+
+// printPooled prints each model's mean score as libvmaf's tool does:
+// "<version or path>: <mean>".
+func (j *job) printPooled(w io.Writer) {
+	for _, m := range j.models {
+		p, ok := j.results.pool.Get(m.Name)
+		if !ok {
+			continue
+		}
+		fmt.Fprintf(w, "%s: %f\n", m.Version, p.Mean)
+	}
+}

@@ -1,0 +1,104 @@
+package vmaf
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Config configures a Context.
+type Config struct {
+	// Models score every frame; each reports under its Name, which must
+	// be unique. At least one is required.
+	Models []*Model
+	// Features adds metrics beyond the models' inputs: "psnr"
+	// (psnr_y, psnr_cb, psnr_cr), "float_ssim" and "float_ms_ssim".
+	Features []string
+	// Threads is the number of worker goroutines; 0 means 1.
+	Threads int
+	// Subsample scores every Nth frame (0 means every frame). The frames
+	// in between are still read for motion, as libvmaf does.
+	Subsample int
+	// Engine picks the implementation: "native" (the Go extractors),
+	// "libvmaf" (only in builds with the libvmaf tag), or "" / "auto":
+	// libvmaf when the build has it, native otherwise.
+	Engine string
+	// OnResult receives each scored frame's Result in frame order, from
+	// one goroutine at a time. The Result is reused after the call returns.
+	OnResult func(*Result)
+}
+
+// Context scores a stream of picture pairs.
+type Context struct {
+	s scorer
+}
+
+// scorer is an engine implementation behind a Context.
+type scorer interface {
+	submit(ref, dist *Picture, release func()) error
+	setModels(models []*Model) error
+	flush() error
+	close()
+	metricNames() []string
+}
+
+// NewContext checks the configuration and returns a Context ready for
+// its first Submit. The stream's geometry and format are fixed by the
+// first pair submitted.
+func NewContext(cfg Config) (*Context, error) {
+	if cfg.Threads < 0 {
+		return nil, fmt.Errorf("vmaf: threads must not be negative, got %d", cfg.Threads)
+	}
+	if cfg.Subsample < 0 {
+		return nil, fmt.Errorf("vmaf: subsample must not be negative, got %d", cfg.Subsample)
+	}
+	var (
+		s   scorer
+		err error
+	)
+	switch cfg.Engine {
+	case "native":
+		s, err = newNativeScorer(cfg)
+	case "libvmaf":
+		s, err = newLibvmafScorer(cfg)
+	case "", "auto":
+		s, err = newLibvmafScorer(cfg)
+		if errors.Is(err, ErrNoLibvmaf) {
+			s, err = newNativeScorer(cfg)
+		}
+	default:
+		return nil, fmt.Errorf("vmaf: unknown engine %q (want auto, native or libvmaf)", cfg.Engine)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &Context{s: s}, nil
+}
+
+// ErrNoLibvmaf reports a build without the libvmaf backend.
+var ErrNoLibvmaf = errors.New("vmaf: this build has no libvmaf backend (build with -tags libvmaf)")
+
+// Submit queues one pair. The engine reads the pictures' memory until it
+// calls release, once, from another goroutine; release may be nil when the
+// memory outlives Flush. Submit blocks while the workers are all busy and
+// a few pairs wait. The first pair fixes the stream's geometry and format;
+// a pair that differs from it, or whose pictures differ from each other,
+// is an error and is not queued (release is then not called).
+func (c *Context) Submit(ref, dist *Picture, release func()) error {
+	return c.s.submit(ref, dist, release)
+}
+
+// SetModels changes the models for the pairs submitted after the call: a
+// frame boundary. The models are checked before anything changes.
+func (c *Context) SetModels(models []*Model) error { return c.s.setModels(models) }
+
+// Flush ends the stream: it returns after every remaining Result has been
+// delivered. The Context accepts no more pairs afterwards.
+func (c *Context) Flush() error { return c.s.flush() }
+
+// Close abandons the stream: pending pairs are released unscored and no
+// more results are delivered. Close after Flush does nothing.
+func (c *Context) Close() { c.s.close() }
+
+// MetricNames lists the metrics each Result carries under the current
+// models, in order.
+func (c *Context) MetricNames() []string { return c.s.metricNames() }

@@ -1,0 +1,376 @@
+package vmaf
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+)
+
+// nativeScorer runs the Go feature extractors: Submit hands jobs to worker
+// goroutines, and one collector goroutine puts finished jobs back in frame
+// order, runs the temporal stage (motion), predicts and reports.
+type nativeScorer struct {
+	cfg     Config
+	models  []*Model
+	plan    *plan // for pairs submitted from now on
+	format  *Picture
+	next    int // index of the next submitted pair
+	free    chan *job
+	work    chan *job
+	done    chan *job
+	flushed chan flushRequest
+	workers sync.WaitGroup
+	closed  atomic.Bool
+	failed  atomic.Pointer[error]
+	ended   bool
+	started bool
+}
+
+type job struct {
+	index     int
+	plan      *plan
+	scored    bool
+	ref, dist Picture
+	release   func()
+	values    []float64
+	blur      *motionFrame
+}
+
+type flushRequest struct {
+	count int
+	reply chan error
+}
+
+func newNativeScorer(cfg Config) (*nativeScorer, error) {
+	p, err := newPlan(cfg.Models, cfg.Features, Chroma420)
+	if err != nil {
+		return nil, err
+	}
+	return &nativeScorer{cfg: cfg, models: cfg.Models, plan: p}, nil
+}
+
+func (s *nativeScorer) metricNames() []string { return s.plan.metrics }
+
+func (s *nativeScorer) setModels(models []*Model) error {
+	if s.ended {
+		return errEnded
+	}
+	chroma := Chroma420
+	if s.format != nil {
+		chroma = s.format.Chroma
+	}
+	p, err := newPlan(models, s.cfg.Features, chroma)
+	if err != nil {
+		return err
+	}
+	s.models, s.plan = models, p
+	return nil
+}
+
+var errEnded = errors.New("vmaf: context already flushed or closed")
+
+func (s *nativeScorer) submit(ref, dist *Picture, release func()) error {
+	if s.ended {
+		return errEnded
+	}
+	if e := s.failed.Load(); e != nil {
+		return *e
+	}
+	if err := ref.Validate(); err != nil {
+		return fmt.Errorf("reference frame %d: %w", s.next, err)
+	}
+	if err := dist.Validate(); err != nil {
+		return fmt.Errorf("distorted frame %d: %w", s.next, err)
+	}
+	if err := sameFormat(ref, dist); err != nil {
+		return fmt.Errorf("frame %d: %w", s.next, err)
+	}
+	if s.format == nil {
+		if err := s.start(ref); err != nil {
+			return err
+		}
+	} else if !s.format.sameGeometry(ref) {
+		return fmt.Errorf("vmaf: frame %d is %s but the stream is %s; start a new Context for a new format", s.next, ref.describe(), s.format.describe())
+	}
+	j := <-s.free
+	j.index = s.next
+	j.plan = s.plan
+	j.scored = s.next%max(s.cfg.Subsample, 1) == 0
+	j.ref, j.dist, j.release = *ref, *dist, release
+	if cap(j.values) < len(j.plan.features) {
+		j.values = make([]float64, len(j.plan.features))
+	}
+	j.values = j.values[:len(j.plan.features)]
+	s.next++
+	s.work <- j
+	return nil
+}
+
+// start fixes the stream format and starts the goroutines. Extractors are
+// built here, on the caller's goroutine, so that a format the extractors
+// reject fails the first Submit rather than a worker.
+func (s *nativeScorer) start(first *Picture) error {
+	format := *first
+	format.Planes = [3][]byte{}
+	p, err := newPlan(s.models, s.cfg.Features, format.Chroma)
+	if err != nil {
+		return err
+	}
+	threads := max(s.cfg.Threads, 1)
+	sets := make([]*unitSet, threads)
+	for i := range sets {
+		if sets[i], err = newUnitSet(&format, p); err != nil {
+			return err
+		}
+	}
+	s.format, s.plan = &format, p
+	// Enough jobs for every worker to be busy, one more queued, one held
+	// back by the collector for motion and one being reordered.
+	n := threads + 3
+	s.free = make(chan *job, n)
+	for i := 0; i < n; i++ {
+		s.free <- &job{blur: newMotionFrame(format.Width, format.Height)}
+	}
+	s.work = make(chan *job, n)
+	s.done = make(chan *job, n)
+	s.flushed = make(chan flushRequest)
+	for _, set := range sets {
+		s.workers.Add(1)
+		go s.work1(set)
+	}
+	go s.collect(n)
+	s.started = true
+	return nil
+}
+
+func (s *nativeScorer) fail(err error) {
+	s.failed.CompareAndSwap(nil, &err)
+}
+
+func (s *nativeScorer) work1(set *unitSet) {
+	defer s.workers.Done()
+	for j := range s.work {
+		if !s.closed.Load() {
+			if j.scored {
+				if err := set.compute(j); err != nil {
+					s.fail(err)
+				}
+			}
+			set.blur.blur(j.ref.plane(0), j.blur)
+		}
+		if j.release != nil {
+			j.release()
+		}
+		j.ref, j.dist, j.release = Picture{}, Picture{}, nil
+		s.done <- j
+	}
+}
+
+func (s *nativeScorer) collect(n int) {
+	var (
+		ring     = make([]*job, n) // finished jobs waiting for their turn
+		next     int               // index of the next job to take in order
+		pending  = newJobFIFO(n)   // in order, waiting for their motion values
+		prevBlur = newMotionFrame(s.format.Width, s.format.Height)
+		seq      motionSeq
+		em       emitter
+		flushReq *flushRequest
+	)
+	drain := func() {
+		for {
+			m, ok := seq.next()
+			if !ok {
+				return
+			}
+			j := pending.pop()
+			if j == nil || m.index != j.index {
+				s.fail(fmt.Errorf("vmaf: internal error: motion values for frame %d out of step", m.index))
+				return
+			}
+			mo := j.plan.motion
+			j.values[mo], j.values[mo+1], j.values[mo+2] = m.sad, m.motion2, m.motion3
+			if j.scored && !s.closed.Load() && s.cfg.OnResult != nil {
+				s.cfg.OnResult(em.result(j))
+			}
+			s.free <- j
+		}
+	}
+	for {
+		if flushReq != nil && next == flushReq.count {
+			seq.flush()
+			drain()
+			flushReq.reply <- s.err()
+			return
+		}
+		select {
+		case j := <-s.done:
+			ring[j.index%n] = j
+			for ring[next%n] != nil && ring[next%n].index == next {
+				j := ring[next%n]
+				ring[next%n] = nil
+				sad := 0.0
+				if next > 0 && !s.closed.Load() {
+					sad = motionSAD(j.blur, prevBlur)
+				}
+				// Keep this frame's blur for the next SAD; the job takes
+				// the spare buffer.
+				j.blur, prevBlur = prevBlur, j.blur
+				seq.push(sad)
+				pending.push(j)
+				drain()
+				next++
+			}
+		case r := <-s.flushed:
+			flushReq = &r
+		}
+	}
+}
+
+func (s *nativeScorer) err() error {
+	if e := s.failed.Load(); e != nil {
+		return *e
+	}
+	return nil
+}
+
+// flush waits for every submitted pair, finishes the temporal features and
+// stops the goroutines.
+func (s *nativeScorer) flush() error {
+	if s.ended {
+		return errEnded
+	}
+	s.ended = true
+	if !s.started {
+		return nil
+	}
+	reply := make(chan error)
+	s.flushed <- flushRequest{count: s.next, reply: reply}
+	err := <-reply
+	close(s.work)
+	s.workers.Wait()
+	return err
+}
+
+// close abandons the run: workers release the pictures they hold without
+// scoring them, and no more results are reported.
+func (s *nativeScorer) close() {
+	if s.ended {
+		return
+	}
+	s.ended = true
+	if !s.started {
+		return
+	}
+	s.closed.Store(true)
+	reply := make(chan error)
+	s.flushed <- flushRequest{count: s.next, reply: reply}
+	<-reply
+	close(s.work)
+	s.workers.Wait()
+}
+
+// jobFIFO is a fixed-capacity queue, so the collector does not allocate.
+type jobFIFO struct {
+	buf        []*job
+	head, size int
+}
+
+func newJobFIFO(n int) *jobFIFO { return &jobFIFO{buf: make([]*job, n)} }
+
+func (q *jobFIFO) push(j *job) {
+	q.buf[(q.head+q.size)%len(q.buf)] = j
+	q.size++
+}
+
+func (q *jobFIFO) pop() *job {
+	if q.size == 0 {
+		return nil
+	}
+	j := q.buf[q.head]
+	q.buf[q.head] = nil
+	q.head = (q.head + 1) % len(q.buf)
+	q.size--
+	return j
+}
+
+// emitter turns a finished job into the reused Result.
+type emitter struct {
+	r   Result
+	in  []float64
+	out []float64
+}
+
+func (e *emitter) result(j *job) *Result {
+	p := j.plan
+	e.r.Index = j.index
+	e.r.Models = p.models
+	e.r.Metrics = e.r.Metrics[:0]
+	for i, name := range p.features {
+		if !p.hidden[i] {
+			e.r.Metrics = append(e.r.Metrics, Metric{name, j.values[i]})
+		}
+	}
+	for mi, m := range p.models {
+		in := grow(&e.in, len(p.inputs[mi]))
+		for i, off := range p.inputs[mi] {
+			in[i] = j.values[off]
+		}
+		names := p.outputs[mi]
+		out := grow(&e.out, len(names))
+		m.predict(in, out)
+		for i, name := range names {
+			e.r.Metrics = append(e.r.Metrics, Metric{name, out[i]})
+		}
+	}
+	return &e.r
+}
+
+func grow(buf *[]float64, n int) []float64 {
+	if cap(*buf) < n {
+		*buf = make([]float64, n)
+	}
+	return (*buf)[:n]
+}
+
+// unitSet is one worker's extractors, built on first use for each key.
+type unitSet struct {
+	format *Picture
+	units  map[unitKey]unit
+	blur   *motionBlur
+}
+
+func newUnitSet(format *Picture, p *plan) (*unitSet, error) {
+	set := &unitSet{format: format, units: map[unitKey]unit{},
+		blur: newMotionBlur(format.Width, format.Height, format.BitDepth)}
+	for _, u := range p.units {
+		if _, err := set.get(u.key); err != nil {
+			return nil, err
+		}
+	}
+	return set, nil
+}
+
+func (set *unitSet) get(k unitKey) (unit, error) {
+	if u, ok := set.units[k]; ok {
+		return u, nil
+	}
+	f := set.format
+	u, err := newUnit(k, f.Width, f.Height, f.BitDepth, f.Chroma)
+	if err != nil {
+		return nil, err
+	}
+	set.units[k] = u
+	return u, nil
+}
+
+func (set *unitSet) compute(j *job) error {
+	for _, spec := range j.plan.units {
+		u, err := set.get(spec.key)
+		if err != nil {
+			return err
+		}
+		u.compute(&j.ref, &j.dist, j.values[spec.offset:])
+	}
+	return nil
+}

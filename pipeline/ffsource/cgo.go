@@ -4,9 +4,10 @@ package ffsource
 // go-astiav does not expose without copying.
 
 /*
-#cgo pkg-config: libavutil
+#cgo pkg-config: libavutil libswscale
 #include <libavutil/frame.h>
 #include <libavutil/pixdesc.h>
+#include <libswscale/swscale.h>
 
 static uint8_t *vs_plane(const AVFrame *f, int i) { return f->data[i]; }
 static int vs_linesize(const AVFrame *f, int i) { return f->linesize[i]; }
@@ -74,6 +75,11 @@ const (
 	pixFlagPAL       = C.AV_PIX_FMT_FLAG_PAL
 	pixFlagFloat     = C.AV_PIX_FMT_FLAG_FLOAT
 )
+
+// convertible reports whether swscale can read pixel format f.
+func convertible(f astiav.PixelFormat) bool {
+	return C.sws_isSupportedInput(C.enum_AVPixelFormat(f)) > 0
+}
 
 func describePixelFormat(f astiav.PixelFormat) (pixDesc, bool) {
 	var ncomp, log2w, log2h, depth C.int

@@ -216,6 +216,9 @@ func (s *Source) openDecoder(opts Options) error {
 	if err != nil {
 		return err
 	}
+	if pf != pixelFormatOf(depth, chroma) && !convertible(pf) {
+		return fmt.Errorf("unsupported pixel format %s (swscale cannot convert it)", pf.Name())
+	}
 	if cp.Width() <= 0 || cp.Height() <= 0 {
 		return fmt.Errorf("video stream has no size (%dx%d)", cp.Width(), cp.Height())
 	}

@@ -190,6 +190,8 @@ func TestOpenErrors(t *testing.T) {
 	junk := filepath.Join(dir, "junk.mp4")
 	os.WriteFile(junk, bytes.Repeat([]byte("not a video "), 1000), 0o644)
 	audio := ffmpeg(t, "tone.wav", "-f", "lavfi", "-i", "sine=duration=0.5")
+	rawNV16 := filepath.Join(dir, "frame.nv16")
+	os.WriteFile(rawNV16, make([]byte, 64*64*2), 0o644)
 	tests := []struct {
 		path string
 		opts Options
@@ -200,6 +202,8 @@ func TestOpenErrors(t *testing.T) {
 		{audio, Options{}, "tone.wav: no video stream"},
 		{audio, Options{InputFormat: "no-such-demuxer"}, `unknown input format "no-such-demuxer"`},
 		{goldenY4M(t, "flower_576x324_ref.y4m"), Options{VideoStream: 1}, "no video stream #1 (found 1)"},
+		{rawNV16, Options{InputFormat: "rawvideo", Width: 64, Height: 64, PixelFormat: "nv16"},
+			"unsupported pixel format nv16 (swscale cannot convert it)"},
 	}
 	for _, tc := range tests {
 		src, err := Open(tc.path, tc.opts)

@@ -7,6 +7,13 @@ import "math"
 // window over fixed-point samples, with sums kept in integers so that the
 // result is reproducible to the last bit. Scale s+1 is scale s low-passed
 // with scale s+1's window and decimated by two in both directions.
+//
+// Every output row goes through the same three steps, each a row kernel
+// (vif_kernels.go, and vector versions where the CPU has them): a vertical
+// pass over the window's input rows, rounded to libvmaf's fixed-point
+// scale and mirrored at both ends; a horizontal pass that turns those sums
+// into local variances and covariance; and the per-pixel statistics
+// (vif_log.go), which stay scalar because they branch and use a table.
 
 // vifDefaultEnhnGainLimit is libvmaf's vif_enhn_gain_limit when a model sets
 // none; 1.0 disables enhancement gain entirely (the NEG models).
@@ -23,8 +30,8 @@ var vifFilters = [4][]uint16{
 
 const (
 	vifMaxTaps = 17
-	// vifPad is the room kept on each side of the horizontal scratch rows
-	// for the mirrored samples the widest window reaches.
+	// vifPad is the room kept on each side of the padded rows for the
+	// mirrored samples the widest window reaches.
 	vifPad = vifMaxTaps / 2
 )
 
@@ -49,29 +56,28 @@ type vif struct {
 	w, h, bpc int
 	gainLimit float64
 	log2      *vifLog2Table
+	kern      *vifKernels
 	levels    [4]vifLevel // index 0 unused: scale 0 is read from the input planes
-
-	// Row scratch, w wide. sum32 holds the vertical sums that fit 32 bits
-	// (means; at 8 bits also second moments), then the horizontal mean
-	// sums; sum64 the deeper vertical second moments, then the horizontal
-	// ones. padded holds the rounded vertical sums with vifPad mirrored
-	// samples on each side: mu1, mu2, ref², dis², ref·dis.
-	sum32  [5][]uint32
-	sum64  [3][]uint64
-	padded [5][]uint32
-	rows8  [2][vifMaxTaps][]byte
-	rows16 [2][vifMaxTaps][]uint16
+	buf       vifRowBuf
+	rows8     [2][vifMaxTaps][]byte
+	rows16    [2][vifMaxTaps][]uint16
 }
 
 // newVIF prepares an extractor for w x h luma planes of bpc bits. A zero
 // enhnGainLimit means libvmaf's default. Pictures smaller than 16x16 or
 // depths outside 8..16 bits get an extractor that scores NaN.
 func newVIF(w, h, bpc int, opt vifOptions) *vif {
+	return newVIFWith(w, h, bpc, opt, vifBestKernels())
+}
+
+// newVIFWith is newVIF with a chosen kernel set, so that tests can hold
+// the implementations against each other.
+func newVIFWith(w, h, bpc int, opt vifOptions, k *vifKernels) *vif {
 	limit := opt.enhnGainLimit
 	if limit == 0 {
 		limit = vifDefaultEnhnGainLimit
 	}
-	v := &vif{w: w, h: h, bpc: bpc, gainLimit: limit}
+	v := &vif{w: w, h: h, bpc: bpc, gainLimit: limit, kern: k}
 	if w < 16 || h < 16 || bpc < 8 || bpc > 16 {
 		return v
 	}
@@ -81,15 +87,7 @@ func newVIF(w, h, bpc int, opt vifOptions) *vif {
 		lw, lh = lw/2, lh/2
 		v.levels[s] = vifLevel{w: lw, h: lh, ref: make([]uint16, lw*lh), dis: make([]uint16, lw*lh)}
 	}
-	for i := range v.sum32 {
-		v.sum32[i] = make([]uint32, w)
-	}
-	for i := range v.sum64 {
-		v.sum64[i] = make([]uint64, w)
-	}
-	for i := range v.padded {
-		v.padded[i] = make([]uint32, w+2*vifPad)
-	}
+	v.buf = newVIFRowBuf(w, k.float64Rows)
 	return v
 }
 
@@ -150,20 +148,12 @@ func vifMirror(y, n int) int {
 func (v *vif) statsScale0Bytes(ref, dist plane, sums *vifSums) {
 	taps := vifFilters[0]
 	r, d := v.rows8[0][:len(taps)], v.rows8[1][:len(taps)]
-	s := &v.sum32
 	for i := 0; i < v.h; i++ {
 		for k := range taps {
 			y := vifMirror(i-len(taps)/2+k, v.h)
 			r[k], d[k] = ref.row8(y), dist.row8(y)
 		}
-		vifVerticalStats8(r, d, taps, s[0], s[1], s[2], s[3], s[4])
-		// The means keep 8 fractional bits; 8-bit squares fit unshifted.
-		half := len(taps) / 2
-		vifRound32(v.padded[0], s[0], 8, half)
-		vifRound32(v.padded[1], s[1], 8, half)
-		vifRound32(v.padded[2], s[2], 0, half)
-		vifRound32(v.padded[3], s[3], 0, half)
-		vifRound32(v.padded[4], s[4], 0, half)
+		v.kern.vertical8(&v.buf, r, d, taps, v.w)
 		v.horizontalStats(v.w, taps, sums)
 	}
 }
@@ -178,7 +168,7 @@ func (v *vif) statsScale0Words(ref, dist plane, sums *vifSums) {
 			y := vifMirror(i-len(taps)/2+k, v.h)
 			r[k], d[k] = ref.row16(y), dist.row16(y)
 		}
-		v.verticalStats16(r, d, taps, v.w, uint(v.bpc), uint(2*(v.bpc-8)))
+		v.kern.vertical16(&v.buf, r, d, taps, v.w, uint(v.bpc), uint(2*(v.bpc-8)))
 		v.horizontalStats(v.w, taps, sums)
 	}
 }
@@ -193,36 +183,19 @@ func (v *vif) statsLevel(s int, sums *vifSums) {
 		for k := range taps {
 			r[k], d[k] = l.rows(vifMirror(i-len(taps)/2+k, l.h))
 		}
-		v.verticalStats16(r, d, taps, l.w, 16, 16)
+		v.kern.vertical16(&v.buf, r, d, taps, l.w, 16, 16)
 		v.horizontalStats(l.w, taps, sums)
 	}
 }
 
-// verticalStats16 filters one row of 16-bit samples, w wide, vertically and
-// rounds the means by muShift and the second moments by sqShift bits into
-// the padded rows.
-func (v *vif) verticalStats16(r, d [][]uint16, taps []uint16, w int, muShift, sqShift uint) {
-	s32, s64 := &v.sum32, &v.sum64
-	vifVerticalStats16(r, d, taps, s32[0][:w], s32[1][:w], s64[0][:w], s64[1][:w], s64[2][:w])
-	half := len(taps) / 2
-	vifRound32(v.padded[0], s32[0][:w], muShift, half)
-	vifRound32(v.padded[1], s32[1][:w], muShift, half)
-	vifRound64(v.padded[2], s64[0][:w], sqShift, half)
-	vifRound64(v.padded[3], s64[1][:w], sqShift, half)
-	vifRound64(v.padded[4], s64[2][:w], sqShift, half)
-}
-
-// horizontalStats filters the padded rows, w wide, horizontally and adds
-// the row's pixels to sums.
+// horizontalStats mirrors the vertical sums of one row, w wide, filters
+// them horizontally into variances and adds the row's pixels to sums.
 func (v *vif) horizontalStats(w int, taps []uint16, sums *vifSums) {
-	m1, m2 := v.sum32[0][:w], v.sum32[1][:w]
-	xx, yy, xy := v.sum64[0][:w], v.sum64[1][:w], v.sum64[2][:w]
-	vifHorizontalMean(m1, v.padded[0], taps)
-	vifHorizontalMean(m2, v.padded[1], taps)
-	vifHorizontalMoment(xx, v.padded[2], taps)
-	vifHorizontalMoment(yy, v.padded[3], taps)
-	vifHorizontalMoment(xy, v.padded[4], taps)
-	vifAccumulateRow(m1, m2, xx, yy, xy, v.gainLimit, v.log2, sums)
+	b := &v.buf
+	half := len(taps) / 2
+	b.mirrorMoments(w, half)
+	v.kern.horizontal(b, taps, w)
+	sums.addRow(b.sigma1Sq[:w], b.sigma2Sq[:w], b.sigma12[:w], v.gainLimit, v.log2)
 }
 
 // subsampleBytes low-passes 8-bit scale 0 into scale 1.
@@ -234,8 +207,8 @@ func (v *vif) subsampleBytes(ref, dist plane, dst *vifLevel) {
 			y := vifMirror(2*i-len(taps)/2+k, v.h)
 			r[k], d[k] = ref.row8(y), dist.row8(y)
 		}
-		vifVerticalMeans(r, d, taps, v.sum32[0], v.sum32[1])
-		v.decimate(v.w, 8, taps, dst, i)
+		v.kern.means8(&v.buf, r, d, taps, v.w, 8)
+		v.decimate(v.w, taps, dst, i)
 	}
 }
 
@@ -249,8 +222,8 @@ func (v *vif) subsampleWords(ref, dist plane, dst *vifLevel) {
 			y := vifMirror(2*i-len(taps)/2+k, v.h)
 			r[k], d[k] = ref.row16(y), dist.row16(y)
 		}
-		vifVerticalMeans(r, d, taps, v.sum32[0], v.sum32[1])
-		v.decimate(v.w, uint(v.bpc), taps, dst, i)
+		v.kern.means16(&v.buf, r, d, taps, v.w, uint(v.bpc))
+		v.decimate(v.w, taps, dst, i)
 	}
 }
 
@@ -264,16 +237,17 @@ func (v *vif) subsampleLevel(s int) {
 		for k := range taps {
 			r[k], d[k] = src.rows(vifMirror(2*i-len(taps)/2+k, src.h))
 		}
-		vifVerticalMeans(r, d, taps, v.sum32[0][:src.w], v.sum32[1][:src.w])
-		v.decimate(src.w, 16, taps, dst, i)
+		v.kern.means16(&v.buf, r, d, taps, src.w, 16)
+		v.decimate(src.w, taps, dst, i)
 	}
 }
 
-// decimate finishes row i of dst from the first w vertical mean sums:
-// round them by shift bits, then filter every other column.
-func (v *vif) decimate(w int, shift uint, taps []uint16, dst *vifLevel, i int) {
-	vifRound32(v.padded[0], v.sum32[0][:w], shift, len(taps)/2)
-	vifRound32(v.padded[1], v.sum32[1][:w], shift, len(taps)/2)
+// decimate mirrors the w rounded vertical means and filters every other
+// column of them into row i of dst.
+func (v *vif) decimate(w int, taps []uint16, dst *vifLevel, i int) {
+	b := &v.buf
+	vifMirrorEnds(b.mu1, w, len(taps)/2)
+	vifMirrorEnds(b.mu2, w, len(taps)/2)
 	r, d := dst.rows(i)
-	vifDecimateRow(r, d, v.padded[0], v.padded[1], taps)
+	v.kern.decimate(r, d, b.mu1, b.mu2, taps)
 }

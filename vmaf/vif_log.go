@@ -41,6 +41,14 @@ type vifSums struct {
 	numLin, denLin int64
 }
 
+// addRow folds in a row of pixels' variances and covariances.
+func (s *vifSums) addRow(sigma1Sq, sigma2Sq, sigma12 []int32, gainLimit float64, lg *vifLog2Table) {
+	sigma2Sq, sigma12 = sigma2Sq[:len(sigma1Sq)], sigma12[:len(sigma1Sq)]
+	for j, s1 := range sigma1Sq {
+		s.add(s1, sigma2Sq[j], sigma12[j], gainLimit, lg)
+	}
+}
+
 // add folds in one pixel's local variances and covariance.
 func (s *vifSums) add(sigma1Sq, sigma2Sq, sigma12 int32, gainLimit float64, lg *vifLog2Table) {
 	sigma2Sq = max(sigma2Sq, 0)

@@ -56,10 +56,10 @@ func testFrames(n int) []Frame {
 	for i := range frames {
 		x := float64(i)
 		frames[i] = Frame{Num: i, Metrics: []Metric{
-			{"integer_adm2", 0.9 + 0.001*x},
-			{"integer_motion2", 3 * math.Sin(x)},
-			{"psnr_y", 30 + x/7},
-			{"vmaf", 70 + 10*math.Cos(x/3)},
+			{Name: "integer_adm2", Value: 0.9 + 0.001*x},
+			{Name: "integer_motion2", Value: 3 * math.Sin(x)},
+			{Name: "psnr_y", Value: 30 + x/7},
+			{Name: "vmaf", Value: 70 + 10*math.Cos(x/3)},
 		}}
 		if i%3 == 0 {
 			frames[i].Model = "vmaf_v0.6.1neg"
@@ -323,7 +323,7 @@ func framesInOrder(data []byte) ([]Frame, error) {
 			if err := dec.Decode(&v); err != nil {
 				return nil, err
 			}
-			fr.Metrics = append(fr.Metrics, Metric{fmt.Sprint(key), v})
+			fr.Metrics = append(fr.Metrics, Metric{Name: fmt.Sprint(key), Value: v})
 		}
 		frames = append(frames, fr)
 	}

@@ -17,6 +17,8 @@ import (
 	"math"
 	"os"
 	"time"
+
+	"github.com/vmafsink/vmafsink/vmaf"
 )
 
 // DefaultVersion is the "version" written when Options.Version is empty:
@@ -24,11 +26,9 @@ import (
 const DefaultVersion = "3.2.0"
 
 // Metric is one named score of a frame, under libvmaf's metric names
-// ("vmaf", "integer_adm2", "psnr_y", ...).
-type Metric struct {
-	Name  string
-	Value float64
-}
+// ("vmaf", "integer_adm2", "psnr_y", ...). It is the engine's type, so a
+// vmaf.Result's metrics can be written as they are.
+type Metric = vmaf.Metric
 
 // Frame is one scored frame.
 type Frame struct {
@@ -169,7 +169,7 @@ func (w *Writer) SetAggregate(name string, value float64) {
 			return
 		}
 	}
-	w.aggregate = append(w.aggregate, Metric{name, value})
+	w.aggregate = append(w.aggregate, Metric{Name: name, Value: value})
 }
 
 // Commit makes every frame written so far part of the file on disk. It

@@ -21,8 +21,8 @@ func fakeClock(step time.Duration) func() time.Time {
 
 func twoFrames() []Frame {
 	return []Frame{
-		{Num: 0, Metrics: []Metric{{"integer_motion2", 0}, {"psnr_y", 39.880125}, {"vmaf", 83.856285}}},
-		{Num: 1, Metrics: []Metric{{"integer_motion2", 2.5}, {"psnr_y", 40.1}, {"vmaf", 80}}},
+		{Num: 0, Metrics: []Metric{{Name: "integer_motion2", Value: 0}, {Name: "psnr_y", Value: 39.880125}, {Name: "vmaf", Value: 83.856285}}},
+		{Num: 1, Metrics: []Metric{{Name: "integer_motion2", Value: 2.5}, {Name: "psnr_y", Value: 40.1}, {Name: "vmaf", Value: 80}}},
 	}
 }
 
@@ -156,8 +156,8 @@ func TestWriterEmptyAndAggregate(t *testing.T) {
 
 func TestWriterModelField(t *testing.T) {
 	frames := []Frame{
-		{Num: 7, Model: "vmaf_v0.6.1", Metrics: []Metric{{"vmaf", 90}}},
-		{Num: 8, Model: "vmaf_v0.6.1neg", Metrics: []Metric{{"vmaf", 88}}},
+		{Num: 7, Model: "vmaf_v0.6.1", Metrics: []Metric{{Name: "vmaf", Value: 90}}},
+		{Num: 8, Model: "vmaf_v0.6.1neg", Metrics: []Metric{{Name: "vmaf", Value: 88}}},
 	}
 	tests := []struct {
 		format Format
@@ -196,8 +196,8 @@ func TestWriterModelField(t *testing.T) {
 func TestWriterCSVColumns(t *testing.T) {
 	var out bytes.Buffer
 	w := NewWriter(&out, Options{Format: CSV})
-	w.WriteFrame(Frame{Num: 0, Metrics: []Metric{{"a", 1}, {"b", 2}}})
-	w.WriteFrame(Frame{Num: 1, Metrics: []Metric{{"b", 3}, {"c", 4}}})
+	w.WriteFrame(Frame{Num: 0, Metrics: []Metric{{Name: "a", Value: 1}, {Name: "b", Value: 2}}})
+	w.WriteFrame(Frame{Num: 1, Metrics: []Metric{{Name: "b", Value: 3}, {Name: "c", Value: 4}}})
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}

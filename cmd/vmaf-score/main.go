@@ -1,5 +1,3 @@
-//go:build wip_cli
-
 // Command vmaf-score scores a distorted video against its reference with
 // VMAF. It takes libvmaf's vmaf tool's options and writes its output
 // formats, so scripts written for that tool keep working; besides .y4m

@@ -1,5 +1,3 @@
-//go:build wip_cli
-
 package main
 
 import (

@@ -1,5 +1,3 @@
-//go:build wip_cli
-
 package main
 
 import (
@@ -56,21 +54,25 @@ type results struct {
 	pool    vmaf.Pool
 	out     *report.Writer
 	hide    map[string]bool // model outputs left out with --no_prediction
-	metrics []report.Metric // reused for every frame
+	metrics []vmaf.Metric   // reused for every frame with --no_prediction
 	scored  atomic.Int64
 	err     error // the first output error
 }
 
 func (rs *results) add(r *vmaf.Result) {
-	rs.metrics = rs.metrics[:0]
-	for _, m := range r.Metrics {
-		if !rs.hide[m.Name] {
-			rs.metrics = append(rs.metrics, report.Metric{Name: m.Name, Value: m.Value})
+	metrics := r.Metrics
+	if rs.hide != nil {
+		rs.metrics = rs.metrics[:0]
+		for _, m := range r.Metrics {
+			if !rs.hide[m.Name] {
+				rs.metrics = append(rs.metrics, m)
+			}
 		}
+		metrics = rs.metrics
 	}
 	rs.pool.Add(r)
 	if rs.out != nil && rs.err == nil {
-		rs.err = rs.out.WriteFrame(report.Frame{Num: r.Index, Metrics: rs.metrics})
+		rs.err = rs.out.WriteFrame(report.Frame{Num: r.Index, Metrics: metrics})
 	}
 	rs.scored.Add(1)
 }
@@ -208,13 +210,20 @@ func (j *job) finish(pairs int, stopErr error) error {
 }
 
 // printPooled prints each model's mean score as libvmaf's tool does:
-// "<version or path>: <mean>".
+// "<version or path>: <mean>", and for a bootstrap collection a second
+// line with the bagged score, its 95% interval and deviation.
 func (j *job) printPooled(w io.Writer) {
+	mean := func(name string) float64 {
+		p, _ := j.results.pool.Get(name)
+		return p.Mean
+	}
 	for _, m := range j.models {
-		p, ok := j.results.pool.Get(m.Name)
-		if !ok {
-			continue
+		if _, ok := j.results.pool.Get(m.Name); ok {
+			fmt.Fprintf(w, "%s: %f\n", m.Version, mean(m.Name))
 		}
-		fmt.Fprintf(w, "%s: %f\n", m.Version, p.Mean)
+		if _, ok := j.results.pool.Get(m.Name + "_bagging"); ok {
+			fmt.Fprintf(w, "%s: %f, ci.p95: [%f, %f], stddev: %f\n", m.Version, mean(m.Name+"_bagging"),
+				mean(m.Name+"_ci_p95_lo"), mean(m.Name+"_ci_p95_hi"), mean(m.Name+"_stddev"))
+		}
 	}
 }

@@ -1,0 +1,5 @@
+//go:build libvmaf
+
+package vmaf
+
+func init() { goldenEngines = append(goldenEngines, "libvmaf") }

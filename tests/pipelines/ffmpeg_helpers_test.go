@@ -1,0 +1,176 @@
+package pipelines
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// End-to-end tests of vmaf-score's FFmpeg path, run as a user would: the
+// built binary ($VMAFSINK_BUILD_DIR/vmaf-score under meson, otherwise
+// built here), clips from the goldens, ffmpeg and shell pipes.
+
+var (
+	ffOnce    sync.Once
+	ffDir     string
+	ffBinary  string
+	ffInitErr error
+	ffMu      sync.Mutex
+	ffCache   = map[string]string{}
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if ffDir != "" {
+		os.RemoveAll(ffDir)
+	}
+	os.Exit(code)
+}
+
+// setup returns the vmaf-score binary and a scratch directory shared by
+// the tests of this binary.
+func setup(t *testing.T) (binary, dir string) {
+	t.Helper()
+	ffOnce.Do(func() {
+		if ffDir, ffInitErr = os.MkdirTemp("", "vmaf-score-e2e-"); ffInitErr != nil {
+			return
+		}
+		if b := os.Getenv("VMAFSINK_BUILD_DIR"); b != "" {
+			ffBinary = filepath.Join(b, "vmaf-score")
+			if _, ffInitErr = os.Stat(ffBinary); ffInitErr == nil {
+				return
+			}
+		}
+		ffBinary = filepath.Join(ffDir, "vmaf-score")
+		out, err := exec.Command("go", "build", "-o", ffBinary, "../../cmd/vmaf-score").CombinedOutput()
+		if err != nil {
+			ffInitErr = &buildError{err, string(out)}
+		}
+	})
+	if ffInitErr != nil {
+		t.Fatal(ffInitErr)
+	}
+	for _, tool := range []string{"ffmpeg", "xz", "sh"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Fatalf("%s is needed for these tests", tool)
+		}
+	}
+	return ffBinary, ffDir
+}
+
+type buildError struct {
+	err error
+	out string
+}
+
+func (e *buildError) Error() string { return "building vmaf-score: " + e.err.Error() + ": " + e.out }
+
+// golden returns the path of an uncompressed golden clip.
+func golden(t *testing.T, name string) string {
+	t.Helper()
+	_, dir := setup(t)
+	ffMu.Lock()
+	defer ffMu.Unlock()
+	if p, ok := ffCache[name]; ok {
+		return p
+	}
+	dirs := []string{filepath.Join("..", "..", "testdata", "goldens")}
+	if d := os.Getenv("VMAF_GOLDENS"); d != "" {
+		dirs = append(dirs, d)
+	}
+	dirs = append(dirs, filepath.Join("..", "..", "..", "shared", "goldens"))
+	for _, d := range dirs {
+		p := filepath.Join(d, "clips", name)
+		if _, err := os.Stat(p); err == nil {
+			ffCache[name] = p
+			return p
+		}
+		if _, err := os.Stat(p + ".xz"); err == nil {
+			out := filepath.Join(dir, name)
+			if b, err := exec.Command("sh", "-c", `xz -dc "$1" > "$2"`, "sh", p+".xz", out).CombinedOutput(); err != nil {
+				t.Fatalf("xz: %v: %s", err, b)
+			}
+			ffCache[name] = out
+			return out
+		}
+	}
+	t.Fatalf("golden clip %s not found in %v", name, dirs)
+	return ""
+}
+
+// ffmpeg makes out (in the scratch directory) with the ffmpeg tool, once.
+func ffmpeg(t *testing.T, out string, args ...string) string {
+	t.Helper()
+	_, dir := setup(t)
+	ffMu.Lock()
+	defer ffMu.Unlock()
+	path := filepath.Join(dir, out)
+	if _, ok := ffCache[path]; ok {
+		return path
+	}
+	full := append([]string{"-hide_banner", "-loglevel", "error", "-y"}, args...)
+	if b, err := exec.Command("ffmpeg", append(full, path)...).CombinedOutput(); err != nil {
+		t.Fatalf("ffmpeg %s: %v: %s", strings.Join(full, " "), err, b)
+	}
+	ffCache[path] = path
+	return path
+}
+
+// shell runs a shell pipeline with $VMAF set to the binary and returns its
+// exit status, stdout and stderr.
+func shell(t *testing.T, script string) (int, string, string) {
+	t.Helper()
+	bin, _ := setup(t)
+	cmd := exec.Command("sh", "-c", script)
+	cmd.Env = append(os.Environ(), "VMAF="+bin)
+	var out, errb strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return code, out.String(), errb.String()
+}
+
+type frameLog struct {
+	Frames []struct {
+		FrameNum int                `json:"frameNum"`
+		Model    string             `json:"model"`
+		Metrics  map[string]float64 `json:"metrics"`
+	} `json:"frames"`
+	Pooled map[string]map[string]float64 `json:"pooled_metrics"`
+}
+
+func readFrames(t *testing.T, path string) *frameLog {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var l frameLog
+	if err := json.Unmarshal(data, &l); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return &l
+}
+
+func sameFrames(t *testing.T, got, want *frameLog) {
+	t.Helper()
+	if len(got.Frames) != len(want.Frames) || len(want.Frames) == 0 {
+		t.Fatalf("%d frames, want %d", len(got.Frames), len(want.Frames))
+	}
+	for i := range want.Frames {
+		for name, v := range want.Frames[i].Metrics {
+			if got.Frames[i].Metrics[name] != v {
+				t.Fatalf("frame %d %s: %v, want %v", i, name, got.Frames[i].Metrics[name], v)
+			}
+		}
+	}
+}

@@ -1,0 +1,154 @@
+package pipeline
+
+import (
+	"fmt"
+
+	"github.com/vmafsink/vmafsink/vmaf"
+)
+
+// Backpressure selects what a pusher does when the scorer is saturated.
+type Backpressure int
+
+const (
+	// Block makes the pusher wait until the scorer takes the pair, which
+	// slows upstream to scoring speed: no frame is lost.
+	Block Backpressure = iota
+	// Drop discards the pair and counts it, so upstream never waits on
+	// scoring: right for live sources that must not stall.
+	Drop
+)
+
+func (b Backpressure) String() string {
+	if b == Drop {
+		return "drop"
+	}
+	return "block"
+}
+
+// ParseBackpressure reads "block" or "drop".
+func ParseBackpressure(s string) (Backpressure, error) {
+	switch s {
+	case "block":
+		return Block, nil
+	case "drop":
+		return Drop, nil
+	}
+	return 0, fmt.Errorf("pipeline: unknown backpressure %q (want block or drop)", s)
+}
+
+// PauseMode selects what a paused Runner does with the frames it receives.
+type PauseMode int
+
+const (
+	// PauseSkip keeps frames flowing and counts the pairs as skipped.
+	PauseSkip PauseMode = iota
+	// PauseBlock holds the pushers until resume, so back-pressure pauses
+	// the whole upstream pipeline.
+	PauseBlock
+)
+
+func (m PauseMode) String() string {
+	if m == PauseBlock {
+		return "block"
+	}
+	return "skip"
+}
+
+// ParsePauseMode reads "skip" or "block".
+func ParsePauseMode(s string) (PauseMode, error) {
+	switch s {
+	case "skip":
+		return PauseSkip, nil
+	case "block":
+		return PauseBlock, nil
+	}
+	return 0, fmt.Errorf("pipeline: unknown pause mode %q (want skip or block)", s)
+}
+
+// Defaults for the zero values of Config's bounds.
+const (
+	// DefaultMaxPending covers the default latency of a live x264enc →
+	// decoder branch (rc-lookahead 40 plus frame threads and decoder
+	// delay) with room to spare.
+	DefaultMaxPending = 120
+	// DefaultMaxHeld bounds the frames held by reference per side; the
+	// rest are copied, so small upstream buffer pools never run dry.
+	DefaultMaxHeld = 8
+	// DefaultCommandQueue bounds the commands waiting for a frame boundary.
+	DefaultCommandQueue = 16
+	// DefaultRecent is how many records Recent can return.
+	DefaultRecent = 256
+)
+
+// Config configures a Runner.
+type Config struct {
+	// Scorer configures the vmaf.Context the Runner scores with; its
+	// OnResult is the Runner's own and must be nil. A new Context with
+	// the same configuration (and the current models) starts whenever
+	// the stream's format changes.
+	Scorer vmaf.Config
+
+	Pairing      Pairing
+	Backpressure Backpressure
+	PauseMode    PauseMode
+
+	// MaxPending bounds the frames waiting for a partner on each side
+	// (0: DefaultMaxPending). When a side's queue is full its oldest
+	// frame is released and counted as unpaired; pushers never block on
+	// pairing, so a tee feeding both sides cannot deadlock.
+	MaxPending int
+	// MaxHeld is how many of a side's waiting frames may keep the host's
+	// memory (0: DefaultMaxHeld; negative: all of them); later ones are
+	// copied into memory the Runner owns and the host's is released.
+	MaxHeld int
+	// CommandQueue bounds the queued commands (0: DefaultCommandQueue).
+	CommandQueue int
+	// Recent is how many of the latest records are kept for Recent
+	// (0: DefaultRecent).
+	Recent int
+
+	// newScorer replaces vmaf.NewContext in tests.
+	newScorer func(vmaf.Config) (scorer, error)
+}
+
+func (c *Config) withDefaults() (Config, error) {
+	d := *c
+	if d.Scorer.OnResult != nil {
+		return d, fmt.Errorf("pipeline: Config.Scorer.OnResult must be nil; subscribe to the Runner instead")
+	}
+	if len(d.Scorer.Models) == 0 {
+		return d, fmt.Errorf("pipeline: no model configured")
+	}
+	if d.MaxPending < 0 || d.CommandQueue < 0 || d.Recent < 0 {
+		return d, fmt.Errorf("pipeline: negative bound in config (max pending %d, command queue %d, recent %d)", d.MaxPending, d.CommandQueue, d.Recent)
+	}
+	d.MaxPending = orDefault(d.MaxPending, DefaultMaxPending)
+	d.MaxHeld = orDefault(d.MaxHeld, DefaultMaxHeld)
+	if d.MaxHeld < 0 {
+		d.MaxHeld = d.MaxPending
+	}
+	d.CommandQueue = orDefault(d.CommandQueue, DefaultCommandQueue)
+	d.Recent = orDefault(d.Recent, DefaultRecent)
+	d.Scorer.Threads = max(d.Scorer.Threads, 1)
+	d.Scorer.Subsample = max(d.Scorer.Subsample, 1)
+	if d.newScorer == nil {
+		d.newScorer = func(cfg vmaf.Config) (scorer, error) { return vmaf.NewContext(cfg) }
+	}
+	return d, nil
+}
+
+func orDefault(v, def int) int {
+	if v == 0 {
+		return def
+	}
+	return v
+}
+
+// scorer is the part of *vmaf.Context a Runner uses.
+type scorer interface {
+	Submit(ref, dist *vmaf.Picture, release func()) error
+	SetModels(models []*vmaf.Model) error
+	Flush() error
+	Close()
+	MetricNames() []string
+}

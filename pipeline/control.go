@@ -1,0 +1,127 @@
+package pipeline
+
+import (
+	"errors"
+	"time"
+
+	"github.com/vmafsink/vmafsink/vmaf"
+)
+
+// RequestSwap queues a switch to model m, which must be ready (loaded and
+// validated). It takes effect at the next frame boundary; the Ticket's
+// FirstIndex then tells the first pair scored by m.
+func (r *Runner) RequestSwap(m *vmaf.Model) (*Ticket, error) {
+	if m == nil {
+		return nil, errors.New("pipeline: swap to a nil model")
+	}
+	return r.enqueue(SwapModel, m)
+}
+
+// Pause queues a pause; pausing a paused Runner does nothing.
+func (r *Runner) Pause() (*Ticket, error) { return r.enqueue(Pause, nil) }
+
+// Resume queues a resume; resuming a running Runner does nothing.
+func (r *Runner) Resume() (*Ticket, error) { return r.enqueue(Resume, nil) }
+
+func (r *Runner) enqueue(k CommandKind, m *vmaf.Model) (*Ticket, error) {
+	if r.stateIs(Finished) {
+		return nil, ErrFinished
+	}
+	return r.cmds.enqueue(k, m)
+}
+
+// SetPauseMode changes what a pause does from the next frame boundary on.
+func (r *Runner) SetPauseMode(m PauseMode) {
+	r.pauseMode.Store(int32(m))
+	r.cmds.wake()
+}
+
+// applyCommands runs every queued command; called with mu held at a
+// frame boundary.
+func (r *Runner) applyCommands() {
+	for t := r.cmds.pop(); t != nil; t = r.cmds.pop() {
+		switch t.Kind {
+		case SwapModel:
+			r.applySwap(t)
+		case Pause, Resume:
+			r.paused = t.Kind == Pause
+			state := Running
+			if r.paused {
+				state = Paused
+			}
+			r.statMu.Lock()
+			r.st.state = state
+			r.statMu.Unlock()
+			t.complete(r.next, nil)
+		}
+	}
+}
+
+func (r *Runner) applySwap(t *Ticket) {
+	models := t.models
+	if r.scoring != nil {
+		if err := r.scoring.sc.SetModels(models); err != nil {
+			t.complete(-1, err)
+			return
+		}
+	}
+	from := r.models[0]
+	r.models = models
+	r.pendingSwaps = append(r.pendingSwaps, t)
+	r.statMu.Lock()
+	r.st.models = models
+	r.st.addSwap(SwapEvent{ID: t.ID, Applied: time.Now(), From: from, To: models[0], FirstIndex: -1})
+	r.statMu.Unlock()
+}
+
+// Subscribe calls fn with every published record, in index order, on
+// the Runner's publishing goroutine. fn must return quickly and must not
+// keep the record (Clone it): the Runner reuses it. A subscriber that
+// falls a whole Recent ring behind holds back publishing, and then
+// scoring. cancel ends the subscription.
+func (r *Runner) Subscribe(fn func(*Record)) (cancel func()) { return r.pub.subscribe(fn) }
+
+// Recent returns copies of the last n published records, oldest first.
+func (r *Runner) Recent(n int) []*Record { return r.pub.recent(n) }
+
+// Pooled returns every metric pooled over the records published so far.
+func (r *Runner) Pooled() []vmaf.Pooled {
+	r.statMu.Lock()
+	defer r.statMu.Unlock()
+	return r.st.pool.Summary()
+}
+
+// Status returns a snapshot of the Runner's state and counters.
+func (r *Runner) Status() Status {
+	pending := r.cmds.len()
+	r.statMu.Lock()
+	defer r.statMu.Unlock()
+	st := Status{
+		State:           r.st.state,
+		PauseMode:       PauseMode(r.pauseMode.Load()),
+		Pairing:         r.cfg.Pairing,
+		Backpressure:    r.cfg.Backpressure,
+		Engine:          r.cfg.Scorer.Engine,
+		Started:         r.st.started,
+		Models:          r.st.models,
+		Metrics:         r.st.metrics,
+		Counters:        r.st.counters,
+		Pending:         r.st.pending,
+		PendingHigh:     r.st.high,
+		LastIndex:       r.st.lastIndex,
+		LastScore:       r.st.lastScore,
+		CommandsPending: pending,
+		Swaps:           r.st.swapHistory(),
+	}
+	if r.st.format != nil {
+		f := *r.st.format
+		st.Format = &f
+	}
+	return st
+}
+
+func (r *Runner) stateIs(s State) bool {
+	r.statMu.Lock()
+	defer r.statMu.Unlock()
+	return r.st.state == s
+}

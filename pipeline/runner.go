@@ -1,0 +1,381 @@
+package pipeline
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/vmafsink/vmafsink/vmaf"
+)
+
+// ErrFlushing reports a frame refused because its side is flushing or the
+// Runner is stopping; the host should return its framework's "flushing"
+// status rather than an error.
+var ErrFlushing = errors.New("pipeline: flushing")
+
+// errAborted is what waits return when the pusher's side is flushing or
+// the Runner is stopping.
+var errAborted = ErrFlushing
+
+// FormatError reports a pair whose pictures differ in geometry or sample
+// format.
+type FormatError struct {
+	Index     int
+	Ref, Dist vmaf.Picture // planes not included
+}
+
+func (e *FormatError) Error() string {
+	return fmt.Sprintf("pipeline: frame %d: reference is %s but distorted is %s", e.Index, describe(&e.Ref), describe(&e.Dist))
+}
+
+// Runner pairs, scores and publishes frames. Push, EndOfStream, FlushStop
+// and Finish may be called from the hosts's streaming goroutines (one per
+// side); the rest from anywhere.
+type Runner struct {
+	cfg Config
+
+	// mu serialises the pushers: pairing, commands and submission
+	// happen under it, which is what makes them frame-ordered.
+	mu           sync.Mutex
+	pairer       *pairer
+	scoring      *scoring
+	models       []*vmaf.Model
+	paused       bool
+	next         int       // index of the next pair
+	eos          [2]bool   // sides that have ended
+	pendingSwaps []*Ticket // applied, waiting for their first scored pair
+	finished     bool
+	finishErr    error
+
+	pauseMode atomic.Int32
+	flushing  [2]atomic.Bool
+	stopped   atomic.Bool
+	current   atomic.Pointer[scoring] // for waking a submit wait without mu
+
+	cmds   *commandQueue
+	pub    *publisher
+	spares spares
+
+	statMu sync.Mutex
+	st     stats
+}
+
+// New returns a Runner ready for frames.
+func New(cfg Config) (*Runner, error) {
+	c, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	r := &Runner{
+		cfg:          c,
+		pairer:       newPairer(c.Pairing, c.MaxPending),
+		models:       c.Scorer.Models,
+		pendingSwaps: make([]*Ticket, 0, c.CommandQueue),
+		cmds:         newCommandQueue(c.CommandQueue),
+		pub:          newPublisher(c.Recent),
+	}
+	r.pauseMode.Store(int32(c.PauseMode))
+	r.pairer.discard = r.discard
+	r.pairer.queueing = r.hold
+	r.st.started = time.Now()
+	r.st.lastIndex = -1
+	r.st.models = c.Scorer.Models
+	return r, nil
+}
+
+// Push hands one frame to the Runner, which from then on owns it and
+// releases it when done, whatever Push returns. Push returns ErrFlushing
+// when the frame's side is flushing or the Runner is stopping, a
+// *FormatError when the completed pair's pictures disagree, and other
+// errors when scoring fails.
+func (r *Runner) Push(s Side, f Frame) error {
+	r.statMu.Lock()
+	r.st.counters.Received[s]++
+	r.statMu.Unlock()
+
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.finished {
+		f.release()
+		return ErrFinished
+	}
+	if err := r.boundary(s); err != nil {
+		f.release()
+		return err
+	}
+	if r.aborted(s) {
+		f.release()
+		return ErrFlushing
+	}
+	pair, ok := r.pairer.push(s, f)
+	r.notePending()
+	if !ok {
+		return nil
+	}
+	return r.score(&pair, s)
+}
+
+// boundary runs the queued commands and, while paused in block mode,
+// holds the pusher until a command or an abort arrives. Called with mu
+// held; it releases mu while waiting.
+func (r *Runner) boundary(s Side) error {
+	for {
+		gen := r.cmds.generation()
+		r.applyCommands()
+		if !r.paused || PauseMode(r.pauseMode.Load()) != PauseBlock {
+			return nil
+		}
+		if r.aborted(s) {
+			return ErrFlushing
+		}
+		r.mu.Unlock()
+		r.cmds.wait(gen, func() bool { return r.aborted(s) })
+		r.mu.Lock()
+		if r.finished {
+			return ErrFinished
+		}
+	}
+}
+
+// score decides the fate of a completed pair.
+func (r *Runner) score(pair *[2]Frame, s Side) error {
+	index := r.next
+	r.next++
+	r.count(func(c *Counters) { c.Pairs++ })
+	ref, dist := pair[Ref].Picture, pair[Dist].Picture
+	if !sameFormat(ref, dist) {
+		err := &FormatError{Index: index, Ref: *ref, Dist: *dist}
+		err.Ref.Planes, err.Dist.Planes = [3][]byte{}, [3][]byte{}
+		releasePair(pair)
+		return err
+	}
+	if r.paused {
+		releasePair(pair)
+		r.count(func(c *Counters) { c.Skipped++ })
+		return nil
+	}
+	if r.scoring == nil || !sameFormat(&r.scoring.format, ref) {
+		if err := r.restart(ref); err != nil {
+			releasePair(pair)
+			return err
+		}
+	}
+	t := pair[Dist].Timing
+	if t.RunningTime == NoTime && t.PTS == NoTime {
+		t = pair[Ref].Timing
+	}
+	switch err := r.scoring.submit(pair, index, t, r.cfg.Backpressure, s); {
+	case errors.Is(err, errSaturated):
+		r.count(func(c *Counters) { c.Dropped++ })
+		return nil
+	case err != nil:
+		return err
+	}
+	if len(r.pendingSwaps) > 0 {
+		r.statMu.Lock()
+		for _, t := range r.pendingSwaps {
+			r.st.swapFirstIndex(t.ID, index)
+		}
+		r.statMu.Unlock()
+		for i, t := range r.pendingSwaps {
+			t.complete(index, nil)
+			r.pendingSwaps[i] = nil
+		}
+		r.pendingSwaps = r.pendingSwaps[:0]
+	}
+	return nil
+}
+
+// restart ends the current scorer, if any, and starts one for format's
+// stream; pooled statistics and indices carry on.
+func (r *Runner) restart(format *vmaf.Picture) error {
+	if old := r.scoring; old != nil {
+		r.scoring = nil
+		if err := old.finish(); err != nil {
+			return fmt.Errorf("pipeline: finish scoring %s before the format change: %w", describe(&old.format), err)
+		}
+	}
+	sc, err := newScoring(r, format)
+	if err != nil {
+		return err
+	}
+	r.scoring = sc
+	r.current.Store(sc)
+	names := sc.sc.MetricNames()
+	r.statMu.Lock()
+	r.st.format = &sc.format
+	r.st.metrics = names
+	r.statMu.Unlock()
+	return nil
+}
+
+// deliver publishes one result; it runs on the scorer's result goroutine.
+func (r *Runner) deliver(s *scoring, res *vmaf.Result) {
+	sl, ok := s.slotOf(res)
+	if !ok {
+		// Cannot happen while the slot ring is larger than the scorer's
+		// jobs in flight; publishing with a wrong index would be worse.
+		s.completeThrough(res.Index)
+		return
+	}
+	index, timing := sl.index, sl.timing
+	s.completeThrough(res.Index)
+	r.statMu.Lock()
+	r.st.pool.Add(res)
+	r.st.counters.Scored++
+	r.st.lastIndex = index
+	if len(res.Models) > 0 {
+		r.st.lastScore, _ = res.Get(res.Models[0].Name)
+	}
+	r.statMu.Unlock()
+	r.pub.put(index, timing, res)
+}
+
+// EndOfStream marks side s ended and reports whether both sides have.
+// Frames the other side has waiting are counted as unpaired.
+func (r *Runner) EndOfStream(s Side) (bothEnded bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.eos[s] = true
+	r.pairer.endOfStream(s)
+	r.notePending()
+	return r.eos[Ref] && r.eos[Dist]
+}
+
+// FlushStart makes side s's pusher, if it waits, give up with
+// ErrFlushing, and refuses the side's frames until FlushStop. Hosts call
+// it from any goroutine.
+func (r *Runner) FlushStart(s Side) {
+	r.flushing[s].Store(true)
+	r.wake()
+}
+
+// FlushStop forgets side s's waiting frames and its end of stream, and
+// accepts its frames again. Indices, counters and pooled statistics carry on.
+func (r *Runner) FlushStop(s Side) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.pairer.flush(s)
+	r.eos[s] = false
+	r.flushing[s].Store(false)
+	r.notePending()
+}
+
+// Stop makes every waiting and later Push return ErrFlushing, so a host
+// can take its streaming threads down; Finish or Close follow.
+func (r *Runner) Stop() {
+	r.stopped.Store(true)
+	r.wake()
+}
+
+func (r *Runner) wake() {
+	r.cmds.wake()
+	if s := r.current.Load(); s != nil {
+		s.wake()
+	}
+}
+
+func (r *Runner) aborted(s Side) bool {
+	return r.flushing[s].Load() || r.stopped.Load()
+}
+
+// Finish ends the run: frames still waiting for a partner are counted as
+// unpaired, the pairs in flight are scored and published, and queued
+// commands fail with ErrFinished. It returns the scorer's error, if any;
+// calling it again returns the same.
+func (r *Runner) Finish() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.finished {
+		return r.finishErr
+	}
+	r.pairer.endOfStream(Ref)
+	r.pairer.endOfStream(Dist)
+	if r.scoring != nil {
+		r.finishErr = r.scoring.finish()
+	}
+	r.end()
+	r.pub.drain()
+	return r.finishErr
+}
+
+// Close abandons the run, unscored pairs included, and stops publishing.
+// It is safe after Finish and more than once.
+func (r *Runner) Close() {
+	r.Stop()
+	r.mu.Lock()
+	if !r.finished {
+		r.pairer.flush(Ref)
+		r.pairer.flush(Dist)
+		if r.scoring != nil {
+			r.scoring.abandon()
+		}
+		r.end()
+	}
+	r.mu.Unlock()
+	r.pub.stop()
+}
+
+// end marks the run finished and fails what can no longer happen.
+// Called with mu held.
+func (r *Runner) end() {
+	r.finished = true
+	for _, t := range r.pendingSwaps {
+		t.complete(-1, nil)
+	}
+	r.pendingSwaps = r.pendingSwaps[:0]
+	for t := r.cmds.pop(); t != nil; t = r.cmds.pop() {
+		t.complete(-1, ErrFinished)
+	}
+	r.notePending()
+	r.statMu.Lock()
+	r.st.state = Finished
+	r.statMu.Unlock()
+	r.cmds.wake()
+}
+
+func releasePair(p *[2]Frame) {
+	p[Ref].release()
+	p[Dist].release()
+}
+
+// discard counts and releases a frame the pairer gave up on.
+func (r *Runner) discard(s Side, f *Frame, why discardReason) {
+	f.release()
+	if why == flushed {
+		return
+	}
+	r.statMu.Lock()
+	r.st.counters.Unpaired[s]++
+	if why == overflow {
+		r.st.counters.Overflow++
+	}
+	r.statMu.Unlock()
+}
+
+// hold copies a frame about to wait in a deep queue, so the host's buffer
+// pool gets its memory back. A frame that cannot be copied keeps the
+// host's memory.
+func (r *Runner) hold(f *Frame, depth int) {
+	if depth >= r.cfg.MaxHeld && f.Picture != nil {
+		_ = r.spares.detach(f)
+	}
+}
+
+func (r *Runner) notePending() {
+	p := r.pairer.pending()
+	r.statMu.Lock()
+	r.st.pending = p
+	for i, n := range p {
+		r.st.high[i] = max(r.st.high[i], n)
+	}
+	r.statMu.Unlock()
+}
+
+func (r *Runner) count(f func(*Counters)) {
+	r.statMu.Lock()
+	f(&r.st.counters)
+	r.statMu.Unlock()
+}

@@ -1,0 +1,115 @@
+package pipeline
+
+import (
+	"time"
+
+	"github.com/vmafsink/vmafsink/vmaf"
+)
+
+// State is a Runner's phase.
+type State int
+
+const (
+	Running State = iota
+	Paused
+	Finished
+)
+
+func (s State) String() string {
+	switch s {
+	case Paused:
+		return "paused"
+	case Finished:
+		return "finished"
+	}
+	return "running"
+}
+
+// Counters count frames by what became of them. Every received frame is
+// eventually paired, unpaired, or still pending; every pair is scored,
+// skipped, dropped, or still in flight.
+type Counters struct {
+	Received [2]uint64 // frames pushed, indexed by Side
+	Unpaired [2]uint64 // frames released without a partner, indexed by Side
+	Overflow uint64    // of Unpaired: pushed out of a full pending queue
+	Pairs    uint64    // pairs formed
+	Scored   uint64    // results published
+	Skipped  uint64    // pairs not scored because the Runner was paused
+	Dropped  uint64    // pairs not scored because the scorer was saturated
+}
+
+// SwapEvent records one model swap.
+type SwapEvent struct {
+	ID       uint64
+	Applied  time.Time   // when the swap took effect at a frame boundary
+	From, To *vmaf.Model // the first model before and after
+	// FirstIndex is the first pair scored by To, -1 until there is one.
+	FirstIndex int
+}
+
+// Status is a snapshot of a Runner.
+type Status struct {
+	State        State
+	PauseMode    PauseMode
+	Pairing      Pairing
+	Backpressure Backpressure
+	Engine       string
+	Started      time.Time
+	Models       []*vmaf.Model // the models scoring from the next boundary on
+	Metrics      []string      // what each record carries, once scoring started
+	// Format is the stream's geometry and sample format (no planes), or
+	// nil before the first pair.
+	Format          *vmaf.Picture
+	Counters        Counters
+	Pending         [2]int // frames waiting for a partner, indexed by Side
+	PendingHigh     [2]int // the most frames that have waited at once, indexed by Side
+	LastIndex       int    // index of the last published record, -1 before any
+	LastScore       float64
+	CommandsPending int
+	Swaps           []SwapEvent // oldest first, at most the last maxSwapHistory
+}
+
+const maxSwapHistory = 64
+
+// stats is the part of a Runner's state that Status reads; its own lock
+// keeps status queries off the pushers' lock.
+type stats struct {
+	started   time.Time
+	state     State
+	counters  Counters
+	pending   [2]int
+	high      [2]int
+	lastIndex int
+	lastScore float64
+	models    []*vmaf.Model
+	metrics   []string
+	format    *vmaf.Picture
+	swaps     []SwapEvent // ring of maxSwapHistory
+	nswaps    int
+	pool      vmaf.Pool
+}
+
+func (s *stats) addSwap(e SwapEvent) {
+	if s.swaps == nil {
+		s.swaps = make([]SwapEvent, maxSwapHistory)
+	}
+	s.swaps[s.nswaps%maxSwapHistory] = e
+	s.nswaps++
+}
+
+func (s *stats) swapFirstIndex(id uint64, index int) {
+	for i := range s.swaps {
+		if s.swaps[i].ID == id {
+			s.swaps[i].FirstIndex = index
+		}
+	}
+}
+
+func (s *stats) swapHistory() []SwapEvent {
+	n := min(s.nswaps, maxSwapHistory)
+	out := make([]SwapEvent, n)
+	for i := range out {
+		out[i] = s.swaps[(s.nswaps-n+i)%maxSwapHistory]
+	}
+	return out
+}

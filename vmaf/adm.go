@@ -1,0 +1,209 @@
+package vmaf
+
+import "math"
+
+// ADM (Li et al.'s detail loss metric with its additive-impairment
+// companion) in libvmaf's integer form: a four-level db2 wavelet transform
+// of both pictures, decoupling of the distorted detail bands into a restored
+// part and an additive part, CSF weighting, contrast masking and cube-root
+// pooling. Every rounding step follows libvmaf's integer_adm so that the
+// scores agree with it to the last printed digit. Level 0 works on 16-bit
+// bands, levels 1 to 3 on 32-bit bands, as libvmaf does; the two share the
+// structure but not the fixed-point details, so they are written out
+// separately (adm_level0.go, adm_levelN.go).
+//
+// libvmaf's C, AVX2 and AVX-512 kernels agree except in two corners, where
+// this follows the AVX-512 kernels (what libvmaf runs on current x86
+// servers): the last column of a band whose width is 1 modulo the vector
+// block (see adm.simdLast), and masking thresholds next to maskers of
+// 15360 and more (see thrRow0). Pictures smaller than 33x33, where libvmaf
+// reads outside its buffers, can differ from libvmaf.
+
+// admOptions holds the ADM parameters a model may set. All other libvmaf ADM
+// options stay at their defaults (Watson CSF, viewing distance 3 heights,
+// 1080-line display, DLM weight 0.5, noise weight 1/32, minimum 0).
+type admOptions struct {
+	enhnGainLimit float64 // adm_enhn_gain_limit: 100 by default, 1 for the NEG models
+}
+
+// admDefaultGainLimit is libvmaf's adm_enhn_gain_limit when a model sets none.
+const admDefaultGainLimit = 100.0
+
+// admScores are one frame's ADM features.
+type admScores struct {
+	adm2, aim, adm3 float64    // integer_adm2, integer_aim, integer_adm3
+	scale           [4]float64 // integer_adm_scale0..3
+}
+
+const (
+	admLevels      = 4
+	admNoiseWeight = 0.03125 // libvmaf's default adm_noise_weight
+	admDLMWeight   = 0.5     // libvmaf's default adm_dlm_weight
+)
+
+// adm computes ADM for one picture geometry. It owns all scratch memory, so
+// one instance must not be used by two goroutines at once.
+type adm struct {
+	w, h, bpc int
+	gain      float64
+	bw, bh    [admLevels]int // band size at each level
+
+	// Level-0 vertical-pass output of the current row, one sample of mirror
+	// padding on the left and two on the right (see admDWTPad).
+	tmpLo, tmpHi []int32
+
+	// The vertical-pass rows of levels 1 to 3, in libvmaf's layout. It
+	// persists across frames because libvmaf's AVX-512 kernels read a little
+	// of it past the end of a row (see simdLast).
+	tmp []int32
+
+	// simdLast[l] is set when libvmaf's AVX-512 horizontal loop at level l
+	// covers the last output column, which it then computes from unmirrored
+	// taps: band widths of 1 modulo the vector block (32 samples at level 0,
+	// 64 for deep samples, 8 at levels 1 to 3).
+	simdLast [admLevels]bool
+
+	// Approximation (LL) bands, the input of the next level. Two per
+	// picture so a level never reads the buffer it writes.
+	refA, disA [2][]int32
+
+	// Detail bands h, v, d of level 0 and of levels 1 to 3.
+	ref16, dis16 [3][]int16
+	ref32, dis32 [3][]int32
+
+	// Decoupled restored and additive detail, and the CSF-weighted masker
+	// with its masking-threshold contribution; the masker buffers are
+	// reused by the AIM pass.
+	rst16, add16, msk16, flt16 [3][]int16
+	rst32, add32, msk32, flt32 [3][]int32
+
+	// Per-row scratch of the contrast-masking pass: column sums of the
+	// masker's threshold contribution and the threshold per sample.
+	colSum, thr []int32
+
+	csf admCSF
+}
+
+// newADM allocates an ADM extractor for w x h pictures of bpc bits.
+func newADM(w, h, bpc int, opt admOptions) *adm {
+	a := &adm{w: w, h: h, bpc: bpc, gain: opt.enhnGainLimit, csf: newADMCSF()}
+	if !(a.gain >= 1) { // also catches NaN and the zero value
+		a.gain = admDefaultGainLimit
+	}
+	if w < 1 || h < 1 || bpc < 8 || bpc > 16 {
+		return a // compute gives NaN for every plane
+	}
+	cw, ch := w, h
+	for l := range admLevels {
+		cw, ch = (cw+1)/2, (ch+1)/2
+		a.bw[l], a.bh[l] = cw, ch
+	}
+	n0 := a.bw[0] * a.bh[0]
+	n1 := a.bw[1] * a.bh[1]
+	a.tmpLo = make([]int32, w+3)
+	a.tmpHi = make([]int32, w+3)
+	// The largest level-1 layout is 4 rows of bw[0], and the AVX-512 reads
+	// run 2 words past it. libvmaf's buffer is fresh memory, taken as zero.
+	a.tmp = make([]int32, 4*a.bw[0]+2)
+	block0 := 32
+	if bpc > 8 {
+		block0 = 64
+	}
+	for l, bw := range a.bw {
+		block := 8
+		if l == 0 {
+			block = block0
+		}
+		a.simdLast[l] = bw > block && (bw-1)%block == 0
+	}
+	for i := range 2 {
+		a.refA[i] = make([]int32, n0)
+		a.disA[i] = make([]int32, n0)
+	}
+	for t := range 3 {
+		a.ref16[t], a.dis16[t] = make([]int16, n0), make([]int16, n0)
+		a.rst16[t], a.add16[t] = make([]int16, n0), make([]int16, n0)
+		a.msk16[t], a.flt16[t] = make([]int16, n0), make([]int16, n0)
+		a.ref32[t], a.dis32[t] = make([]int32, n1), make([]int32, n1)
+		a.rst32[t], a.add32[t] = make([]int32, n1), make([]int32, n1)
+		a.msk32[t], a.flt32[t] = make([]int32, n1), make([]int32, n1)
+	}
+	a.colSum = make([]int32, a.bw[0])
+	a.thr = make([]int32, a.bw[0])
+	return a
+}
+
+// compute scores one reference/distorted pair. Both planes must have the
+// geometry and bit depth the extractor was made for; planes that do not
+// get NaN scores.
+func (a *adm) compute(ref, dist plane) admScores {
+	if !a.fits(ref) || !a.fits(dist) {
+		nan := math.NaN()
+		return admScores{adm2: nan, aim: nan, adm3: nan, scale: [4]float64{nan, nan, nan, nan}}
+	}
+	var num, den, aimNum float64
+	var nums, dens [admLevels]float32
+
+	if a.bpc == 8 {
+		a.dwt0u8(ref, a.refA[0], a.ref16)
+		a.dwt0u8(dist, a.disA[0], a.dis16)
+	} else {
+		a.dwt0u16(ref, a.refA[0], a.ref16)
+		a.dwt0u16(dist, a.disA[0], a.dis16)
+	}
+	w, h := a.bw[0], a.bh[0]
+	a.decouple0(w, h)
+	dens[0] = a.csfDen0(w, h)
+	a.csf0(a.add16, w, h)
+	nums[0] = a.cm0(a.rst16, w, h, admNoiseWeight)
+	a.csf0(a.rst16, w, h)
+	aim := a.cm0(a.add16, w, h, 0)
+	num, den, aimNum = float64(nums[0]), float64(dens[0]), float64(aim)
+
+	for l := 1; l < admLevels; l++ {
+		a.dwtN(l, l < admLevels-1)
+		w, h = a.bw[l], a.bh[l]
+		a.decoupleN(w, h)
+		dens[l] = a.csfDenN(l, w, h)
+		a.csfN(l, a.add32, w, h)
+		nums[l] = a.cmN(l, a.rst32, w, h, admNoiseWeight)
+		a.csfN(l, a.rst32, w, h)
+		aim = a.cmN(l, a.add32, w, h, 0)
+		num += float64(nums[l])
+		den += float64(dens[l])
+		aimNum += float64(aim)
+	}
+
+	var s admScores
+	for l := range admLevels {
+		s.scale[l] = float64(nums[l]) / float64(dens[l])
+	}
+	// libvmaf flushes negligible totals to zero, relative to a 1080p frame.
+	limit := 1e-10 * float64(a.w*a.h) / (1920.0 * 1080.0)
+	if num < limit {
+		num = 0
+	}
+	if den < limit {
+		den = 0
+	}
+	if den == 0 {
+		s.adm2 = 1
+	} else {
+		s.adm2 = num / den
+		s.aim = aimNum / den
+	}
+	// Explicit conversions keep the two products from being fused.
+	s.adm3 = math.Max(float64(s.adm2*admDLMWeight)+float64((1-s.aim)*(1-admDLMWeight)), 0)
+	return s
+}
+
+// fits reports whether p has the extractor's geometry and holds all its
+// rows.
+func (a *adm) fits(p plane) bool {
+	bps := 1
+	if a.bpc > 8 {
+		bps = 2
+	}
+	return p.w == a.w && p.h == a.h && p.bpc == a.bpc && a.tmp != nil &&
+		p.stride >= a.w*bps && len(p.data) >= p.stride*(a.h-1)+a.w*bps
+}

@@ -59,7 +59,11 @@ type results struct {
 	err     error // the first output error
 }
 
-func (rs *results) add(r *vmaf.Result) {
+func (rs *results) add(r *vmaf.Result) { rs.write(r, "") }
+
+// write records one frame; model, when set, names the model that scored
+// it in the output (runs an agent may steer, where models can change).
+func (rs *results) write(r *vmaf.Result, model string) {
 	metrics := r.Metrics
 	if rs.hide != nil {
 		rs.metrics = rs.metrics[:0]
@@ -72,10 +76,56 @@ func (rs *results) add(r *vmaf.Result) {
 	}
 	rs.pool.Add(r)
 	if rs.out != nil && rs.err == nil {
-		rs.err = rs.out.WriteFrame(report.Frame{Num: r.Index, Metrics: metrics})
+		rs.err = rs.out.WriteFrame(report.Frame{Num: r.Index, Model: model, Metrics: metrics})
 	}
 	rs.scored.Add(1)
 }
+
+// sink scores pairs: the engine itself, or a pipeline.Runner when an agent
+// may steer the run over MCP. submit owns both frames whatever it returns.
+type sink interface {
+	submit(r, d frame) error
+	finish() error
+	close()
+}
+
+// engineSink hands pairs straight to a vmaf.Context.
+type engineSink struct {
+	eng   *vmaf.Context
+	pairs pairPool
+}
+
+func (j *job) newEngineSink() (sink, error) {
+	eng, err := vmaf.NewContext(j.engineConfig(j.results.add))
+	if err != nil {
+		return nil, err
+	}
+	return &engineSink{eng: eng, pairs: newPairPool(max(j.s.threads, 1) + 3)}, nil
+}
+
+func (j *job) engineConfig(onResult func(*vmaf.Result)) vmaf.Config {
+	return vmaf.Config{
+		Models:    j.models,
+		Features:  j.s.features,
+		Threads:   j.s.threads,
+		Subsample: j.s.subsample,
+		Engine:    j.s.engine,
+		OnResult:  onResult,
+	}
+}
+
+func (e *engineSink) submit(r, d frame) error {
+	pr := <-e.pairs
+	pr.ref, pr.dist = r.release, d.release
+	if err := e.eng.Submit(r.pic, d.pic, pr.fn); err != nil {
+		pr.fn()
+		return err
+	}
+	return nil
+}
+
+func (e *engineSink) finish() error { return e.eng.Flush() }
+func (e *engineSink) close()        { e.eng.Close() }
 
 // pairRelease gives both frames of a pair back from the engine's single
 // release callback; a fixed set of them is reused so submitting does not
@@ -107,18 +157,15 @@ func newPairPool(n int) pairPool {
 // writes out the frames scored so far before it is returned.
 func (j *job) run(ctx context.Context) error {
 	s := j.s
-	eng, err := vmaf.NewContext(vmaf.Config{
-		Models:    j.models,
-		Features:  s.features,
-		Threads:   s.threads,
-		Subsample: s.subsample,
-		Engine:    s.engine,
-		OnResult:  j.results.add,
-	})
+	newSink := j.newEngineSink
+	if s.mcpSocket != "" {
+		newSink = j.newRunnerSink
+	}
+	sk, err := newSink()
 	if err != nil {
 		return err
 	}
-	defer eng.Close()
+	defer sk.close()
 
 	al := &aligner{ref: j.ref, dist: j.dist, refName: s.ref, distName: s.dist, byPTS: s.align == "pts"}
 	defer al.release()
@@ -130,7 +177,6 @@ func (j *job) run(ctx context.Context) error {
 	}
 
 	prog := j.progress()
-	pairs := newPairPool(max(s.threads, 1) + 3)
 	var stopErr error
 	n := 0
 	for ; s.frameCnt == 0 || n < s.frameCnt; n++ {
@@ -151,16 +197,13 @@ func (j *job) run(ctx context.Context) error {
 			stopErr = err
 			break
 		}
-		pr := <-pairs
-		pr.ref, pr.dist = r.release, d.release
-		if err := eng.Submit(r.pic, d.pic, pr.fn); err != nil {
-			pr.fn()
+		if err := sk.submit(r, d); err != nil {
 			stopErr = err
 			break
 		}
 		prog.update(n + 1)
 	}
-	if err := eng.Flush(); err != nil && stopErr == nil {
+	if err := sk.finish(); err != nil && stopErr == nil {
 		stopErr = err
 	}
 	prog.finish(n)

@@ -1,0 +1,111 @@
+//go:build wip_mcp
+
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/vmafsink/vmafsink/pipeline"
+	"github.com/vmafsink/vmafsink/pipeline/ffsource"
+	"github.com/vmafsink/vmafsink/vmaf"
+)
+
+// With --mcp-uds the pairs go through a pipeline.Runner, the engine the
+// GStreamer element uses: model swaps, pause and resume queued by an agent
+// take effect between two pairs, and every record names the model that
+// scored it, in the output file too.
+
+// controlStarter serves the MCP control plane for a Runner on a socket.
+type controlStarter func(socket string, r *pipeline.Runner) (io.Closer, error)
+
+// startControl is the control plane this build serves --mcp-uds with.
+var startControl controlStarter = func(string, *pipeline.Runner) (io.Closer, error) {
+	return nil, errors.New("--mcp-uds: no control plane in this build")
+}
+
+type runnerSink struct {
+	r      *pipeline.Runner
+	cancel func()
+	srv    io.Closer
+	rec    vmaf.Result // a record seen as a Result, for pooling
+}
+
+func (j *job) newRunnerSink() (sink, error) {
+	r, err := pipeline.New(pipeline.Config{
+		Scorer:       j.engineConfig(nil),
+		Pairing:      pipeline.PairByOrder, // the aligner has paired them already
+		Backpressure: pipeline.Block,
+		PauseMode:    pipeline.PauseBlock, // a paused run stops reading, it skips nothing
+		MaxHeld:      -1,                  // the inputs' buffers cover what the Runner holds
+	})
+	if err != nil {
+		return nil, err
+	}
+	rs := &runnerSink{r: r}
+	rs.cancel = r.Subscribe(func(rec *pipeline.Record) {
+		rs.rec = vmaf.Result{Index: rec.Index, Models: rec.Models, Metrics: rec.Metrics}
+		model := ""
+		if m := rec.Model(); m != nil {
+			model = m.Version
+		}
+		j.results.write(&rs.rec, model)
+	})
+	if rs.srv, err = startControl(j.s.mcpSocket, r); err != nil {
+		rs.cancel()
+		r.Close()
+		return nil, fmt.Errorf("--mcp-uds %s: %w", j.s.mcpSocket, err)
+	}
+	return rs, nil
+}
+
+// releaser adapts a frame's release function to pipeline.Releaser; a func
+// stored in an interface needs no allocation.
+type releaser func()
+
+func (f releaser) Release() { f() }
+
+func pipelineFrame(f frame) pipeline.Frame {
+	t := pipeline.Untimed
+	if f.pts != ffsource.NoPTS {
+		t.PTS, t.RunningTime, t.StreamTime = f.pts, f.pts, f.pts
+	}
+	if f.dur > 0 {
+		t.Duration = f.dur
+	}
+	return pipeline.Frame{Picture: f.pic, Timing: t, Owner: releaser(f.release)}
+}
+
+func (rs *runnerSink) submit(r, d frame) error {
+	if err := rs.r.Push(pipeline.Ref, pipelineFrame(r)); err != nil {
+		d.release()
+		return err
+	}
+	return rs.r.Push(pipeline.Dist, pipelineFrame(d))
+}
+
+// finish scores what is in flight and publishes the last records, then
+// stops serving.
+func (rs *runnerSink) finish() error {
+	err := rs.r.Finish()
+	rs.cancel()
+	if cerr := rs.closeServer(); err == nil && cerr != nil {
+		err = cerr
+	}
+	return err
+}
+
+func (rs *runnerSink) close() {
+	rs.closeServer()
+	rs.r.Close()
+}
+
+func (rs *runnerSink) closeServer() error {
+	if rs.srv == nil {
+		return nil
+	}
+	err := rs.srv.Close()
+	rs.srv = nil
+	return err
+}

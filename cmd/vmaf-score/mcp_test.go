@@ -5,8 +5,8 @@ package main
 import (
 	"io"
 	"os"
-	"strings"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/vmafsink/vmafsink/pipeline"

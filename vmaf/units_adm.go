@@ -1,5 +1,3 @@
-//go:build wip_adm
-
 package vmaf
 
 func newADMUnit(w, h, bpc int, gainLimit float64) (unit, error) {

@@ -1,0 +1,56 @@
+package control
+
+import "math"
+
+// JSON has no NaN or infinity, and one such value would make a whole reply
+// fail to encode. A broken frame must not cost the client its answer, so
+// these helpers drop such values (or zero a score) on the way out.
+
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+// sanitize copies r, leaving out values JSON cannot carry.
+func sanitize(r Record) Record {
+	if !finite(r.Score) {
+		r.Score = 0
+	}
+	for _, v := range r.Features {
+		if !finite(v) {
+			f := make(map[string]float64, len(r.Features))
+			for k, v := range r.Features {
+				if finite(v) {
+					f[k] = v
+				}
+			}
+			r.Features = f
+			break
+		}
+	}
+	r.Dropped = 0
+	return r
+}
+
+func sanitizeStatus(st Status) Status {
+	if st.LastScore != nil && !finite(*st.LastScore) {
+		st.LastScore = nil
+	}
+	return st
+}
+
+func sanitizeScores(sc Scores) Scores {
+	out := Scores{Records: make([]Record, len(sc.Records)), Pooled: make([]Pooled, 0, len(sc.Pooled))}
+	for i, r := range sc.Records {
+		out.Records[i] = sanitize(r)
+	}
+	if len(sc.Worst) > 0 {
+		out.Worst = make([]Record, len(sc.Worst))
+		for i, r := range sc.Worst {
+			out.Worst[i] = sanitize(r)
+		}
+	}
+	for _, p := range sc.Pooled {
+		if finite(p.Min) && finite(p.Max) && finite(p.Mean) && finite(p.HarmonicMean) {
+			out.Pooled = append(out.Pooled, p)
+		}
+	}
+	return out
+}

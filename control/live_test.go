@@ -1,0 +1,303 @@
+package control
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// waitFor polls cond until it holds or the deadline passes.
+func waitFor(t *testing.T, d time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+func metaRecord(t *testing.T, m mcp.Meta) Record {
+	t.Helper()
+	b, err := json.Marshal(m["record"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r Record
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatalf("record %s: %v", b, err)
+	}
+	return r
+}
+
+func TestLiveScores(t *testing.T) {
+	for _, v := range protocols {
+		t.Run(v, func(t *testing.T) {
+			f := newFake()
+			s := startTest(t, f, Options{})
+			cs, ev := connectTest(t, s, v)
+			ctx := context.Background()
+			if v < "2026-07-28" {
+				if err := cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: "info"}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			subscribed := make(chan error, 1)
+			go func() { subscribed <- cs.Subscribe(ctx, &mcp.SubscribeParams{URI: liveURI}) }()
+			if v < "2026-07-28" {
+				if err := <-subscribed; err != nil {
+					t.Fatal(err)
+				}
+			}
+			// Under SEP-2575 the subscription is a parked listen request;
+			// wait until the server knows it.
+			waitFor(t, 5*time.Second, "subscription", func() bool {
+				sess := s.snapshot(nil)
+				s.mu.Lock()
+				defer s.mu.Unlock()
+				return len(sess) == 1 && sess[0].subs[liveURI]
+			})
+			const n = 50
+			for i := range n {
+				f.frame(float64(i))
+			}
+			wantLogs := n
+			if v >= "2026-07-28" {
+				wantLogs = 0 // logging/setLevel is gone from this version
+			}
+			waitFor(t, 5*time.Second, "50 notifications", func() bool {
+				ev.mu.Lock()
+				defer ev.mu.Unlock()
+				return len(ev.updates) >= n && len(ev.logs) >= wantLogs
+			})
+			ev.mu.Lock()
+			defer ev.mu.Unlock()
+			for i, u := range ev.updates[:n] {
+				if u.URI != liveURI {
+					t.Fatalf("update %d for %s", i, u.URI)
+				}
+				r := metaRecord(t, u.Meta)
+				if r.Frame != int64(i) || r.Score != float64(i) || r.Model != "vmaf" || r.Features["integer_adm2"] != float64(i)/100 {
+					t.Fatalf("update %d carries %+v", i, r)
+				}
+				if _, ok := u.Meta["dropped"]; ok {
+					t.Errorf("update %d reports drops for a client that kept up", i)
+				}
+			}
+			if len(ev.logs) != wantLogs {
+				t.Errorf("%d log lines, want %d", len(ev.logs), wantLogs)
+			}
+			for i, l := range ev.logs {
+				if b, _ := json.Marshal(l.Data); !strings.Contains(string(b), fmt.Sprintf(`"frame":%d,`, i)) {
+					t.Errorf("log line %d: %s", i, b)
+					break
+				}
+			}
+
+			// Reading the resource returns the latest record.
+			rr, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: liveURI})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var last Record
+			if err := json.Unmarshal([]byte(rr.Contents[0].Text), &last); err != nil || last.Frame != n-1 {
+				t.Errorf("live resource = %s (%v)", rr.Contents[0].Text, err)
+			}
+			rr, err = cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: statusURI})
+			if err != nil || !strings.Contains(rr.Contents[0].Text, `"frames_scored":50`) {
+				t.Errorf("status resource = %v (%v)", rr, err)
+			}
+		})
+	}
+}
+
+func TestStatusSubscription(t *testing.T) {
+	f := newFake()
+	s := startTest(t, f, Options{})
+	cs, ev := connectTest(t, s, "2025-11-25")
+	if err := cs.Subscribe(context.Background(), &mcp.SubscribeParams{URI: statusURI}); err != nil {
+		t.Fatal(err)
+	}
+	if err := cs.Subscribe(context.Background(), &mcp.SubscribeParams{URI: "vmaf://nope"}); err == nil {
+		t.Error("subscribing to an unknown resource succeeded")
+	}
+	time.Sleep(2 * statusPoll) // let the publisher take its first look
+	callTool(t, cs, "vmaf_pause", nil)
+	f.frame(1)
+	waitFor(t, 5*time.Second, "status update", func() bool {
+		ev.mu.Lock()
+		defer ev.mu.Unlock()
+		for _, u := range ev.updates {
+			if u.URI == statusURI {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+// rawClient speaks JSON-RPC lines on the socket directly, to send what no
+// SDK would and to stop reading at will.
+type rawClient struct {
+	conn net.Conn
+	r    *bufio.Reader
+}
+
+func dialRaw(t *testing.T, path string) *rawClient {
+	t.Helper()
+	c, err := net.Dial("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return &rawClient{conn: c, r: bufio.NewReaderSize(c, 1<<20)}
+}
+
+func (c *rawClient) send(t *testing.T, line string) {
+	t.Helper()
+	c.conn.SetWriteDeadline(time.Now().Add(5 * time.Second))
+	if _, err := c.conn.Write([]byte(line + "\n")); err != nil {
+		t.Fatalf("write: %v", err)
+	}
+}
+
+// recv returns the next message that is not a notification.
+func (c *rawClient) recv(t *testing.T) map[string]any {
+	t.Helper()
+	c.conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	for {
+		line, err := c.r.ReadBytes('\n')
+		if err != nil {
+			t.Fatalf("read: %v", err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(line, &m); err != nil {
+			t.Fatalf("server sent invalid JSON %q: %v", line, err)
+		}
+		if _, isNote := m["method"]; !isNote {
+			return m
+		}
+	}
+}
+
+func (c *rawClient) initialize(t *testing.T, version string) {
+	t.Helper()
+	c.send(t, fmt.Sprintf(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":%q,"capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`, version))
+	if m := c.recv(t); m["result"] == nil {
+		t.Fatalf("initialize: %v", m)
+	}
+	c.send(t, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+}
+
+func TestStalledClient(t *testing.T) {
+	const n = 750
+	f := newFake()
+	f.chanSize = n // the test checks the publisher keeps up, not the feed's own bound
+	s := startTest(t, f, Options{WriteTimeout: time.Second})
+
+	stalled := dialRaw(t, s.Path())
+	stalled.initialize(t, "2025-11-25")
+	stalled.send(t, `{"jsonrpc":"2.0","id":1,"method":"resources/subscribe","params":{"uri":"vmaf://scores/live"}}`)
+	stalled.recv(t)
+	// From here on the stalled client reads nothing.
+
+	cs, ev := connectTest(t, s, "2025-11-25")
+	if err := cs.Subscribe(context.Background(), &mcp.SubscribeParams{URI: liveURI}); err != nil {
+		t.Fatal(err)
+	}
+	// Fat records fill the stalled client's socket buffer in a few dozen frames.
+	f.feat = map[string]float64{}
+	for i := range 64 {
+		f.feat[fmt.Sprintf("feature_with_a_long_name_%02d", i)] = 0.123456789
+	}
+	// 250 frames/s (a 4K stream scores far slower), for three write timeouts.
+	start := time.Now()
+	var slowest time.Duration
+	for i := range n {
+		t0 := time.Now()
+		f.frame(float64(i % 100))
+		slowest = max(slowest, time.Since(t0))
+		time.Sleep(time.Until(start.Add(time.Duration(i+1) * 4 * time.Millisecond)))
+	}
+	lastFrame := func() (got int, dropped uint64, last int64) {
+		ev.mu.Lock()
+		defer ev.mu.Unlock()
+		last = -1
+		for _, u := range ev.updates {
+			if d, ok := u.Meta["dropped"].(float64); ok {
+				dropped += uint64(d)
+			}
+		}
+		if len(ev.updates) > 0 {
+			// Only the last: decoding them all on every poll would starve the client.
+			last = metaRecord(t, ev.updates[len(ev.updates)-1].Meta).Frame
+		}
+		return len(ev.updates), dropped, last
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		got, dropped, last := lastFrame()
+		if last == n-1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("healthy client: last record %d of %d after %d delivered, %d dropped; %d sessions left", last, n-1, got, dropped, len(s.snapshot(nil)))
+		}
+	}
+	got, dropped, _ := lastFrame()
+	t.Logf("healthy client: %d records delivered, %d reported dropped; publication of a frame took at most %v", got, dropped, slowest)
+	if uint64(got)+dropped != n {
+		t.Errorf("healthy client: %d delivered + %d reported dropped != %d published", got, dropped, n)
+	}
+	// Under the race detector on a shared machine the test client itself
+	// lags at times, so demand most records, not all.
+	if got < n/2 {
+		t.Errorf("healthy client got only %d of %d records while another client stalled", got, n)
+	}
+	f.subMu.Lock()
+	lost := f.lost
+	f.subMu.Unlock()
+	if lost > 0 {
+		t.Errorf("publisher fell behind the target by %d records while a client stalled", lost)
+	}
+	// The stalled client was cut off once a write outlived the deadline.
+	waitFor(t, 5*time.Second, "the stalled client to be disconnected", func() bool { return len(s.snapshot(nil)) == 1 })
+}
+
+func TestOutboxDropsOldest(t *testing.T) {
+	o := newOutbox(4)
+	for i := range 10 {
+		o.push(methodResourceUpdated, &mcp.ResourceUpdatedNotificationParams{URI: fmt.Sprint(i)})
+	}
+	o.addDropped(2)
+	nt, dropped, ok := o.pop()
+	if !ok || nt.params.(*mcp.ResourceUpdatedNotificationParams).URI != "6" || dropped != 8 {
+		t.Fatalf("first pop = %v %d %v, want URI 6 after 8 dropped", nt.params, dropped, ok)
+	}
+	for want := 7; want <= 9; want++ {
+		nt, dropped, _ = o.pop()
+		if got := nt.params.(*mcp.ResourceUpdatedNotificationParams).URI; got != fmt.Sprint(want) || dropped != 0 {
+			t.Fatalf("pop = %s (dropped %d), want %d", got, dropped, want)
+		}
+	}
+	if _, _, ok := o.pop(); ok {
+		t.Fatal("pop from an empty outbox")
+	}
+
+	shared := &mcp.ResourceUpdatedNotificationParams{URI: liveURI, Meta: mcp.Meta{"record": 1}}
+	req := withDropped(nil, shared, 3)
+	got := req.GetParams().(*mcp.ResourceUpdatedNotificationParams)
+	if got.Meta["dropped"] != uint64(3) || got.Meta["record"] != 1 {
+		t.Errorf("meta = %v", got.Meta)
+	}
+	if _, ok := shared.Meta["dropped"]; ok {
+		t.Error("withDropped changed params other sessions share")
+	}
+}

@@ -1,0 +1,154 @@
+package control
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+const (
+	liveURI   = "vmaf://scores/live"
+	statusURI = "vmaf://status"
+
+	methodResourceUpdated = "notifications/resources/updated"
+	methodLogMessage      = "notifications/message"
+
+	// statusPoll is how often the publisher looks for status changes to
+	// announce on vmaf://status (state changes need no frames to happen:
+	// a blocking pause stops them).
+	statusPoll = 200 * time.Millisecond
+)
+
+// sendingMiddleware diverts per-frame notifications into the client's
+// outbox. The SDK writes notifications to its sessions one after another
+// with no deadline, so one stalled client would hold up every other and
+// the publisher; queued per client, a stall costs only that client's
+// oldest records.
+func (s *Server) sendingMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
+	s.send = next
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if method != methodResourceUpdated && method != methodLogMessage {
+			return next(ctx, method, req)
+		}
+		if sess := s.lookup(req.GetSession()); sess != nil {
+			sess.out.push(method, req.GetParams())
+		}
+		return nil, nil
+	}
+}
+
+// receivingMiddleware accepts the dotted tool names as aliases and bounds
+// each client's concurrent requests.
+func (s *Server) receivingMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if strings.HasPrefix(method, "notifications/") {
+			return next(ctx, method, req)
+		}
+		if r, ok := req.(*mcp.CallToolRequest); ok && r.Params != nil {
+			r.Params.Name = canonicalTool(r.Params.Name)
+		}
+		if sess := s.lookup(req.GetSession()); sess != nil {
+			if int(sess.inFlight.Add(1)) > s.opts.MaxInFlight {
+				sess.inFlight.Add(-1)
+				return nil, &jsonrpc.Error{Code: -32003, Message: fmt.Sprintf("%s: more than %d requests in flight; wait for replies", CodeBusy, s.opts.MaxInFlight)}
+			}
+			defer sess.inFlight.Add(-1)
+		}
+		return next(ctx, method, req)
+	}
+}
+
+func (s *Server) subscribe(_ context.Context, req *mcp.SubscribeRequest) error {
+	uri := req.Params.URI
+	if uri != liveURI && uri != statusURI {
+		return fmt.Errorf("unknown resource %q (subscribe to %s or %s)", uri, liveURI, statusURI)
+	}
+	if sess := s.lookup(req.Session); sess != nil {
+		s.mu.Lock()
+		if uri == statusURI && !sess.subs[uri] {
+			s.statusSub.Add(1)
+		}
+		sess.subs[uri] = true
+		s.mu.Unlock()
+	}
+	return nil
+}
+
+func (s *Server) unsubscribe(_ context.Context, req *mcp.UnsubscribeRequest) error {
+	if sess := s.lookup(req.Session); sess != nil {
+		s.mu.Lock()
+		if req.Params.URI == statusURI && sess.subs[statusURI] {
+			s.statusSub.Add(-1)
+		}
+		delete(sess.subs, req.Params.URI)
+		s.mu.Unlock()
+	}
+	return nil
+}
+
+// publish fans the target's records out to the clients, and announces
+// status changes. It runs on its own goroutine: nothing here may block on
+// a client.
+func (s *Server) publish() {
+	defer s.wg.Done()
+	records := s.target.Records(s.ctx)
+	tick := time.NewTicker(statusPoll)
+	defer tick.Stop()
+	var (
+		sessions []*session
+		lastSig  string
+	)
+	for {
+		select {
+		case <-s.ctx.Done():
+			return
+		case r, ok := <-records:
+			if !ok {
+				records = nil
+				continue
+			}
+			sessions = s.snapshot(sessions)
+			s.onRecord(r, sessions)
+		case <-tick.C:
+			if s.statusSub.Load() == 0 {
+				continue
+			}
+			if sig := statusSignature(s.target.Status()); sig != lastSig {
+				if lastSig != "" {
+					s.mcp.ResourceUpdated(s.ctx, &mcp.ResourceUpdatedNotificationParams{URI: statusURI})
+				}
+				lastSig = sig
+			}
+		}
+	}
+}
+
+func (s *Server) onRecord(r Record, sessions []*session) {
+	rec := sanitize(r)
+	s.latest.Store(&rec)
+	for _, sess := range sessions {
+		if r.Dropped > 0 {
+			sess.out.addDropped(r.Dropped)
+		}
+	}
+	s.mcp.ResourceUpdated(s.ctx, &mcp.ResourceUpdatedNotificationParams{
+		URI:  liveURI,
+		Meta: mcp.Meta{"record": &rec},
+	})
+	msg := &mcp.LoggingMessageParams{Level: "info", Logger: "vmaf", Data: &rec}
+	for _, sess := range sessions {
+		// Log drops it unless the client asked for info or lower.
+		sess.ss.Log(s.ctx, msg)
+	}
+}
+
+// statusSignature changes whenever something a status subscriber cares
+// about changes, and not with every frame counter.
+func statusSignature(st Status) string {
+	return fmt.Sprintf("%s|%s|%s|%d|%d|%dx%d|%s|%d", st.State, st.PauseMode, st.Model, len(st.Swaps),
+		st.CommandsPending, st.Width, st.Height, st.Format, len(st.Warnings))
+}

@@ -1,0 +1,325 @@
+package control
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Options tunes a Server. The zero value is ready to use.
+type Options struct {
+	// AllowGID, when positive, lets members of that group (by primary
+	// group) connect besides the owner; the socket is then mode 0660.
+	AllowGID int
+	// MaxLineBytes bounds one inbound JSON-RPC message (default 1 MiB).
+	MaxLineBytes int
+	// SessionBuffer is how many notifications each client may lag behind
+	// before the oldest are dropped (default 256).
+	SessionBuffer int
+	// WriteTimeout is how long one write to a client may block before the
+	// client is disconnected (default 5s).
+	WriteTimeout time.Duration
+	// MaxSessions bounds concurrent clients (default 32).
+	MaxSessions int
+	// MaxInFlight bounds each client's concurrent requests (default 16).
+	MaxInFlight int
+	// MaxWait caps how long a tool call with wait:true may block
+	// (default 10 minutes).
+	MaxWait time.Duration
+	// Version is reported to clients as the server version.
+	Version string
+	// Logger receives connection events (default: discarded).
+	Logger *slog.Logger
+}
+
+func (o Options) withDefaults() Options {
+	if o.MaxLineBytes <= 0 {
+		o.MaxLineBytes = 1 << 20
+	}
+	if o.SessionBuffer <= 0 {
+		o.SessionBuffer = 256
+	}
+	if o.WriteTimeout <= 0 {
+		o.WriteTimeout = 5 * time.Second
+	}
+	if o.MaxSessions <= 0 {
+		o.MaxSessions = 32
+	}
+	if o.MaxInFlight <= 0 {
+		o.MaxInFlight = 16
+	}
+	if o.MaxWait <= 0 {
+		o.MaxWait = 10 * time.Minute
+	}
+	if o.Version == "" {
+		o.Version = "dev"
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	return o
+}
+
+// Server is an MCP server for one Target on one Unix socket.
+type Server struct {
+	opts   Options
+	target Target
+	path   string
+	mcp    *mcp.Server
+	send   mcp.MethodHandler // the SDK's own sender, beneath our middleware
+	uid    int
+
+	ln   *net.UnixListener
+	sock socketFile
+
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	mu       sync.Mutex
+	sessions map[*mcp.ServerSession]*session
+	conns    map[*wireConn]struct{} // every open connection, for shutdown
+
+	latest    atomic.Pointer[Record]
+	statusSub atomic.Int32 // sessions subscribed to vmaf://status
+	closeOnce sync.Once
+}
+
+// session is our side of one connected client.
+type session struct {
+	ss       *mcp.ServerSession
+	wire     *wireConn
+	out      *outbox
+	peer     peer
+	inFlight atomic.Int32
+	subs     map[string]bool // guarded by Server.mu
+}
+
+// Start binds the socket at path and serves t on it until Close. Errors in
+// binding (missing directory, a live server on path) are returned here.
+func Start(path string, t Target, opts Options) (*Server, error) {
+	if t == nil {
+		return nil, errors.New("control: nil target")
+	}
+	s := newServer(path, t, opts)
+	if err := s.start(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *Server) start() error {
+	ln, sf, err := listenSocket(s.path, s.allowGID())
+	if err != nil {
+		return err
+	}
+	s.ln, s.sock = ln, sf
+	s.wg.Add(2)
+	go s.acceptLoop()
+	go s.publish()
+	s.opts.Logger.Info("control socket listening", "path", s.path)
+	return nil
+}
+
+// Serve runs a server on path until ctx ends, then shuts it down.
+func Serve(ctx context.Context, path string, t Target, opts Options) error {
+	s, err := Start(path, t, opts)
+	if err != nil {
+		return err
+	}
+	<-ctx.Done()
+	return s.Close()
+}
+
+func newServer(path string, t Target, opts Options) *Server {
+	opts = opts.withDefaults()
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &Server{
+		opts:     opts,
+		target:   t,
+		path:     path,
+		uid:      os.Geteuid(),
+		ctx:      ctx,
+		cancel:   cancel,
+		sessions: make(map[*mcp.ServerSession]*session),
+		conns:    make(map[*wireConn]struct{}),
+	}
+	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "vmafsink", Title: "vmafsink VMAF measurement", Version: opts.Version}, &mcp.ServerOptions{
+		Instructions:       instructions,
+		Logger:             opts.Logger,
+		SubscribeHandler:   s.subscribe,
+		UnsubscribeHandler: s.unsubscribe,
+		Capabilities: &mcp.ServerCapabilities{
+			Logging:   &mcp.LoggingCapabilities{},
+			Tools:     &mcp.ToolCapabilities{},
+			Prompts:   &mcp.PromptCapabilities{},
+			Resources: &mcp.ResourceCapabilities{Subscribe: true},
+		},
+	})
+	s.mcp.AddSendingMiddleware(s.sendingMiddleware)
+	s.mcp.AddReceivingMiddleware(s.receivingMiddleware)
+	s.addTools()
+	s.addResources()
+	s.addPrompts()
+	return s
+}
+
+func (s *Server) allowGID() int {
+	if s.opts.AllowGID > 0 {
+		return s.opts.AllowGID
+	}
+	return -1
+}
+
+// Path returns the socket path.
+func (s *Server) Path() string { return s.path }
+
+// Close disconnects every client, stops serving and removes the socket
+// file (if it is still the one this server created).
+func (s *Server) Close() error {
+	s.closeOnce.Do(func() {
+		s.cancel()
+		s.ln.Close()
+		s.mu.Lock()
+		for w := range s.conns {
+			w.Close()
+		}
+		s.mu.Unlock()
+		s.wg.Wait()
+		s.sock.remove()
+		s.opts.Logger.Info("control socket closed", "path", s.path)
+	})
+	return nil
+}
+
+func (s *Server) acceptLoop() {
+	defer s.wg.Done()
+	for {
+		c, err := s.ln.AcceptUnix()
+		if err != nil {
+			if s.ctx.Err() != nil || errors.Is(err, net.ErrClosed) {
+				return
+			}
+			// Out of descriptors and the like: back off instead of spinning.
+			s.opts.Logger.Warn("control socket accept", "error", err)
+			select {
+			case <-time.After(50 * time.Millisecond):
+			case <-s.ctx.Done():
+				return
+			}
+			continue
+		}
+		s.wg.Add(1)
+		go s.serveConn(c)
+	}
+}
+
+// serveConn runs one client's session to its end.
+func (s *Server) serveConn(c *net.UnixConn) {
+	defer s.wg.Done()
+	w := newWireConn(c, s.opts.MaxLineBytes, s.opts.WriteTimeout)
+	p, err := peerCred(c)
+	if err != nil || !p.allowed(s.uid, s.allowGID()) {
+		if err == nil {
+			err = fmt.Errorf("peer uid %d gid %d (pid %d) is not allowed", p.uid, p.gid, p.pid)
+		}
+		s.opts.Logger.Warn("control client refused", "error", err)
+		w.reply(nil, -32001, "connection refused: "+err.Error())
+		w.Close()
+		return
+	}
+	s.runSession(w, p)
+}
+
+// runSession serves MCP on an accepted, admitted connection until it ends.
+func (s *Server) runSession(w *wireConn, p peer) {
+	if !s.track(w) {
+		w.reply(nil, -32002, fmt.Sprintf("connection refused: %d clients already connected", s.opts.MaxSessions))
+		w.Close()
+		return
+	}
+	defer s.untrack(w)
+
+	ss, err := s.mcp.Connect(s.ctx, &mcp.IOTransport{Reader: w, Writer: w, MaxLineLength: -1}, nil)
+	if err != nil {
+		s.opts.Logger.Warn("control session", "error", err)
+		w.Close()
+		return
+	}
+	sess := &session{ss: ss, wire: w, out: newOutbox(s.opts.SessionBuffer), peer: p, subs: map[string]bool{}}
+	s.mu.Lock()
+	s.sessions[ss] = sess
+	s.mu.Unlock()
+	s.opts.Logger.Info("control client connected", "pid", p.pid, "uid", p.uid)
+
+	done := make(chan struct{})
+	go func() {
+		sess.out.run(s.send, ss, s.opts.WriteTimeout, done)
+		// A failed write leaves the stream unusable: end the session.
+		w.Close()
+	}()
+	ss.Wait()
+	close(done)
+	w.Close()
+
+	s.mu.Lock()
+	delete(s.sessions, ss)
+	if sess.subs[statusURI] {
+		s.statusSub.Add(-1)
+	}
+	s.mu.Unlock()
+	s.opts.Logger.Info("control client disconnected", "pid", p.pid)
+}
+
+// track registers an open connection unless the session limit is reached.
+func (s *Server) track(w *wireConn) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.conns) >= s.opts.MaxSessions || s.ctx.Err() != nil {
+		return false
+	}
+	s.conns[w] = struct{}{}
+	return true
+}
+
+func (s *Server) untrack(w *wireConn) {
+	s.mu.Lock()
+	delete(s.conns, w)
+	s.mu.Unlock()
+}
+
+func (s *Server) lookup(sess mcp.Session) *session {
+	ss, ok := sess.(*mcp.ServerSession)
+	if !ok {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sessions[ss]
+}
+
+// snapshot returns the current sessions, so that callers can work on them
+// without holding the lock.
+func (s *Server) snapshot(buf []*session) []*session {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	buf = buf[:0]
+	for _, sess := range s.sessions {
+		buf = append(buf, sess)
+	}
+	return buf
+}
+
+const instructions = `This server controls a running VMAF video-quality measurement.
+Read vmaf_status first (state, model, counters, warnings). vmaf_score returns the latest per-frame
+scores, the worst frames and pooled statistics. Subscribe to vmaf://scores/live for one
+notification per scored frame (the record is in _meta.record). vmaf_request_model_swap,
+vmaf_pause and vmaf_resume take effect at the next frame boundary; pass wait:true to block until applied.`

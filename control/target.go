@@ -1,0 +1,165 @@
+// Package control serves a running vmafsink measurement to agents over the
+// Model Context Protocol on a Unix socket: live per-frame scores, status,
+// and commands (model swap, pause, resume) that the scorer applies at frame
+// boundaries.
+//
+// The package knows nothing of GStreamer or of the engine. Any driver (the
+// element, vmaf-score) implements Target and calls Start or Serve.
+package control
+
+import (
+	"context"
+	"time"
+)
+
+// Target is the measurement a Server exposes. Its methods are called from
+// MCP handler goroutines, never from a streaming thread, and must be safe
+// for concurrent use. Snapshot methods must not block on scoring.
+type Target interface {
+	// Status is a snapshot of the run's state and counters.
+	Status() Status
+	// Features describes the active feature extractors.
+	Features() Features
+	// Scores returns up to last recent records (newest last), up to worst
+	// lowest-scoring records so far, and the pooled statistics.
+	Scores(last, worst int) Scores
+	// Models lists the models a swap may name.
+	Models() (ModelList, error)
+
+	// RequestSwap loads and validates a model (in the calling goroutine) and
+	// queues the swap for the next frame boundary. It returns once the
+	// command is queued; errors are *Error values where a code applies.
+	RequestSwap(ctx context.Context, model, name string) (Command, error)
+	// Pause and Resume queue the command for the next frame boundary.
+	Pause(ctx context.Context) (Command, error)
+	Resume(ctx context.Context) (Command, error)
+	// Wait blocks until the command with this id was applied or failed,
+	// or ctx ends.
+	Wait(ctx context.Context, id uint64) (Command, error)
+
+	// Records delivers each scored frame's record until ctx ends. The
+	// target must never block a streaming thread on the channel: when the
+	// receiver falls behind it drops records (Record.Dropped says how many).
+	Records(ctx context.Context) <-chan Record
+}
+
+// Run states.
+const (
+	StateIdle     = "idle"     // no frames yet (waiting for caps or data)
+	StateRunning  = "running"  // scoring
+	StatePaused   = "paused"   // paused at a frame boundary
+	StateFinished = "finished" // end of stream reached
+)
+
+// Pause modes.
+const (
+	PauseSkip  = "skip"  // frames flow on and are counted as skipped
+	PauseBlock = "block" // streaming threads wait, back-pressuring upstream
+)
+
+// Command statuses.
+const (
+	CommandEnqueued = "enqueued"
+	CommandApplied  = "applied"
+	CommandFailed   = "failed"
+)
+
+// Status is the reply of vmaf_status and the content of vmaf://status.
+type Status struct {
+	State           string      `json:"state" jsonschema:"idle, running, paused or finished"`
+	PauseMode       string      `json:"pause_mode" jsonschema:"skip (frames are counted as skipped while paused) or block (the pipeline is held while paused)"`
+	Model           string      `json:"model" jsonschema:"name of the model scoring frames now"`
+	Models          []string    `json:"models,omitempty" jsonschema:"every active model's name when several are configured"`
+	Engine          string      `json:"engine" jsonschema:"scoring engine: native or libvmaf"`
+	Width           int         `json:"width" jsonschema:"frame width in pixels (0 before the first frame)"`
+	Height          int         `json:"height" jsonschema:"frame height in pixels"`
+	Format          string      `json:"format" jsonschema:"pixel format, e.g. I420 or I420_10LE"`
+	FramesReceived  uint64      `json:"frames_received" jsonschema:"frame pairs received"`
+	FramesScored    uint64      `json:"frames_scored" jsonschema:"frame pairs scored"`
+	FramesSkipped   uint64      `json:"frames_skipped" jsonschema:"frame pairs passed over while paused in skip mode or subsampled"`
+	FramesUnpaired  uint64      `json:"frames_unpaired" jsonschema:"frames that found no partner on the other pad"`
+	LastFrame       int64       `json:"last_frame" jsonschema:"index of the last scored frame, -1 before any"`
+	LastScore       *float64    `json:"last_score,omitempty" jsonschema:"score of the last scored frame"`
+	CommandsPending int         `json:"commands_pending" jsonschema:"commands queued for the next frame boundary"`
+	Swaps           []SwapEvent `json:"swaps" jsonschema:"model swaps applied so far, oldest first"`
+	UptimeSeconds   float64     `json:"uptime_seconds" jsonschema:"seconds since the measurement started"`
+	Socket          string      `json:"socket" jsonschema:"path of this control socket"`
+	Warnings        []string    `json:"warnings,omitempty" jsonschema:"conditions an operator should act on, e.g. a model meant for another resolution"`
+}
+
+// SwapEvent records one applied model swap.
+type SwapEvent struct {
+	Command    uint64    `json:"command" jsonschema:"id of the command that asked for the swap"`
+	FirstFrame int64     `json:"first_frame" jsonschema:"index of the first frame scored by the new model"`
+	Time       time.Time `json:"time" jsonschema:"when the swap was applied (RFC 3339)"`
+	From       string    `json:"from" jsonschema:"model name before the swap"`
+	To         string    `json:"to" jsonschema:"model name after the swap"`
+}
+
+// Features is the reply of vmaf_features.
+type Features struct {
+	Extractors []Extractor `json:"extractors" jsonschema:"feature extractors the active models need"`
+	Extra      []string    `json:"extra" jsonschema:"extra metrics enabled besides the models' features, e.g. psnr"`
+}
+
+// Extractor is one active feature extractor.
+type Extractor struct {
+	Name    string             `json:"name" jsonschema:"extractor name, e.g. integer_adm"`
+	Outputs []string           `json:"outputs,omitempty" jsonschema:"feature names it produces"`
+	Options map[string]float64 `json:"options,omitempty" jsonschema:"non-default options, e.g. adm_enhn_gain_limit for NEG models"`
+}
+
+// Record is one scored frame.
+type Record struct {
+	Frame    int64              `json:"frame" jsonschema:"frame index, counting every pair from 0"`
+	PTS      int64              `json:"pts_ns" jsonschema:"presentation timestamp in nanoseconds, -1 when unknown"`
+	Model    string             `json:"model" jsonschema:"name of the model that scored this frame"`
+	Score    float64            `json:"score" jsonschema:"the model's score for this frame"`
+	Features map[string]float64 `json:"features,omitempty" jsonschema:"feature values and extra metrics for this frame"`
+	// Dropped counts records the target dropped for this subscriber
+	// before this one; it is not part of the wire record.
+	Dropped uint64 `json:"-"`
+}
+
+// Pooled is a running statistic over the scored frames.
+type Pooled struct {
+	Name         string  `json:"name" jsonschema:"metric name"`
+	Count        int     `json:"count" jsonschema:"frames pooled"`
+	Min          float64 `json:"min"`
+	Max          float64 `json:"max"`
+	Mean         float64 `json:"mean"`
+	HarmonicMean float64 `json:"harmonic_mean"`
+}
+
+// Scores is the reply of vmaf_score.
+type Scores struct {
+	Records []Record `json:"records" jsonschema:"the latest records, oldest first"`
+	Worst   []Record `json:"worst,omitempty" jsonschema:"lowest-scoring frames so far, worst first"`
+	Pooled  []Pooled `json:"pooled" jsonschema:"running pooled statistics per metric"`
+}
+
+// ModelList is the reply of vmaf_list_models.
+type ModelList struct {
+	Models []ModelInfo `json:"models"`
+	Dirs   []string    `json:"dirs" jsonschema:"directories searched for model files (the model-dirs property)"`
+}
+
+// ModelInfo describes one model a swap may name.
+type ModelInfo struct {
+	Name     string   `json:"name" jsonschema:"what to pass as model to vmaf_request_model_swap"`
+	Source   string   `json:"source" jsonschema:"builtin or file"`
+	Path     string   `json:"path,omitempty" jsonschema:"file path for file models"`
+	Features []string `json:"features,omitempty" jsonschema:"features the model needs"`
+	Error    string   `json:"error,omitempty" jsonschema:"why the file cannot be used, if it cannot"`
+}
+
+// Command is the state of one queued command.
+type Command struct {
+	ID     uint64 `json:"id" jsonschema:"command id"`
+	Kind   string `json:"kind" jsonschema:"swap, pause or resume"`
+	Status string `json:"status" jsonschema:"enqueued, applied or failed"`
+	// Frame is the first frame the command affects once applied.
+	Frame int64  `json:"frame" jsonschema:"first frame index the command affects once applied, -1 until then"`
+	Model string `json:"model,omitempty" jsonschema:"for swaps: the new model's name"`
+	Error string `json:"error,omitempty" jsonschema:"why the command failed"`
+}

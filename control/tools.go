@@ -1,0 +1,212 @@
+package control
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Listed tool names match ^[a-zA-Z0-9_-]{1,64}$: several MCP hosts reject a
+// whole server whose list holds a dotted name. The dotted forms still work
+// in tools/call (see canonicalTool).
+const (
+	toolStatus     = "vmaf_status"
+	toolFeatures   = "vmaf_features"
+	toolScore      = "vmaf_score"
+	toolSwap       = "vmaf_request_model_swap"
+	toolPause      = "vmaf_pause"
+	toolResume     = "vmaf_resume"
+	toolListModels = "vmaf_list_models"
+)
+
+var toolNames = []string{toolStatus, toolFeatures, toolScore, toolSwap, toolPause, toolResume, toolListModels}
+
+// Bounds on vmaf_score.
+const (
+	maxLast  = 1000
+	maxWorst = 100
+)
+
+// canonicalTool maps "vmaf.status" to "vmaf_status" when that is one of
+// our tools, and returns other names unchanged.
+func canonicalTool(name string) string {
+	if rest, ok := strings.CutPrefix(name, "vmaf."); ok {
+		alias := "vmaf_" + rest
+		for _, t := range toolNames {
+			if t == alias {
+				return alias
+			}
+		}
+	}
+	return name
+}
+
+type noArgs struct{}
+
+type scoreArgs struct {
+	Last  int `json:"last,omitempty" jsonschema:"how many of the latest frame records to return (default 1)"`
+	Worst int `json:"worst,omitempty" jsonschema:"also return this many lowest-scoring frames so far (default 0)"`
+}
+
+type swapArgs struct {
+	Model     string `json:"model" jsonschema:"built-in model version (e.g. vmaf_v0.6.1, vmaf_v0.6.1neg, vmaf_4k_v0.6.1), a model file path, or libvmaf's key=value grammar (version=...|path=...[:name=...])"`
+	Name      string `json:"name,omitempty" jsonschema:"metric name for the new model's score (default: the model's own name)"`
+	Wait      bool   `json:"wait,omitempty" jsonschema:"block until the swap is applied and return the first frame index scored by the new model"`
+	TimeoutMS int    `json:"timeout_ms,omitempty" jsonschema:"with wait: give up after this many milliseconds (default 30000)"`
+}
+
+type commandArgs struct {
+	Wait      bool `json:"wait,omitempty" jsonschema:"block until the command is applied at a frame boundary"`
+	TimeoutMS int  `json:"timeout_ms,omitempty" jsonschema:"with wait: give up after this many milliseconds (default 30000)"`
+}
+
+func readOnly(title string) *mcp.ToolAnnotations {
+	f := false
+	return &mcp.ToolAnnotations{Title: title, ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &f}
+}
+
+func mutating(title string, idempotent bool) *mcp.ToolAnnotations {
+	f := false
+	return &mcp.ToolAnnotations{Title: title, IdempotentHint: idempotent, DestructiveHint: &f, OpenWorldHint: &f}
+}
+
+// schemaFor infers T's schema and lets tweak add bounds and defaults.
+func schemaFor[T any](tweak func(props map[string]*jsonschema.Schema)) *jsonschema.Schema {
+	s, err := jsonschema.For[T](nil)
+	if err != nil {
+		panic(fmt.Sprintf("control: schema for %T: %v", *new(T), err)) // a programming error in this file
+	}
+	if tweak != nil {
+		tweak(s.Properties)
+	}
+	return s
+}
+
+func bound(s *jsonschema.Schema, lo, hi float64) {
+	s.Minimum, s.Maximum = &lo, &hi
+}
+
+func (s *Server) addTools() {
+	mcp.AddTool(s.mcp, &mcp.Tool{
+		Name:        toolStatus,
+		Description: "State of the running VMAF measurement: running/paused/finished, pause mode, current model, engine, geometry and pixel format, frame counters (received, scored, skipped, unpaired), last score, pending commands, model swap history, uptime and warnings to act on (e.g. a model meant for another resolution). Call this first.",
+		Annotations: readOnly("VMAF status"),
+	}, s.toolStatus)
+	mcp.AddTool(s.mcp, &mcp.Tool{
+		Name:        toolFeatures,
+		Description: "The feature extractors the active models use (with non-default options such as NEG gain limits) and the extra metrics enabled (psnr, ssim, ms-ssim).",
+		Annotations: readOnly("VMAF features"),
+	}, s.toolFeatures)
+	mcp.AddTool(s.mcp, &mcp.Tool{
+		Name:        toolScore,
+		Description: fmt.Sprintf("Latest per-frame VMAF records (frame index, PTS, model, score, features; last=N, default 1, at most %d), optionally the worst N frames so far (worst=N, at most %d), and running pooled statistics (min, max, mean, harmonic mean) per metric.", maxLast, maxWorst),
+		Annotations: readOnly("VMAF scores"),
+		InputSchema: schemaFor[scoreArgs](func(p map[string]*jsonschema.Schema) {
+			bound(p["last"], 0, maxLast)
+			bound(p["worst"], 0, maxWorst)
+		}),
+	}, s.toolScore)
+	mcp.AddTool(s.mcp, &mcp.Tool{
+		Name:        toolSwap,
+		Description: "Swap the VMAF model without stopping the pipeline. The model is loaded and validated first (unknown names, unreadable or invalid files, files outside the allowed model directories and models needing features the engine lacks are refused with a reason); then the swap is queued and applied at the next frame boundary, so no frame is scored half by one model. Returns the command id with status enqueued, or with wait:true the applied status and the first frame scored by the new model. See vmaf_list_models for the choices.",
+		Annotations: mutating("Swap VMAF model", false),
+		InputSchema: schemaFor[swapArgs](func(p map[string]*jsonschema.Schema) {
+			p["model"].MinLength = ptr(1)
+			bound(p["timeout_ms"], 0, 600000)
+		}),
+	}, s.toolSwap)
+	mcp.AddTool(s.mcp, &mcp.Tool{
+		Name:        toolPause,
+		Description: "Pause scoring at the next frame boundary. In pause mode skip (default) frames keep flowing and are counted as skipped; in mode block the pipeline is held until vmaf_resume. Idempotent.",
+		Annotations: mutating("Pause scoring", true),
+		InputSchema: schemaFor[commandArgs](func(p map[string]*jsonschema.Schema) { bound(p["timeout_ms"], 0, 600000) }),
+	}, s.toolCommand(s.target.Pause))
+	mcp.AddTool(s.mcp, &mcp.Tool{
+		Name:        toolResume,
+		Description: "Resume scoring at the next frame boundary after vmaf_pause. Idempotent.",
+		Annotations: mutating("Resume scoring", true),
+		InputSchema: schemaFor[commandArgs](func(p map[string]*jsonschema.Schema) { bound(p["timeout_ms"], 0, 600000) }),
+	}, s.toolCommand(s.target.Resume))
+	mcp.AddTool(s.mcp, &mcp.Tool{
+		Name:        toolListModels,
+		Description: "Models vmaf_request_model_swap accepts: the built-in models and the model files found in the directories of the model-dirs property, with the features each needs.",
+		Annotations: readOnly("List VMAF models"),
+	}, s.toolListModels)
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func (s *Server) toolStatus(context.Context, *mcp.CallToolRequest, noArgs) (*mcp.CallToolResult, Status, error) {
+	st := sanitizeStatus(s.target.Status())
+	st.Socket = s.path
+	return nil, st, nil
+}
+
+func (s *Server) toolFeatures(context.Context, *mcp.CallToolRequest, noArgs) (*mcp.CallToolResult, Features, error) {
+	return nil, s.target.Features(), nil
+}
+
+func (s *Server) toolScore(_ context.Context, _ *mcp.CallToolRequest, in scoreArgs) (*mcp.CallToolResult, Scores, error) {
+	last := in.Last
+	if last == 0 {
+		last = 1
+	}
+	return nil, sanitizeScores(s.target.Scores(min(last, maxLast), min(max(in.Worst, 0), maxWorst))), nil
+}
+
+func (s *Server) toolListModels(context.Context, *mcp.CallToolRequest, noArgs) (*mcp.CallToolResult, ModelList, error) {
+	l, err := s.target.Models()
+	return nil, l, err
+}
+
+func (s *Server) toolSwap(ctx context.Context, _ *mcp.CallToolRequest, in swapArgs) (*mcp.CallToolResult, Command, error) {
+	if strings.TrimSpace(in.Model) == "" {
+		return nil, Command{}, Errorf(CodeBadRequest, "model is empty")
+	}
+	cmd, err := s.target.RequestSwap(ctx, in.Model, in.Name)
+	if err != nil || !in.Wait {
+		return nil, cmd, err
+	}
+	return s.wait(ctx, cmd, in.TimeoutMS)
+}
+
+func (s *Server) toolCommand(do func(context.Context) (Command, error)) mcp.ToolHandlerFor[commandArgs, Command] {
+	return func(ctx context.Context, _ *mcp.CallToolRequest, in commandArgs) (*mcp.CallToolResult, Command, error) {
+		cmd, err := do(ctx)
+		if err != nil || !in.Wait {
+			return nil, cmd, err
+		}
+		return s.wait(ctx, cmd, in.TimeoutMS)
+	}
+}
+
+// wait blocks until cmd is applied, the timeout passes, the client goes
+// away or the server shuts down.
+func (s *Server) wait(ctx context.Context, cmd Command, timeoutMS int) (*mcp.CallToolResult, Command, error) {
+	if cmd.Status != CommandEnqueued {
+		return nil, cmd, nil
+	}
+	d := 30 * time.Second
+	if timeoutMS > 0 {
+		d = time.Duration(timeoutMS) * time.Millisecond
+	}
+	ctx, cancel := context.WithTimeout(ctx, min(d, s.opts.MaxWait))
+	defer cancel()
+	stop := context.AfterFunc(s.ctx, cancel)
+	defer stop()
+	got, err := s.target.Wait(ctx, cmd.ID)
+	if err != nil {
+		if ctx.Err() != nil && s.ctx.Err() == nil {
+			return nil, cmd, Errorf(CodeTimeout, "command %d still %s after %v", cmd.ID, cmd.Status, d)
+		}
+		return nil, cmd, err
+	}
+	if got.Status == CommandFailed {
+		return nil, got, fmt.Errorf("command %d failed: %s", got.ID, got.Error)
+	}
+	return nil, got, nil
+}

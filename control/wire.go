@@ -1,0 +1,207 @@
+package control
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+)
+
+// wireConn sits between a socket and the SDK's newline-delimited transport.
+// The SDK ends a session on any line it cannot decode; wireConn answers such
+// lines itself with a JSON-RPC error and passes on only well-formed messages,
+// so bad input costs the client one error reply, not its session. It also
+// bounds line length and puts a deadline on every write, so a client that
+// stops reading is cut off instead of blocking its writers forever.
+type wireConn struct {
+	conn    net.Conn
+	r       *bufio.Reader
+	maxLine int
+	timeout time.Duration
+
+	pending []byte // validated line not yet handed to the SDK
+	line    []byte // line being assembled
+
+	// batchOK is set when the client's initialize asks for a protocol
+	// version that still has JSON-RPC batches; later versions end the
+	// session on a batch, so those are refused here.
+	batchOK  bool
+	initSeen bool // only the first initialize counts; the SDK refuses others
+
+	wmu       sync.Mutex
+	closeOnce sync.Once
+	closeErr  error
+}
+
+func newWireConn(c net.Conn, maxLine int, timeout time.Duration) *wireConn {
+	return &wireConn{conn: c, r: bufio.NewReaderSize(c, 64<<10), maxLine: maxLine, timeout: timeout}
+}
+
+// Read hands the SDK whole validated lines.
+func (w *wireConn) Read(p []byte) (int, error) {
+	for len(w.pending) == 0 {
+		line, err := w.nextLine()
+		if err != nil {
+			return 0, err
+		}
+		w.pending = line
+	}
+	n := copy(p, w.pending)
+	w.pending = w.pending[n:]
+	return n, nil
+}
+
+// nextLine returns the next acceptable message with its newline, answering
+// unacceptable ones on the way.
+func (w *wireConn) nextLine() ([]byte, error) {
+	for {
+		line, oversized, err := w.readLine()
+		if oversized {
+			if werr := w.reply(nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("message exceeds the %d-byte limit", w.maxLine)); werr != nil {
+				return nil, werr
+			}
+		} else if msg := bytes.TrimSpace(line); len(msg) > 0 {
+			id, code, reason := w.check(msg)
+			if code == 0 {
+				return append(msg, '\n'), nil
+			}
+			if werr := w.reply(id, code, reason); werr != nil {
+				return nil, werr
+			}
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+}
+
+// readLine reads up to the next newline. A line longer than maxLine is
+// consumed and reported as oversized without being kept.
+func (w *wireConn) readLine() (line []byte, oversized bool, err error) {
+	w.line = w.line[:0]
+	for {
+		frag, err := w.r.ReadSlice('\n')
+		if !oversized {
+			if len(w.line)+len(frag) > w.maxLine+1 { // +1: the newline
+				oversized = true
+				w.line = w.line[:0]
+			} else {
+				w.line = append(w.line, frag...)
+			}
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		if err != nil && len(w.line) == 0 && !oversized {
+			return nil, false, err
+		}
+		if err == io.EOF {
+			// A last line without newline still counts; EOF follows.
+			return w.line, oversized, nil
+		}
+		return w.line, oversized, err
+	}
+}
+
+// check classifies one message: code 0 accepts it; otherwise code and
+// reason say why not, and id is the request's id when it could be read.
+func (w *wireConn) check(msg []byte) (id any, code int64, reason string) {
+	if !json.Valid(msg) {
+		var raw json.RawMessage
+		err := json.Unmarshal(msg, &raw)
+		return nil, jsonrpc.CodeParseError, fmt.Sprintf("parse error: %v", err)
+	}
+	if msg[0] == '[' {
+		var batch []json.RawMessage
+		if err := json.Unmarshal(msg, &batch); err != nil || len(batch) == 0 {
+			return nil, jsonrpc.CodeInvalidRequest, "invalid request: empty batch"
+		}
+		if !w.batchOK {
+			return nil, jsonrpc.CodeInvalidRequest, "invalid request: JSON-RPC batches are not part of the negotiated protocol version"
+		}
+		ids := make(map[jsonrpc.ID]bool, len(batch))
+		for _, m := range batch {
+			msg, err := jsonrpc.DecodeMessage(m)
+			if err != nil {
+				return nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("invalid request in batch: %v", err)
+			}
+			// The SDK drops the session on a batch that repeats an id.
+			if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
+				if ids[req.ID] {
+					return nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("invalid request: id %v appears twice in the batch", req.ID.Raw())
+				}
+				ids[req.ID] = true
+			}
+		}
+		return nil, 0, ""
+	}
+	m, err := jsonrpc.DecodeMessage(msg)
+	if err != nil {
+		var probe struct {
+			ID any `json:"id"`
+		}
+		json.Unmarshal(msg, &probe)
+		switch probe.ID.(type) {
+		case string, float64:
+			id = probe.ID
+		}
+		return id, jsonrpc.CodeInvalidRequest, fmt.Sprintf("invalid request: %v", err)
+	}
+	if req, ok := m.(*jsonrpc.Request); ok && req.Method == "initialize" && !w.initSeen {
+		w.initSeen = true
+		var p struct {
+			ProtocolVersion string `json:"protocolVersion"`
+		}
+		json.Unmarshal(req.Params, &p)
+		w.batchOK = p.ProtocolVersion == "2024-11-05" || p.ProtocolVersion == "2025-03-26"
+	}
+	return nil, 0, ""
+}
+
+// reply writes a JSON-RPC error response for a message the SDK never saw.
+func (w *wireConn) reply(id any, code int64, message string) error {
+	b, err := json.Marshal(struct {
+		Version string `json:"jsonrpc"`
+		ID      any    `json:"id"`
+		Error   struct {
+			Code    int64  `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}{Version: "2.0", ID: id, Error: struct {
+		Code    int64  `json:"code"`
+		Message string `json:"message"`
+	}{code, message}})
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+// Write sends one whole message (the SDK writes each in one call), so
+// messages from the SDK and from reply never interleave.
+func (w *wireConn) Write(p []byte) (int, error) {
+	w.wmu.Lock()
+	defer w.wmu.Unlock()
+	if w.timeout > 0 {
+		w.conn.SetWriteDeadline(time.Now().Add(w.timeout))
+	}
+	n, err := w.conn.Write(p)
+	if err != nil {
+		return n, fmt.Errorf("control: writing to client: %w", err)
+	}
+	return n, nil
+}
+
+// Close closes the socket once; the SDK closes reader and writer separately.
+func (w *wireConn) Close() error {
+	w.closeOnce.Do(func() { w.closeErr = w.conn.Close() })
+	return w.closeErr
+}

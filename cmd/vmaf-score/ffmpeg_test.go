@@ -138,9 +138,10 @@ func TestFFmpegErrors(t *testing.T) {
 		{"missing", filepath.Join(dir, "none.mp4"), "distorted " + filepath.Join(dir, "none.mp4") + ": cannot open: No such file or directory"},
 		{"not a video", junk, "distorted " + junk + ": cannot open: Invalid data found when processing input"},
 		{"no video stream", tone, "distorted " + tone + ": no video stream"},
+		{"no second video stream", goldenY4M(t, smallDist) + " --dist-stream 1", "no video stream #1 (found 1)"},
 	}
 	for _, tc := range tests {
-		res := vmafScore(t, "-r", ref, "-d", tc.dist)
+		res := vmafScore(t, append([]string{"-r", ref, "--ffmpeg", "-d"}, strings.Fields(tc.dist)...)...)
 		msg := strings.TrimSuffix(res.stderr, "\n")
 		if res.code != 1 || strings.Contains(msg, "\n") || !strings.Contains(msg, tc.want) {
 			t.Errorf("%s: exit %d, stderr %q, want one line containing %q", tc.name, res.code, res.stderr, tc.want)

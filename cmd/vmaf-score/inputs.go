@@ -83,7 +83,10 @@ func (s *settings) openInput(path string, isDist bool, buffers int) (source, err
 		}
 		return newY4MSource(path, f, r, buffers, 0)
 	}
-	opts := ffsource.Options{Buffers: buffers}
+	opts := ffsource.Options{Buffers: buffers, VideoStream: s.streams[0]}
+	if isDist {
+		opts.VideoStream = s.streams[1]
+	}
 	if s.raw {
 		opts.InputFormat, opts.Width, opts.Height = "rawvideo", s.width, s.height
 		opts.PixelFormat = rawPixelFormat(s.pixFmt, s.bitDepth)

@@ -36,6 +36,7 @@ type settings struct {
 	engine    string // "", "native" or "libvmaf"
 	useFFmpeg bool   // decode both inputs with FFmpeg whatever their names
 	scaleDist string // swscale algorithm to bring the distorted input to the reference's size
+	streams   [2]int // which video stream of each FFmpeg input: 0 the first
 	align     string // "order" or "pts"
 	mcpSocket string
 
@@ -63,7 +64,7 @@ type option struct {
 }
 
 // options mirrors libvmaf 3.2's vmaf tool (cli_parse.c), followed by this
-// tool's own additions.
+// tool's own additions (from "engine" on).
 var options = []option{
 	{'r', "reference", "PATH", "reference video: .y4m, .yuv, or any file FFmpeg opens; - for stdin",
 		func(s *settings, v string) error { s.ref = v; return nil }},
@@ -152,6 +153,10 @@ var options = []option{
 			s.scaleDist = v
 			return nil
 		}},
+	{0, "ref-stream", "N", "score the reference's Nth video stream (FFmpeg inputs; 0, the first, by default)",
+		func(s *settings, v string) error { return parseUint(v, "--ref-stream", &s.streams[0]) }},
+	{0, "dist-stream", "N", "score the distorted input's Nth video stream",
+		func(s *settings, v string) error { return parseUint(v, "--dist-stream", &s.streams[1]) }},
 	{0, "align", "order|pts", "pair frames by order (default) or by presentation timestamp",
 		func(s *settings, v string) error {
 			if v != "order" && v != "pts" {
@@ -268,25 +273,46 @@ func findShort(c byte) *option {
 	return nil
 }
 
+// findLong looks a long option up by name or unique prefix. A prefix is
+// first matched against libvmaf's own options, so an abbreviation that
+// works with libvmaf's tool keeps its meaning here.
 func findLong(name string) (*option, error) {
-	var match *option
 	for i := range options {
-		o := &options[i]
-		if o.long == name {
-			return o, nil
+		if options[i].long == name {
+			return &options[i], nil
 		}
-		if name != "" && strings.HasPrefix(o.long, name) {
+	}
+	if name == "" {
+		return nil, usagef("unknown option --")
+	}
+	for _, set := range [][]option{options[:ownOptions], options[ownOptions:]} {
+		var match *option
+		for i := range set {
+			o := &set[i]
+			if !strings.HasPrefix(o.long, name) {
+				continue
+			}
 			if match != nil {
 				return nil, usagef("option --%s is ambiguous (--%s, --%s, ...)", name, match.long, o.long)
 			}
 			match = o
 		}
+		if match != nil {
+			return match, nil
+		}
 	}
-	if match == nil {
-		return nil, usagef("unknown option --%s", name)
-	}
-	return match, nil
+	return nil, usagef("unknown option --%s", name)
 }
+
+// ownOptions is the index of the first option libvmaf's tool does not have.
+var ownOptions = func() int {
+	for i, o := range options {
+		if o.long == "engine" {
+			return i
+		}
+	}
+	return len(options)
+}()
 
 // check applies libvmaf's rules for what must be given together.
 func (s *settings) check() error {

@@ -45,6 +45,7 @@ func TestParseArgs(t *testing.T) {
 				s.useFFmpeg, s.showProgress = true, true
 			})},
 		{"stdin", "-r - -d d.y4m", base(func(s *settings) { s.ref = "-" })},
+		{"streams", "-r r.y4m -d d.y4m --ref-s 1 --dist-stream 2", base(func(s *settings) { s.streams = [2]int{1, 2} })},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

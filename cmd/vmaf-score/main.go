@@ -91,10 +91,7 @@ func score(ctx context.Context, s *settings, stdout, stderr io.Writer) error {
 
 	j := &job{s: s, models: models, stdout: stdout, stderr: stderr, ref: ref, dist: dist}
 	if s.noPrediction {
-		j.results.hide = map[string]bool{}
-		for _, m := range models {
-			j.results.hide[m.Name] = true
-		}
+		j.results.hide = modelOutputs(models)
 	}
 	if s.output != "" {
 		f := ref.format()

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"sync/atomic"
 
 	"github.com/vmafsink/vmafsink/report"
@@ -49,11 +50,37 @@ func (s *settings) loadModels() ([]*vmaf.Model, error) {
 	return models, nil
 }
 
+// modelOutputs returns a test for the metric names models report, so
+// that --no_prediction can leave them out: each model's score and, for a
+// bootstrap collection, its members' scores (name_0001, ...) and
+// statistics.
+func modelOutputs(models []*vmaf.Model) func(string) bool {
+	return func(name string) bool {
+		for _, m := range models {
+			if name == m.Name {
+				return true
+			}
+			rest, ok := strings.CutPrefix(name, m.Name+"_")
+			if !ok || !m.IsCollection() {
+				continue
+			}
+			switch rest {
+			case "bagging", "stddev", "ci_p95_lo", "ci_p95_hi":
+				return true
+			}
+			if len(rest) == 4 && strings.Trim(rest, "0123456789") == "" {
+				return true
+			}
+		}
+		return false
+	}
+}
+
 // results takes the engine's per-frame results, on the engine's goroutine.
 type results struct {
 	pool    vmaf.Pool
 	out     *report.Writer
-	hide    map[string]bool // model outputs left out with --no_prediction
+	hide    func(name string) bool // model outputs left out with --no_prediction
 	metrics []vmaf.Metric   // reused for every frame with --no_prediction
 	scored  atomic.Int64
 	err     error // the first output error
@@ -68,7 +95,7 @@ func (rs *results) write(r *vmaf.Result, model string) {
 	if rs.hide != nil {
 		rs.metrics = rs.metrics[:0]
 		for _, m := range r.Metrics {
-			if !rs.hide[m.Name] {
+			if !rs.hide(m.Name) {
 				rs.metrics = append(rs.metrics, m)
 			}
 		}

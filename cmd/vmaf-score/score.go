@@ -81,7 +81,7 @@ type results struct {
 	pool    vmaf.Pool
 	out     *report.Writer
 	hide    func(name string) bool // model outputs left out with --no_prediction
-	metrics []vmaf.Metric   // reused for every frame with --no_prediction
+	metrics []vmaf.Metric          // reused for every frame with --no_prediction
 	scored  atomic.Int64
 	err     error // the first output error
 }

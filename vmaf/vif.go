@@ -95,30 +95,35 @@ func newVIFWith(w, h, bpc int, opt vifOptions, k *vifKernels) *vif {
 // the geometry and depth given to newVIF, and the extractor a supported
 // one; otherwise every score is NaN.
 func (v *vif) compute(ref, dist plane) [4]float64 {
-	var out [4]float64
 	if !v.fits(ref) || !v.fits(dist) {
 		nan := math.NaN()
 		return [4]float64{nan, nan, nan, nan}
 	}
-	var sums vifSums
+	sums := v.scaleSums(ref, dist)
+	var out [4]float64
+	for s := range sums {
+		out[s] = sums[s].score()
+	}
+	return out
+}
+
+// scaleSums accumulates every scale's sums for planes that fit.
+func (v *vif) scaleSums(ref, dist plane) [4]vifSums {
+	var sums [4]vifSums
 	if v.bpc == 8 {
-		v.statsScale0Bytes(ref, dist, &sums)
-		out[0] = sums.score()
+		v.statsScale0Bytes(ref, dist, &sums[0])
 		v.subsampleBytes(ref, dist, &v.levels[1])
 	} else {
-		v.statsScale0Words(ref, dist, &sums)
-		out[0] = sums.score()
+		v.statsScale0Words(ref, dist, &sums[0])
 		v.subsampleWords(ref, dist, &v.levels[1])
 	}
 	for s := 1; s < 4; s++ {
-		sums = vifSums{}
-		v.statsLevel(s, &sums)
-		out[s] = sums.score()
+		v.statsLevel(s, &sums[s])
 		if s < 3 {
 			v.subsampleLevel(s)
 		}
 	}
-	return out
+	return sums
 }
 
 func (v *vif) fits(p plane) bool {

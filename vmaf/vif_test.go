@@ -38,11 +38,25 @@ func TestVIFGoldens(t *testing.T) {
 			}
 			p := g.ref[0].plane(0)
 			for _, vr := range variants {
-				v := newVIF(p.w, p.h, p.bpc, vr.opt)
+				// Every kernel set must give the portable kernels' sums to
+				// the bit; the scores are checked against libvmaf.
+				sets := vifKernelSets()
+				extractors := make([]*vif, len(sets))
+				for i, k := range sets {
+					extractors[i] = newVIFWith(p.w, p.h, p.bpc, vr.opt, k)
+				}
+				v := extractors[0]
 				var worst float64
 				printedSame := 0
 				for i := range g.ref {
-					got := v.compute(g.ref[i].plane(0), g.dist[i].plane(0))
+					ref, dist := g.ref[i].plane(0), g.dist[i].plane(0)
+					sums := v.scaleSums(ref, dist)
+					for x, other := range extractors[1:] {
+						if o := other.scaleSums(ref, dist); o != sums {
+							t.Errorf("frame %d: %s kernels' sums %+v, portable %+v", i, sets[x+1].name, o, sums)
+						}
+					}
+					got := v.compute(ref, dist)
 					for s, score := range got {
 						key := fmt.Sprintf("integer_vif_scale%d%s", s, vr.suffix)
 						want, ok := g.frames[i][key]
@@ -59,8 +73,8 @@ func TestVIFGoldens(t *testing.T) {
 						}
 					}
 				}
-				t.Logf("vif%s: %d frames, worst |diff| %.3g, %d of %d scores print the same at 6 decimals",
-					vr.suffix, len(g.ref), worst, printedSame, 4*len(g.ref))
+				t.Logf("vif%s: %d frames, kernels %d, worst |diff| %.3g, %d of %d scores print the same at 6 decimals",
+					vr.suffix, len(g.ref), len(sets), worst, printedSame, 4*len(g.ref))
 			}
 		})
 	}

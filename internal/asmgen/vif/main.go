@@ -1,0 +1,92 @@
+// Command vif generates the AVX2 row kernels of package vmaf's integer VIF:
+// vmaf/vif_amd64.s and the Go declarations in vmaf/vif_stub_amd64.go. It
+// runs from go generate in vmaf and lives in a module of its own, so that
+// the main module does not depend on avo.
+//
+// The kernels reproduce vmaf's portable VIF kernels (vmaf/vif_kernels.go)
+// bit for bit. Means are summed in 32-bit integer lanes, as the portable
+// code does. Second moments need up to 48 bits; they are summed as float64,
+// which holds every integer below 2^53 exactly, so that the horizontal pass
+// can use four-lane fused multiply-adds instead of 64-bit integer products.
+// Rounding right shifts of those sums are done exactly in floating point:
+// for an integer S and a shift s >= 1, floor((S + 2^(s-1)) / 2^s) is
+// (S + 0.5) * 2^-s rounded to nearest, which adding 2^52 performs and
+// which can never be a tie.
+package main
+
+import (
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+// Byte offsets in vmaf's vifVecTaps, which holds one window's distinct
+// coefficients (its first half, then the centre) three ways, 32 bytes
+// each: in both 16-bit halves of eight lanes (for VPMADDWD), in eight
+// 32-bit lanes, and as four float64.
+const (
+	maxCoefs = 9
+	tapsW16  = 0
+	tapsW32  = maxCoefs * 32
+	tapsF64  = 2 * maxCoefs * 32
+)
+
+// Shared constants, 32 bytes each.
+var (
+	magic   Mem // 2^52 as float64: adding it rounds to an integer in the low mantissa bits
+	half    Mem // 0.5 as float64
+	scale16 Mem // 2^-16 as float64
+	round8  Mem // 1<<7 in 32-bit lanes
+	round16 Mem // 1<<15 in 32-bit lanes
+	round32 Mem // 1<<31 in 64-bit lanes
+)
+
+func main() {
+	ConstraintExpr("amd64,!purego")
+	magic = constant64("vifMagic", 0x4330000000000000)
+	half = constant64("vifHalf", 0x3fe0000000000000)
+	scale16 = constant64("vifScale16", 0x3ef0000000000000)
+	round8 = constant32("vifRound8", 1<<7)
+	round16 = constant32("vifRound16", 1<<15)
+	round32 = constant64("vifRound32", 1<<31)
+
+	vertical8()
+	vertical16()
+	horizontal()
+	means8()
+	means16()
+	decimate()
+	Generate()
+}
+
+// paramAddr is the stack slot of a scalar argument.
+func paramAddr(name string) Mem {
+	b, err := Param(name).Resolve()
+	if err != nil {
+		panic(err)
+	}
+	return b.Addr
+}
+
+// broadcast32 copies a 32-bit register into every lane of v.
+func broadcast32(r Register, v VecVirtual) {
+	x := XMM()
+	VMOVD(r, x)
+	VPBROADCASTD(x, v)
+}
+
+func constant64(name string, v uint64) Mem {
+	m := GLOBL(name, RODATA|NOPTR)
+	for i := 0; i < 4; i++ {
+		DATA(8*i, U64(v))
+	}
+	return m
+}
+
+func constant32(name string, v uint32) Mem {
+	m := GLOBL(name, RODATA|NOPTR)
+	for i := 0; i < 8; i++ {
+		DATA(4*i, U32(v))
+	}
+	return m
+}

@@ -1,0 +1,140 @@
+//go:build !purego
+
+package vmaf
+
+import (
+	"math"
+
+	"golang.org/x/sys/cpu"
+)
+
+// The AVX2 VIF kernels are Go assembly generated with avo by
+// internal/asmgen/vif (a module of its own, so that building vmaf never
+// needs avo); run go generate in this directory after changing it.
+//
+//go:generate go run -C ../internal/asmgen ./vif -out ../../vmaf/vif_amd64.s -stubs ../../vmaf/vif_stub_amd64.go -pkg vmaf
+
+// vifAVX2Kernels processes whole vector blocks in assembly and the last
+// few columns of a row with the scalar code in vif_vectail_amd64.go.
+var vifAVX2Kernels = vifKernels{
+	name:        "avx2",
+	float64Rows: true,
+	vertical8:   vifVertical8Vec,
+	vertical16:  vifVertical16Vec,
+	horizontal:  vifHorizontalVec,
+	means8:      vifMeans8Vec,
+	means16:     vifMeans16Vec,
+	decimate:    vifDecimateVec,
+}
+
+// vifHasAVX2 tells whether the CPU and OS support the AVX2 kernels.
+var vifHasAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasFMA
+
+// vifBestKernels returns the fastest kernel set this machine runs.
+func vifBestKernels() *vifKernels {
+	if vifHasAVX2 {
+		return &vifAVX2Kernels
+	}
+	return &vifScalarKernels
+}
+
+// vifKernelSets lists every kernel set this machine runs, for tests.
+func vifKernelSets() []*vifKernels {
+	if vifHasAVX2 {
+		return []*vifKernels{&vifScalarKernels, &vifAVX2Kernels}
+	}
+	return []*vifKernels{&vifScalarKernels}
+}
+
+// vifAt returns a pointer to s[off], having checked that s holds n
+// elements from there: the assembly trusts it.
+func vifAt[T any](s []T, off, n int) *T {
+	return &s[off : off+n][0]
+}
+
+// vifRowPtrs gathers the window's rows, first n samples of each, as the
+// vertical kernels take them: the reference's rows, then the distorted
+// picture's from index vifMaxTaps.
+func vifRowPtrs[T uint8 | uint16](rows *[2 * vifMaxTaps]*T, ref, dis [][]T, n int) {
+	for k := range ref {
+		rows[k] = vifAt(ref[k], 0, n)
+		rows[vifMaxTaps+k] = vifAt(dis[k], 0, n)
+	}
+}
+
+func vifVertical8Vec(b *vifRowBuf, ref, dis [][]byte, taps []uint16, w int) {
+	n := 0
+	if t := vifVecTapsFor(taps); t != nil && w >= 16 {
+		n = w &^ 15
+		var rows [2 * vifMaxTaps]*byte
+		vifRowPtrs(&rows, ref[:len(taps)], dis[:len(taps)], n)
+		vifVertical8AVX2(&rows[0], &t.w16[0][0], len(taps)/2,
+			vifAt(b.mu1, vifPad, n), vifAt(b.mu2, vifPad, n),
+			vifAt(b.fxx, vifPad, n), vifAt(b.fyy, vifPad, n), vifAt(b.fxy, vifPad, n), n)
+	}
+	vifVertical8Cols(b, ref, dis, taps, n, w)
+}
+
+func vifVertical16Vec(b *vifRowBuf, ref, dis [][]uint16, taps []uint16, w int, muShift, sqShift uint) {
+	n := 0
+	// The float64 rounding needs a shift; every caller has one.
+	if t := vifVecTapsFor(taps); t != nil && w >= 8 && sqShift > 0 {
+		n = w &^ 7
+		var rows [2 * vifMaxTaps]*uint16
+		vifRowPtrs(&rows, ref[:len(taps)], dis[:len(taps)], n)
+		vifVertical16AVX2(&rows[0], &t.w16[0][0], len(taps)/2,
+			vifAt(b.mu1, vifPad, n), vifAt(b.mu2, vifPad, n),
+			vifAt(b.fxx, vifPad, n), vifAt(b.fyy, vifPad, n), vifAt(b.fxy, vifPad, n), n,
+			uint64(muShift), vifRounding(muShift), math.Ldexp(1, -int(sqShift)))
+	}
+	vifVertical16Cols(b, ref, dis, taps, n, w, muShift, sqShift)
+}
+
+func vifHorizontalVec(b *vifRowBuf, taps []uint16, w int) {
+	n := 0
+	if t := vifVecTapsFor(taps); t != nil && w >= 8 {
+		n = w &^ 7
+		// The windows of n columns reach n+len(taps)-1 samples.
+		base, span := vifPad-len(taps)/2, n+len(taps)-1
+		vifHorizontalAVX2(vifAt(b.mu1, base, span), vifAt(b.mu2, base, span),
+			vifAt(b.fxx, base, span), vifAt(b.fyy, base, span), vifAt(b.fxy, base, span),
+			&t.w16[0][0], len(taps)/2,
+			vifAt(b.sigma1Sq, 0, n), vifAt(b.sigma2Sq, 0, n), vifAt(b.sigma12, 0, n), n)
+	}
+	vifHorizontalCols(b, taps, n, w)
+}
+
+func vifMeans8Vec(b *vifRowBuf, ref, dis [][]byte, taps []uint16, w int, shift uint) {
+	n := 0
+	if t := vifVecTapsFor(taps); t != nil && w >= 16 && shift == 8 {
+		n = w &^ 15
+		var rows [2 * vifMaxTaps]*byte
+		vifRowPtrs(&rows, ref[:len(taps)], dis[:len(taps)], n)
+		vifMeans8AVX2(&rows[0], &t.w16[0][0], len(taps)/2, vifAt(b.mu1, vifPad, n), vifAt(b.mu2, vifPad, n), n)
+	}
+	vifMeansCols(b, ref, dis, taps, n, w, shift)
+}
+
+func vifMeans16Vec(b *vifRowBuf, ref, dis [][]uint16, taps []uint16, w int, shift uint) {
+	n := 0
+	if t := vifVecTapsFor(taps); t != nil && w >= 16 {
+		n = w &^ 15
+		var rows [2 * vifMaxTaps]*uint16
+		vifRowPtrs(&rows, ref[:len(taps)], dis[:len(taps)], n)
+		vifMeans16AVX2(&rows[0], &t.w16[0][0], len(taps)/2, vifAt(b.mu1, vifPad, n), vifAt(b.mu2, vifPad, n), n,
+			uint64(shift), vifRounding(shift))
+	}
+	vifMeansCols(b, ref, dis, taps, n, w, shift)
+}
+
+func vifDecimateVec(dstRef, dstDis []uint16, mu1, mu2 []uint32, taps []uint16) {
+	n := 0
+	if t := vifVecTapsFor(taps); t != nil && len(dstRef) >= 16 {
+		n = len(dstRef) &^ 15
+		// 2n columns whose windows reach len(taps)-1 samples further.
+		base, span := vifPad-len(taps)/2, 2*n+len(taps)-1
+		vifDecimateAVX2(vifAt(mu1, base, span), vifAt(mu2, base, span), &t.w16[0][0], len(taps)/2,
+			vifAt(dstRef, 0, n), vifAt(dstDis, 0, n), n)
+	}
+	vifDecimateRow(dstRef[n:], dstDis[n:], mu1[2*n:], mu2[2*n:], taps)
+}

@@ -1,0 +1,28 @@
+//go:build !purego
+
+package vmaf
+
+import (
+	"testing"
+	"unsafe"
+)
+
+// TestVIFVecTapsLayout checks the offsets internal/asmgen/vif compiles
+// into the AVX2 kernels.
+func TestVIFVecTapsLayout(t *testing.T) {
+	var v vifVecTaps
+	if o := unsafe.Offsetof(v.w32); o != 288 {
+		t.Errorf("w32 at %d, the kernels read it at 288", o)
+	}
+	if o := unsafe.Offsetof(v.f64); o != 576 {
+		t.Errorf("f64 at %d, the kernels read it at 576", o)
+	}
+	taps := vifFilters[3]
+	tv := vifVecTapsFor(taps)
+	if tv == nil || tv.w32[1][7] != uint32(taps[1]) || tv.f64[0][3] != float64(taps[0]) || tv.w16[0][0] != uint32(taps[0])*0x10001 {
+		t.Errorf("scale 3 vector taps %+v do not hold %v", tv, taps)
+	}
+	if vifVecTapsFor(append([]uint16(nil), taps...)) != nil {
+		t.Error("a copy of a window is taken for the window itself")
+	}
+}

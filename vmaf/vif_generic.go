@@ -1,0 +1,9 @@
+//go:build !amd64 || purego
+
+package vmaf
+
+// vifBestKernels returns the fastest kernel set this machine runs.
+func vifBestKernels() *vifKernels { return &vifScalarKernels }
+
+// vifKernelSets lists every kernel set this machine runs, for tests.
+func vifKernelSets() []*vifKernels { return []*vifKernels{&vifScalarKernels} }

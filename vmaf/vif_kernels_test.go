@@ -1,0 +1,203 @@
+package vmaf
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+// The vector kernels must give exactly the portable kernels' bits. These
+// tests hold every kernel set this machine runs against vifScalarKernels,
+// row by row with samples over the full range of every depth (so that the
+// sums reach the edges of their integer types), and frame by frame.
+
+// column reads the five vertical sums of padded column i from whichever
+// layout the kernel set writes.
+func (b *vifRowBuf) column(i int) vifCol {
+	if b.fxx == nil {
+		return b.cols[i]
+	}
+	return vifCol{b.mu1[i], b.mu2[i], uint32(b.fxx[i]), uint32(b.fyy[i]), uint32(b.fxy[i])}
+}
+
+// vifRandRows returns n rows of w samples below 1<<bits, drawn from a mix
+// of uniform noise, extremes and runs, so that the windows see both flat
+// and maximal-variance stretches.
+func vifRandRows[T uint8 | uint16](rng *rand.Rand, n, w, bits int) [][]T {
+	maxV := 1<<bits - 1
+	rows := make([][]T, n)
+	for k := range rows {
+		rows[k] = make([]T, w)
+		for j := range rows[k] {
+			switch rng.IntN(4) {
+			case 0:
+				rows[k][j] = T(maxV)
+			case 1:
+				rows[k][j] = 0
+			default:
+				rows[k][j] = T(rng.IntN(maxV + 1))
+			}
+		}
+	}
+	return rows
+}
+
+func vifOtherKernelSets(t *testing.T) []*vifKernels {
+	var sets []*vifKernels
+	for _, k := range vifKernelSets() {
+		if k != &vifScalarKernels {
+			sets = append(sets, k)
+		}
+	}
+	if len(sets) == 0 {
+		t.Skip("this machine runs only the portable VIF kernels")
+	}
+	return sets
+}
+
+// vifKernelWidths covers widths below, at and around the vector blocks.
+var vifKernelWidths = []int{1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 33, 64, 95, 200}
+
+func TestVIFKernelRowsAgree(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for _, k := range vifOtherKernelSets(t) {
+		for _, w := range vifKernelWidths {
+			for s, taps := range vifFilters {
+				name := fmt.Sprintf("%s/w%d/scale%d", k.name, w, s)
+				want, got := newVIFRowBuf(w, false), newVIFRowBuf(w, k.float64Rows)
+				check := func(what string) {
+					t.Helper()
+					for i := vifPad; i < vifPad+w; i++ {
+						if a, b := want.column(i), got.column(i); a != b {
+							t.Fatalf("%s %s: column %d = %+v, portable %+v", name, what, i-vifPad, b, a)
+						}
+					}
+				}
+				checkSigmas := func(what string) {
+					t.Helper()
+					for j := range w {
+						a := [3]int32{want.sigma1Sq[j], want.sigma2Sq[j], want.sigma12[j]}
+						b := [3]int32{got.sigma1Sq[j], got.sigma2Sq[j], got.sigma12[j]}
+						if a != b {
+							t.Fatalf("%s %s: column %d sigmas %v, portable %v", name, what, j, b, a)
+						}
+					}
+				}
+				horizontal := func(what string) {
+					t.Helper()
+					want.mirrorMoments(w, len(taps)/2)
+					got.mirrorMoments(w, len(taps)/2)
+					vifScalarKernels.horizontal(&want, taps, w)
+					k.horizontal(&got, taps, w)
+					checkSigmas(what)
+				}
+				if w >= len(taps)/2+1 {
+					r8, d8 := vifRandRows[uint8](rng, len(taps), w, 8), vifRandRows[uint8](rng, len(taps), w, 8)
+					vifScalarKernels.vertical8(&want, r8, d8, taps, w)
+					k.vertical8(&got, r8, d8, taps, w)
+					check("vertical8")
+					horizontal("vertical8+horizontal")
+					for _, bits := range []int{9, 10, 12, 16} {
+						r, d := vifRandRows[uint16](rng, len(taps), w, bits), vifRandRows[uint16](rng, len(taps), w, bits)
+						mu, sq := uint(bits), uint(2*(bits-8))
+						if s > 0 {
+							mu, sq = 16, 16
+						}
+						vifScalarKernels.vertical16(&want, r, d, taps, w, mu, sq)
+						k.vertical16(&got, r, d, taps, w, mu, sq)
+						check(fmt.Sprintf("vertical16 %d-bit", bits))
+						horizontal(fmt.Sprintf("vertical16 %d-bit+horizontal", bits))
+					}
+				}
+				r8, d8 := vifRandRows[uint8](rng, len(taps), w, 8), vifRandRows[uint8](rng, len(taps), w, 8)
+				vifScalarKernels.means8(&want, r8, d8, taps, w, 8)
+				k.means8(&got, r8, d8, taps, w, 8)
+				checkMeans(t, name+" means8", &want, &got, w)
+				for _, shift := range []uint{10, 16} {
+					r, d := vifRandRows[uint16](rng, len(taps), w, int(shift)), vifRandRows[uint16](rng, len(taps), w, int(shift))
+					vifScalarKernels.means16(&want, r, d, taps, w, shift)
+					k.means16(&got, r, d, taps, w, shift)
+					checkMeans(t, fmt.Sprintf("%s means16>>%d", name, shift), &want, &got, w)
+					if w > len(taps)/2 {
+						checkDecimate(t, name, k, &want, &got, taps, w)
+					}
+				}
+			}
+		}
+	}
+}
+
+func checkMeans(t *testing.T, name string, want, got *vifRowBuf, w int) {
+	t.Helper()
+	for i := vifPad; i < vifPad+w; i++ {
+		if want.mu1[i] != got.mu1[i] || want.mu2[i] != got.mu2[i] {
+			t.Fatalf("%s: column %d = %d,%d, portable %d,%d", name, i-vifPad, got.mu1[i], got.mu2[i], want.mu1[i], want.mu2[i])
+		}
+	}
+}
+
+func checkDecimate(t *testing.T, name string, k *vifKernels, want, got *vifRowBuf, taps []uint16, w int) {
+	t.Helper()
+	vifMirrorEnds(want.mu1, w, len(taps)/2)
+	vifMirrorEnds(want.mu2, w, len(taps)/2)
+	vifMirrorEnds(got.mu1, w, len(taps)/2)
+	vifMirrorEnds(got.mu2, w, len(taps)/2)
+	wr, wd := make([]uint16, w/2), make([]uint16, w/2)
+	gr, gd := make([]uint16, w/2), make([]uint16, w/2)
+	vifScalarKernels.decimate(wr, wd, want.mu1, want.mu2, taps)
+	k.decimate(gr, gd, got.mu1, got.mu2, taps)
+	for j := range wr {
+		if wr[j] != gr[j] || wd[j] != gd[j] {
+			t.Fatalf("%s decimate: output %d = %d,%d, portable %d,%d", name, j, gr[j], gd[j], wr[j], wd[j])
+		}
+	}
+}
+
+// vifKernelFrame fills a test pair with one of several contents.
+func vifKernelFrame(w, h, bpc, kind int, seed uint64) (ref, dist *Picture) {
+	ref, dist = vifTestPair(w, h, bpc, 3, seed)
+	maxV := 1<<bpc - 1
+	rng := rand.New(rand.NewPCG(seed, 2))
+	for y := range h {
+		for x := range w {
+			switch kind {
+			case 1: // checkerboard of extremes against its inverse
+				v := 0
+				if (x+y)%2 == 0 {
+					v = maxV
+				}
+				vifPutSample(ref, x, y, v)
+				vifPutSample(dist, x, y, maxV-v)
+			case 2: // flat white against noise
+				vifPutSample(ref, x, y, maxV)
+				vifPutSample(dist, x, y, rng.IntN(maxV+1))
+			case 3: // independent noise
+				vifPutSample(ref, x, y, rng.IntN(maxV+1))
+				vifPutSample(dist, x, y, rng.IntN(maxV+1))
+			}
+		}
+	}
+	return ref, dist
+}
+
+func TestVIFKernelFramesAgree(t *testing.T) {
+	sizes := [][2]int{{16, 16}, {17, 23}, {31, 18}, {67, 41}, {130, 77}, {257, 35}}
+	for _, k := range vifOtherKernelSets(t) {
+		for _, bpc := range []int{8, 9, 10, 12, 16} {
+			for i, sz := range sizes {
+				for kind := range 4 {
+					ref, dist := vifKernelFrame(sz[0], sz[1], bpc, kind, uint64(100*i+kind))
+					for _, egl := range []float64{vifDefaultEnhnGainLimit, 1} {
+						opt := vifOptions{enhnGainLimit: egl}
+						want := newVIFWith(sz[0], sz[1], bpc, opt, &vifScalarKernels).scaleSums(ref.plane(0), dist.plane(0))
+						got := newVIFWith(sz[0], sz[1], bpc, opt, k).scaleSums(ref.plane(0), dist.plane(0))
+						if got != want {
+							t.Errorf("%s %dx%d %d-bit content %d egl %g: sums %+v, portable %+v",
+								k.name, sz[0], sz[1], bpc, kind, egl, got, want)
+						}
+					}
+				}
+			}
+		}
+	}
+}

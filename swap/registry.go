@@ -1,0 +1,278 @@
+// Package swap prepares VMAF models for a swap in a running measurement:
+// a registry of the models a swap may name (the built-ins and the model
+// files in allowed directories), a loader and validator that run off the
+// streaming threads, and the swap state machine — preparing, validating,
+// ready, applied (or failed) — with its history.
+package swap
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/vmafsink/vmafsink/vmaf"
+)
+
+// Errors a swap request can fail with; they wrap the detailed reason.
+var (
+	ErrBadSpec      = errors.New("bad model spec")
+	ErrUnknownModel = errors.New("unknown model")
+	ErrForbidden    = errors.New("model path outside the allowed directories")
+	ErrInvalidModel = errors.New("invalid model")
+	ErrUnsupported  = errors.New("model not supported by the engine")
+	ErrBusy         = errors.New("too many swaps being prepared")
+)
+
+// Bounds on what a registry reads, so that a directory of junk cannot
+// make a listing or a swap expensive.
+const (
+	maxModelFiles = 256
+	maxModelBytes = 64 << 20
+)
+
+// Registry knows which models a swap may name: the built-in models, and
+// model files (*.json) inside the allowed directories. A path elsewhere
+// is refused, so a client of the control socket cannot make the process
+// read arbitrary files.
+type Registry struct {
+	dirs []string // model-dirs, absolute with symlinks resolved
+}
+
+// NewRegistry makes a registry over dirs (the model-dirs property). Every
+// directory must exist.
+func NewRegistry(dirs ...string) (*Registry, error) {
+	r := &Registry{}
+	for _, d := range dirs {
+		if d == "" {
+			continue
+		}
+		real, err := realDir(d)
+		if err != nil {
+			return nil, fmt.Errorf("swap: model directory: %w", err)
+		}
+		if !slices.Contains(r.dirs, real) {
+			r.dirs = append(r.dirs, real)
+		}
+	}
+	return r, nil
+}
+
+func realDir(d string) (string, error) {
+	abs, err := filepath.Abs(d)
+	if err != nil {
+		return "", err
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return "", err
+	}
+	fi, err := os.Stat(real)
+	if err != nil {
+		return "", err
+	}
+	if !fi.IsDir() {
+		return "", fmt.Errorf("%s is not a directory", d)
+	}
+	return real, nil
+}
+
+// Dirs returns the allowed directories.
+func (r *Registry) Dirs() []string { return slices.Clone(r.dirs) }
+
+// Entry is one model a swap may name.
+type Entry struct {
+	Name     string   // what to request: a built-in version or a file's base name
+	Builtin  bool     // built in, rather than a file
+	Path     string   // the file, for file models
+	Features []string // the model's inputs, as libvmaf names them
+	Err      error    // why the file cannot be used
+}
+
+// List returns the built-in models, then the model files of each allowed
+// directory in name order, each parsed to report its features or error.
+func (r *Registry) List() []Entry {
+	var out []Entry
+	for _, v := range vmaf.BuiltinModelVersions() {
+		e := Entry{Name: v, Builtin: true}
+		if m, err := vmaf.BuiltinModel(v); err != nil {
+			e.Err = err
+		} else {
+			e.Features = m.FeatureNames()
+		}
+		out = append(out, e)
+	}
+	n := 0
+	for _, d := range r.dirs {
+		for _, path := range modelFiles(d) {
+			if n++; n > maxModelFiles {
+				return out
+			}
+			e := Entry{Name: strings.TrimSuffix(filepath.Base(path), ".json"), Path: path}
+			if m, err := Load("path=" + path); err != nil {
+				e.Err = err
+			} else {
+				e.Features = m.FeatureNames()
+			}
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// modelFiles lists the *.json files directly inside dir, sorted.
+func modelFiles(dir string) []string {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range ents {
+		if !e.IsDir() && strings.HasSuffix(e.Name(), ".json") {
+			out = append(out, filepath.Join(dir, e.Name()))
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Resolve turns a requested model into a spec for vmaf.ParseModelSpec
+// whose file, if any, is a real path inside an allowed directory. model
+// is a built-in version, a model file's base name in an allowed
+// directory, a file path, or libvmaf's key=value grammar; name, if set,
+// is the metric name the model reports under.
+func (r *Registry) Resolve(model, name string) (string, error) {
+	model = strings.TrimSpace(model)
+	if model == "" {
+		return "", fmt.Errorf("%w: empty", ErrBadSpec)
+	}
+	if !strings.Contains(model, "=") {
+		model = r.keyed(model)
+	}
+	var parts []string
+	hasName := false
+	for _, p := range strings.Split(model, ":") {
+		key, val, _ := strings.Cut(p, "=")
+		switch key {
+		case "version":
+			if !slices.Contains(vmaf.BuiltinModelVersions(), val) {
+				return "", fmt.Errorf("%w: no built-in model %q (built in: %s)", ErrUnknownModel, val, strings.Join(vmaf.BuiltinModelVersions(), ", "))
+			}
+		case "path":
+			real, err := r.allowedFile(val)
+			if err != nil {
+				return "", err
+			}
+			p = "path=" + real
+		case "name":
+			if name != "" && val != name {
+				return "", fmt.Errorf("%w: name %q given twice (spec says %q)", ErrBadSpec, name, val)
+			}
+			hasName = true
+		}
+		parts = append(parts, p)
+	}
+	if name != "" && !hasName {
+		if strings.ContainsAny(name, ":=") {
+			return "", fmt.Errorf("%w: name %q may not contain ':' or '='", ErrBadSpec, name)
+		}
+		parts = append(parts, "name="+name)
+	}
+	return strings.Join(parts, ":"), nil
+}
+
+// keyed rewrites a bare model (no "=") as version= or path=.
+func (r *Registry) keyed(model string) string {
+	if slices.Contains(vmaf.BuiltinModelVersions(), model) {
+		return "version=" + model
+	}
+	if !strings.ContainsRune(model, filepath.Separator) {
+		base := strings.TrimSuffix(model, ".json") + ".json"
+		for _, d := range r.dirs {
+			if p := filepath.Join(d, base); isFile(p) {
+				return "path=" + p
+			}
+		}
+	}
+	return "path=" + model
+}
+
+func isFile(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular()
+}
+
+// allowedFile resolves path (following symlinks, so a link cannot lead
+// out) and checks that it is a regular file inside an allowed directory.
+func (r *Registry) allowedFile(path string) (string, error) {
+	if path == "" {
+		return "", fmt.Errorf("%w: empty path", ErrBadSpec)
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", fmt.Errorf("%w: %v", ErrBadSpec, err)
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return "", fmt.Errorf("%w: %q is neither a built-in model (%s) nor an existing file", ErrUnknownModel, path, strings.Join(vmaf.BuiltinModelVersions(), ", "))
+		}
+		return "", fmt.Errorf("%w: %v", ErrInvalidModel, err)
+	}
+	if !r.inside(real) {
+		if len(r.dirs) == 0 {
+			return "", fmt.Errorf("%w: %s (no model directories are configured; set model-dirs)", ErrForbidden, path)
+		}
+		return "", fmt.Errorf("%w: %s is not inside %s", ErrForbidden, path, strings.Join(r.dirs, ", "))
+	}
+	fi, err := os.Stat(real)
+	if err != nil {
+		return "", fmt.Errorf("%w: %v", ErrInvalidModel, err)
+	}
+	if !fi.Mode().IsRegular() {
+		return "", fmt.Errorf("%w: %s is not a regular file", ErrInvalidModel, path)
+	}
+	if fi.Size() > maxModelBytes {
+		return "", fmt.Errorf("%w: %s is %d bytes; model files are at most %d", ErrInvalidModel, path, fi.Size(), maxModelBytes)
+	}
+	return real, nil
+}
+
+func (r *Registry) inside(real string) bool {
+	for _, d := range r.dirs {
+		if rel, err := filepath.Rel(d, real); err == nil && rel != "." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && rel != ".." {
+			return true
+		}
+	}
+	return false
+}
+
+// Load parses a spec that Resolve returned. Errors wrap ErrInvalidModel
+// for a file the parser rejects (with its reason) and ErrBadSpec for a
+// spec it rejects.
+func Load(spec string) (*vmaf.Model, error) {
+	isFile := false
+	for _, p := range strings.Split(spec, ":") {
+		if path, ok := strings.CutPrefix(p, "path="); ok {
+			isFile = true
+			fi, err := os.Stat(path)
+			if err != nil {
+				return nil, fmt.Errorf("%w: %v", ErrInvalidModel, err)
+			}
+			if fi.Size() > maxModelBytes {
+				return nil, fmt.Errorf("%w: %s is %d bytes; model files are at most %d", ErrInvalidModel, path, fi.Size(), maxModelBytes)
+			}
+		}
+	}
+	m, err := vmaf.ParseModelSpec(spec)
+	switch {
+	case err == nil:
+		return m, nil
+	case isFile:
+		return nil, fmt.Errorf("%w: %v", ErrInvalidModel, err)
+	}
+	return nil, fmt.Errorf("%w: %v", ErrBadSpec, err)
+}

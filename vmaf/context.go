@@ -20,7 +20,8 @@ type Config struct {
 	Subsample int
 	// Engine picks the implementation: "native" (the Go extractors),
 	// "libvmaf" (only in builds with the libvmaf tag), or "" / "auto":
-	// libvmaf when the build has it, native otherwise.
+	// native, or libvmaf when the build has it and the models need
+	// features only libvmaf computes (such as the float models).
 	Engine string
 	// OnResult receives each scored frame's Result in frame order, from
 	// one goroutine at a time. The Result is reused after the call returns.
@@ -61,9 +62,14 @@ func NewContext(cfg Config) (*Context, error) {
 	case "libvmaf":
 		s, err = newLibvmafScorer(cfg)
 	case "", "auto":
-		s, err = newLibvmafScorer(cfg)
-		if errors.Is(err, ErrNoLibvmaf) {
-			s, err = newNativeScorer(cfg)
+		// Native first: it reports every frame as it is scored, while
+		// libvmaf holds results until the end of the stream. libvmaf is
+		// the fallback for models whose features only it has.
+		s, err = newNativeScorer(cfg)
+		if err != nil {
+			if ls, lerr := newLibvmafScorer(cfg); lerr == nil {
+				s, err = ls, nil
+			}
 		}
 	default:
 		return nil, fmt.Errorf("vmaf: unknown engine %q (want auto, native or libvmaf)", cfg.Engine)

@@ -1,0 +1,157 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vmafsink/vmafsink/control"
+)
+
+// codedError carries the exit code a failure maps to.
+type codedError struct {
+	code int
+	err  error
+}
+
+func (e *codedError) Error() string { return e.err.Error() }
+
+func fail(code int, format string, args ...any) error {
+	return &codedError{code, fmt.Errorf(format, args...)}
+}
+
+// report prints err and returns its exit code.
+func report(stderr io.Writer, err error) int {
+	if err == nil {
+		return exitOK
+	}
+	fmt.Fprintln(stderr, "vmafctl:", err)
+	var e *codedError
+	if errors.As(err, &e) {
+		return e.code
+	}
+	return exitError
+}
+
+// toolCodes maps the server's error codes to exit codes.
+var toolCodes = map[string]int{
+	control.CodeUnknownModel:     exitRefused,
+	control.CodeInvalidModel:     exitRefused,
+	control.CodeUnsupportedModel: exitRefused,
+	control.CodeForbiddenPath:    exitRefused,
+	control.CodeBadRequest:       exitRefused,
+	control.CodeQueueFull:        exitBusy,
+	control.CodeBusy:             exitBusy,
+	control.CodeTimeout:          exitTimeout,
+	control.CodeFinished:         exitFinished,
+}
+
+// session is an MCP session with the control socket.
+type session struct {
+	cs *mcp.ClientSession
+}
+
+func connect(ctx context.Context, socket string, opts *mcp.ClientOptions) (*session, error) {
+	var d net.Dialer
+	conn, err := d.DialContext(ctx, "unix", socket)
+	if err != nil {
+		return nil, fail(exitConnect, "cannot reach %s: %v", socket, err)
+	}
+	c := mcp.NewClient(&mcp.Implementation{Name: "vmafctl", Version: "1"}, opts)
+	cs, err := c.Connect(ctx, &mcp.IOTransport{Reader: conn, Writer: conn}, nil)
+	if err != nil {
+		conn.Close()
+		return nil, fail(exitConnect, "no MCP server on %s: %v", socket, err)
+	}
+	return &session{cs: cs}, nil
+}
+
+func (s *session) close() { s.cs.Close() }
+
+// call runs a tool and decodes its structured result into out. A tool
+// error becomes an exitError with the code its text starts with.
+func (s *session) call(ctx context.Context, tool string, args map[string]any, out any) error {
+	res, err := s.cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+	if err != nil {
+		if ctx.Err() != nil {
+			return fail(exitTimeout, "%s: timed out waiting for the server", tool)
+		}
+		return fail(exitError, "%s: %v", tool, err)
+	}
+	if res.IsError {
+		text := contentText(res)
+		code := exitError
+		if c, _, ok := strings.Cut(text, ":"); ok {
+			if mapped, ok := toolCodes[c]; ok {
+				code = mapped
+			}
+		}
+		return fail(code, "%s", text)
+	}
+	b, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		return fail(exitError, "%s: %v", tool, err)
+	}
+	if err := json.Unmarshal(b, out); err != nil {
+		return fail(exitError, "%s: unexpected reply %s: %v", tool, b, err)
+	}
+	return nil
+}
+
+func contentText(res *mcp.CallToolResult) string {
+	var parts []string
+	for _, c := range res.Content {
+		if t, ok := c.(*mcp.TextContent); ok {
+			parts = append(parts, t.Text)
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// flags makes a subcommand's flag set; every one takes -json.
+func flags(name string, g *globals, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("vmafctl "+name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.BoolVar(&g.json, "json", g.json, "print JSON")
+	return fs
+}
+
+// parse parses a subcommand's arguments, allowing flags after positional
+// ones ("swap MODEL -wait"), and returns the positional ones.
+func parse(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, &codedError{exitUsage, err}
+		}
+		if fs.NArg() == 0 {
+			return pos, nil
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+}
+
+// withSession connects, runs f with a deadline of g.timeout, and closes.
+func withSession(ctx context.Context, g globals, f func(ctx context.Context, s *session) error) error {
+	ctx, cancel := context.WithTimeout(ctx, g.timeout)
+	defer cancel()
+	s, err := connect(ctx, g.socket, nil)
+	if err != nil {
+		return err
+	}
+	defer s.close()
+	return f(ctx, s)
+}
+
+func printJSON(w io.Writer, v any) {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.Encode(v)
+}

@@ -1,0 +1,117 @@
+// Command vmafctl talks to a running vmafsink (or vmaf-score) through its
+// MCP control socket: read the status and live scores, swap the model,
+// pause and resume.
+//
+//	vmafctl -s SOCK status | features | score [-n N] [-worst N] |
+//	        swap MODEL [-name NAME] [-wait] | pause [-wait] | resume [-wait] |
+//	        models | watch [-n N]
+//
+// Every command takes -json for machine-readable output. Exit codes: 0
+// done; 1 other error; 2 usage; 3 cannot reach the socket; 4 request
+// refused (unknown, invalid or unsupported model, path not allowed, bad
+// argument); 5 queue full or server busy (retry later); 6 timed out
+// waiting; 7 the stream has finished.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"time"
+)
+
+// Exit codes a shell script can branch on.
+const (
+	exitOK       = 0
+	exitError    = 1
+	exitUsage    = 2
+	exitConnect  = 3
+	exitRefused  = 4
+	exitBusy     = 5
+	exitTimeout  = 6
+	exitFinished = 7
+)
+
+const usage = `usage: vmafctl [-s SOCKET] [-json] [-timeout D] COMMAND [ARGS]
+
+commands:
+  status                      state, model, counters, swap history, warnings
+  features                    active feature extractors and extra metrics
+  score [-n N] [-worst N]     latest N per-frame records, the N worst, pooled stats
+  swap MODEL [-name NAME] [-wait]
+                              swap the model at the next frame boundary
+  pause [-wait]               pause scoring at the next frame boundary
+  resume [-wait]              resume scoring
+  models                      models a swap may name
+  watch [-n N]                stream per-frame scores live
+
+The socket defaults to $VMAF_SOCKET. Every command accepts -json.
+exit codes: 0 ok, 1 error, 2 usage, 3 cannot connect, 4 refused,
+            5 queue full or busy, 6 timed out, 7 stream finished
+`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// globals are the options before the command.
+type globals struct {
+	socket  string
+	json    bool
+	timeout time.Duration
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("vmafctl", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, usage) }
+	var g globals
+	fs.StringVar(&g.socket, "s", os.Getenv("VMAF_SOCKET"), "control socket path")
+	fs.BoolVar(&g.json, "json", false, "print JSON")
+	fs.DurationVar(&g.timeout, "timeout", 30*time.Second, "how long a command (or -wait) may take")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	if fs.NArg() == 0 {
+		fmt.Fprint(stderr, usage)
+		return exitUsage
+	}
+	cmd, ok := commands[fs.Arg(0)]
+	if !ok {
+		fmt.Fprintf(stderr, "vmafctl: unknown command %q\n\n%s", fs.Arg(0), usage)
+		return exitUsage
+	}
+	if g.socket == "" {
+		fmt.Fprintln(stderr, "vmafctl: no socket: give -s SOCKET or set VMAF_SOCKET")
+		return exitUsage
+	}
+	return cmd(ctx, g, fs.Args()[1:], stdout, stderr)
+}
+
+// command runs one subcommand with its own arguments.
+type command func(ctx context.Context, g globals, args []string, stdout, stderr io.Writer) int
+
+var commands map[string]command
+
+func init() {
+	commands = map[string]command{
+		"status":   cmdStatus,
+		"features": cmdFeatures,
+		"score":    cmdScore,
+		"swap":     cmdSwap,
+		"pause":    cmdCommand("vmaf_pause"),
+		"resume":   cmdCommand("vmaf_resume"),
+		"models":   cmdModels,
+		"watch":    cmdWatch,
+	}
+}

@@ -343,3 +343,21 @@ func TestManagerBounds(t *testing.T) {
 		t.Errorf("history %d entries with %d ready: %+v", len(h), ready, h)
 	}
 }
+
+func TestEngineCheck(t *testing.T) {
+	dir, _ := modelDir(t)
+	reg, _ := NewRegistry(dir)
+	m := NewManager(reg, Options{Check: EngineCheck(vmaf.Config{Engine: "native"})})
+	q := &fakeQueue{}
+	if _, err := m.Request("house", "", q.queue); err != nil {
+		t.Errorf("integer model: %v", err)
+	}
+	if _, err := m.Request("vmaf_v0.6.1neg", "", q.queue); err != nil {
+		t.Errorf("built-in NEG model: %v", err)
+	}
+	// The native engine has no float extractors.
+	_, err := m.Request("floaty", "", q.queue)
+	if !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "lacks") {
+		t.Errorf("float model: %v, want ErrUnsupported naming what the engine lacks", err)
+	}
+}

@@ -59,6 +59,7 @@ type vif struct {
 	kern      *vifKernels
 	levels    [4]vifLevel // index 0 unused: scale 0 is read from the input planes
 	buf       vifRowBuf
+	sums      [4]vifSums
 	rows8     [2][vifMaxTaps][]byte
 	rows16    [2][vifMaxTaps][]uint16
 }
@@ -109,7 +110,11 @@ func (v *vif) compute(ref, dist plane) [4]float64 {
 
 // scaleSums accumulates every scale's sums for planes that fit.
 func (v *vif) scaleSums(ref, dist plane) [4]vifSums {
-	var sums [4]vifSums
+	// The kernels are called through function values, which escape
+	// analysis cannot see through: sums live in the extractor so that
+	// passing them does not allocate.
+	sums := &v.sums
+	*sums = [4]vifSums{}
 	if v.bpc == 8 {
 		v.statsScale0Bytes(ref, dist, &sums[0])
 		v.subsampleBytes(ref, dist, &v.levels[1])
@@ -123,7 +128,7 @@ func (v *vif) scaleSums(ref, dist plane) [4]vifSums {
 			v.subsampleLevel(s)
 		}
 	}
-	return sums
+	return *sums
 }
 
 func (v *vif) fits(p plane) bool {
@@ -200,7 +205,7 @@ func (v *vif) horizontalStats(w int, taps []uint16, sums *vifSums) {
 	half := len(taps) / 2
 	b.mirrorMoments(w, half)
 	v.kern.horizontal(b, taps, w)
-	sums.addRow(b.sigma1Sq[:w], b.sigma2Sq[:w], b.sigma12[:w], v.gainLimit, v.log2)
+	v.kern.accumulate(sums, b.sigma1Sq[:w], b.sigma2Sq[:w], b.sigma12[:w], v.gainLimit, v.log2)
 }
 
 // subsampleBytes low-passes 8-bit scale 0 into scale 1.

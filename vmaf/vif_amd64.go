@@ -25,6 +25,7 @@ var vifAVX2Kernels = vifKernels{
 	means8:      vifMeans8Vec,
 	means16:     vifMeans16Vec,
 	decimate:    vifDecimateVec,
+	accumulate:  vifAccumulateVec,
 }
 
 // vifHasAVX2 tells whether the CPU and OS support the AVX2 kernels.
@@ -137,4 +138,36 @@ func vifDecimateVec(dstRef, dstDis []uint16, mu1, mu2 []uint32, taps []uint16) {
 			vifAt(dstRef, 0, n), vifAt(dstDis, 0, n), n)
 	}
 	vifDecimateRow(dstRef[n:], dstDis[n:], mu1[2*n:], mu2[2*n:], taps)
+}
+
+// vifStatLanes passes vifStatsAVX2 its gain limit and takes back its sums
+// per vector lane.
+type vifStatLanes struct {
+	numLog, denLog, denLin [8]int32
+	numLin                 [4]int64
+	gainLimit              [4]float64
+}
+
+// vifStatsChunk bounds the pixels one vifStatsAVX2 call sums, so that no
+// 32-bit lane can overflow: a pixel adds less than 1<<17 to each.
+const vifStatsChunk = 1 << 12
+
+func vifAccumulateVec(s *vifSums, sigma1Sq, sigma2Sq, sigma12 []int32, gainLimit float64, lg *vifLog2Table) {
+	w := len(sigma1Sq)
+	sigma2Sq, sigma12 = sigma2Sq[:w], sigma12[:w]
+	n := w &^ 7
+	for j0 := 0; j0 < n; j0 += vifStatsChunk {
+		m := min(vifStatsChunk, n-j0)
+		lanes := vifStatLanes{gainLimit: [4]float64{gainLimit, gainLimit, gainLimit, gainLimit}}
+		vifStatsAVX2(vifAt(sigma1Sq, j0, m), vifAt(sigma2Sq, j0, m), vifAt(sigma12, j0, m), m, &lg[0], &lanes.numLog[0])
+		for l := range 8 {
+			s.numLog += int64(lanes.numLog[l])
+			s.denLog += int64(lanes.denLog[l])
+			s.denLin += int64(lanes.denLin[l])
+		}
+		for _, x := range lanes.numLin {
+			s.numLin += x
+		}
+	}
+	s.addRow(sigma1Sq[n:], sigma2Sq[n:], sigma12[n:], gainLimit, lg)
 }

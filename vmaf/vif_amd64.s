@@ -48,6 +48,58 @@ DATA vifRound32<>+16(SB)/8, $0x0000000080000000
 DATA vifRound32<>+24(SB)/8, $0x0000000080000000
 GLOBL vifRound32<>(SB), RODATA|NOPTR, $32
 
+DATA vifNsq32<>+0(SB)/4, $0x00020000
+DATA vifNsq32<>+4(SB)/4, $0x00020000
+DATA vifNsq32<>+8(SB)/4, $0x00020000
+DATA vifNsq32<>+12(SB)/4, $0x00020000
+DATA vifNsq32<>+16(SB)/4, $0x00020000
+DATA vifNsq32<>+20(SB)/4, $0x00020000
+DATA vifNsq32<>+24(SB)/4, $0x00020000
+DATA vifNsq32<>+28(SB)/4, $0x00020000
+GLOBL vifNsq32<>(SB), RODATA|NOPTR, $32
+
+DATA vifNsq64<>+0(SB)/8, $0x4100000000000000
+DATA vifNsq64<>+8(SB)/8, $0x4100000000000000
+DATA vifNsq64<>+16(SB)/8, $0x4100000000000000
+DATA vifNsq64<>+24(SB)/8, $0x4100000000000000
+GLOBL vifNsq64<>(SB), RODATA|NOPTR, $32
+
+DATA vifEps<>+0(SB)/8, $0x3edb7cdfd9d7bdbb
+DATA vifEps<>+8(SB)/8, $0x3edb7cdfd9d7bdbb
+DATA vifEps<>+16(SB)/8, $0x3edb7cdfd9d7bdbb
+DATA vifEps<>+24(SB)/8, $0x3edb7cdfd9d7bdbb
+GLOBL vifEps<>(SB), RODATA|NOPTR, $32
+
+DATA vifLow15<>+0(SB)/4, $0x00007fff
+DATA vifLow15<>+4(SB)/4, $0x00007fff
+DATA vifLow15<>+8(SB)/4, $0x00007fff
+DATA vifLow15<>+12(SB)/4, $0x00007fff
+DATA vifLow15<>+16(SB)/4, $0x00007fff
+DATA vifLow15<>+20(SB)/4, $0x00007fff
+DATA vifLow15<>+24(SB)/4, $0x00007fff
+DATA vifLow15<>+28(SB)/4, $0x00007fff
+GLOBL vifLow15<>(SB), RODATA|NOPTR, $32
+
+DATA vifLow16<>+0(SB)/4, $0x0000ffff
+DATA vifLow16<>+4(SB)/4, $0x0000ffff
+DATA vifLow16<>+8(SB)/4, $0x0000ffff
+DATA vifLow16<>+12(SB)/4, $0x0000ffff
+DATA vifLow16<>+16(SB)/4, $0x0000ffff
+DATA vifLow16<>+20(SB)/4, $0x0000ffff
+DATA vifLow16<>+24(SB)/4, $0x0000ffff
+DATA vifLow16<>+28(SB)/4, $0x0000ffff
+GLOBL vifLow16<>(SB), RODATA|NOPTR, $32
+
+DATA vifDenShift<>+0(SB)/4, $0x0020f800
+DATA vifDenShift<>+4(SB)/4, $0x0020f800
+DATA vifDenShift<>+8(SB)/4, $0x0020f800
+DATA vifDenShift<>+12(SB)/4, $0x0020f800
+DATA vifDenShift<>+16(SB)/4, $0x0020f800
+DATA vifDenShift<>+20(SB)/4, $0x0020f800
+DATA vifDenShift<>+24(SB)/4, $0x0020f800
+DATA vifDenShift<>+28(SB)/4, $0x0020f800
+GLOBL vifDenShift<>(SB), RODATA|NOPTR, $32
+
 // func vifVertical8AVX2(rows **byte, coef *uint32, half int, mu1 *uint32, mu2 *uint32, xx *float64, yy *float64, xy *float64, n int)
 // Requires: AVX, AVX2
 TEXT ·vifVertical8AVX2(SB), NOSPLIT, $0-72
@@ -834,5 +886,127 @@ centre:
 	JMP       block
 
 done:
+	VZEROUPPER
+	RET
+
+// func vifStatsAVX2(sigma1Sq *int32, sigma2Sq *int32, sigma12 *int32, n int, log2 *uint16, lanes *int32)
+// Requires: AVX, AVX2
+TEXT ·vifStatsAVX2(SB), NOSPLIT, $0-48
+	MOVQ  sigma1Sq+0(FP), AX
+	MOVQ  sigma2Sq+8(FP), CX
+	MOVQ  sigma12+16(FP), DX
+	MOVQ  log2+32(FP), BX
+	MOVQ  lanes+40(FP), SI
+	MOVQ  n+24(FP), DI
+	VPXOR Y0, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	VPXOR Y2, Y2, Y2
+	VPXOR Y3, Y3, Y3
+	XORQ  R8, R8
+
+block:
+	CMPQ         R8, DI
+	JAE          done
+	VCVTDQ2PD    (AX)(R8*4), Y4
+	VCVTDQ2PD    (CX)(R8*4), Y5
+	VCVTDQ2PD    (DX)(R8*4), Y6
+	VADDPD       vifNsq64<>+0(SB), Y4, Y7
+	VADDPD       vifEps<>+0(SB), Y4, Y9
+	VDIVPD       Y9, Y6, Y8
+	VMULPD       Y6, Y8, Y9
+	VSUBPD       Y9, Y5, Y9
+	VCVTTPD2DQY  Y9, X5
+	VPXOR        X6, X6, X6
+	VPMAXSD      X6, X5, X5
+	VCVTDQ2PD    X5, Y5
+	VADDPD       vifNsq64<>+0(SB), Y5, Y5
+	VMINPD       128(SI), Y8, Y8
+	VMULPD       Y8, Y8, Y8
+	VMULPD       Y4, Y8, Y8
+	VROUNDPD     $0x03, Y8, Y8
+	VADDPD       Y5, Y8, Y4
+	VCVTDQ2PD    16(AX)(R8*4), Y6
+	VCVTDQ2PD    16(CX)(R8*4), Y8
+	VCVTDQ2PD    16(DX)(R8*4), Y9
+	VADDPD       vifNsq64<>+0(SB), Y6, Y10
+	VADDPD       vifEps<>+0(SB), Y6, Y12
+	VDIVPD       Y12, Y9, Y11
+	VMULPD       Y9, Y11, Y12
+	VSUBPD       Y12, Y8, Y12
+	VCVTTPD2DQY  Y12, X8
+	VPXOR        X9, X9, X9
+	VPMAXSD      X9, X8, X8
+	VCVTDQ2PD    X8, Y8
+	VADDPD       vifNsq64<>+0(SB), Y8, Y8
+	VMINPD       128(SI), Y11, Y11
+	VMULPD       Y11, Y11, Y11
+	VMULPD       Y6, Y11, Y11
+	VROUNDPD     $0x03, Y11, Y11
+	VADDPD       Y8, Y11, Y6
+	VSHUFPS      $0xdd, Y10, Y7, Y7
+	VPERMQ       $0xd8, Y7, Y7
+	VPSRLD       $0x05, Y7, Y9
+	VPAND        vifLow15<>+0(SB), Y9, Y9
+	VPCMPEQD     Y11, Y11, Y11
+	VPXOR        Y10, Y10, Y10
+	VPGATHERDD   Y11, (BX)(Y9*2), Y10
+	VPAND        vifLow16<>+0(SB), Y10, Y10
+	VPSRLD       $0x14, Y7, Y7
+	VPSLLD       $0x0b, Y7, Y7
+	VPADDD       Y7, Y10, Y10
+	VSHUFPS      $0xdd, Y6, Y4, Y4
+	VPERMQ       $0xd8, Y4, Y4
+	VPSRLD       $0x05, Y4, Y6
+	VPAND        vifLow15<>+0(SB), Y6, Y6
+	VPCMPEQD     Y9, Y9, Y9
+	VPXOR        Y7, Y7, Y7
+	VPGATHERDD   Y9, (BX)(Y6*2), Y7
+	VPAND        vifLow16<>+0(SB), Y7, Y7
+	VPSRLD       $0x14, Y4, Y4
+	VPSLLD       $0x0b, Y4, Y4
+	VPADDD       Y4, Y7, Y7
+	VSHUFPS      $0xdd, Y8, Y5, Y4
+	VPERMQ       $0xd8, Y4, Y4
+	VPSRLD       $0x05, Y4, Y5
+	VPAND        vifLow15<>+0(SB), Y5, Y5
+	VPCMPEQD     Y8, Y8, Y8
+	VPXOR        Y6, Y6, Y6
+	VPGATHERDD   Y8, (BX)(Y5*2), Y6
+	VPAND        vifLow16<>+0(SB), Y6, Y6
+	VPSRLD       $0x14, Y4, Y4
+	VPSLLD       $0x0b, Y4, Y4
+	VPADDD       Y4, Y6, Y6
+	VPSUBD       Y6, Y7, Y7
+	VMOVDQU      (AX)(R8*4), Y4
+	VMOVDQU      (CX)(R8*4), Y5
+	VMOVDQU      (DX)(R8*4), Y6
+	VPXOR        Y8, Y8, Y8
+	VPMAXSD      Y8, Y5, Y5
+	VMOVDQU      vifNsq32<>+0(SB), Y9
+	VPCMPGTD     Y4, Y9, Y9
+	VPSUBD       Y9, Y2, Y2
+	VPAND        Y9, Y5, Y4
+	VPMOVZXDQ    X4, Y11
+	VPADDQ       Y11, Y3, Y3
+	VEXTRACTI128 $0x01, Y4, X4
+	VPMOVZXDQ    X4, Y11
+	VPADDQ       Y11, Y3, Y3
+	VPSUBD       vifDenShift<>+0(SB), Y10, Y10
+	VPANDN       Y10, Y9, Y10
+	VPADDD       Y10, Y1, Y1
+	VPCMPGTD     Y8, Y6, Y6
+	VPCMPGTD     Y8, Y5, Y5
+	VPAND        Y5, Y6, Y6
+	VPANDN       Y6, Y9, Y6
+	VPAND        Y6, Y7, Y7
+	VPADDD       Y7, Y0, Y0
+	ADDQ         $0x08, R8
+	JMP          block
+
+done:
+	VMOVDQU Y0, (SI)
+	VMOVDQU Y1, 32(SI)
+	VMOVDQU Y2, 64(SI)
+	VMOVDQU Y3, 96(SI)
 	VZEROUPPER
 	RET

@@ -19,6 +19,7 @@ var vifScalarKernels = vifKernels{
 	means8:     vifMeans[uint8],
 	means16:    vifMeans[uint16],
 	decimate:   vifDecimateRow,
+	accumulate: (*vifSums).addRow,
 }
 
 // vifVertical8 sums ref, dis, ref², dis² and ref·dis of 8-bit rows under

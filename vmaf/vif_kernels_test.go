@@ -2,6 +2,7 @@ package vmaf
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 )
@@ -196,6 +197,58 @@ func TestVIFKernelFramesAgree(t *testing.T) {
 								k.name, sz[0], sz[1], bpc, kind, egl, got, want)
 						}
 					}
+				}
+			}
+		}
+	}
+}
+
+// vifRandSigmas returns n variances and covariances as the horizontal pass
+// yields them: variances up to the largest a 16-bit picture allows, a few
+// slightly negative from rounding, many near the noise variance where the
+// two cases of the statistics meet, covariances within the Cauchy-Schwarz
+// bound give or take rounding, and every sign combination; and now and
+// then any 32-bit value at all, which no picture yields but on which the
+// kernels still agree.
+func vifRandSigmas(rng *rand.Rand, n int) (s1, s2, s12 []int32) {
+	s1, s2, s12 = make([]int32, n), make([]int32, n), make([]int32, n)
+	variance := func() int32 {
+		switch rng.IntN(6) {
+		case 5:
+			return int32(rng.Uint32())
+		case 0:
+			return int32(rng.IntN(2000)) - 1000
+		case 1:
+			return vifSigmaNsq + int32(rng.IntN(64)) - 32
+		case 2:
+			return int32(rng.IntN(1 << 30))
+		default:
+			return int32(rng.IntN(1 << 20))
+		}
+	}
+	for j := range s1 {
+		s1[j], s2[j] = variance(), variance()
+		bound := math.Sqrt(math.Max(float64(s1[j]), 0) * math.Max(float64(s2[j]), 0))
+		s12[j] = int32((2*rng.Float64()-1)*bound) + int32(rng.IntN(64)) - 32
+		if rng.IntN(8) == 0 {
+			s12[j] = int32(rng.Uint32())
+		}
+	}
+	return s1, s2, s12
+}
+
+func TestVIFKernelStatsAgree(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	lg := vifLog2()
+	for _, k := range vifOtherKernelSets(t) {
+		for _, w := range append(vifKernelWidths, 5000, 20000) {
+			s1, s2, s12 := vifRandSigmas(rng, w)
+			for _, limit := range []float64{vifDefaultEnhnGainLimit, 1, 2.5} {
+				var want, got vifSums
+				want.addRow(s1, s2, s12, limit, lg)
+				k.accumulate(&got, s1, s2, s12, limit, lg)
+				if got != want {
+					t.Errorf("%s %d pixels, gain limit %g: sums %+v, portable %+v", k.name, w, limit, got, want)
 				}
 			}
 		}

@@ -8,12 +8,14 @@ import (
 
 // vifLog2Table holds round(2048·log2(i)) for 16-bit mantissas i in
 // [1<<15, 1<<16), indexed by i-(1<<15): libvmaf's fixed-point logarithm.
-type vifLog2Table [1 << 15]uint16
+// One unused entry at the end lets vector gathers read whole 32-bit words
+// at every index.
+type vifLog2Table [1<<15 + 1]uint16
 
 // vifLog2 returns the shared, read-only table, built on first use.
 var vifLog2 = sync.OnceValue(func() *vifLog2Table {
 	var t vifLog2Table
-	for i := range t {
+	for i := range 1 << 15 {
 		// libvmaf rounds a single-precision log2; rounding the double
 		// result to float32 first gives the same table.
 		l := float32(math.Log2(float64(i + 1<<15)))

@@ -25,6 +25,8 @@ type vifKernels struct {
 	// decimate filters mirrored padded mean rows horizontally at every
 	// other column into a row of the next scale.
 	decimate func(dstRef, dstDis []uint16, mu1, mu2 []uint32, taps []uint16)
+	// accumulate adds a row of variances and covariances to s.
+	accumulate func(s *vifSums, sigma1Sq, sigma2Sq, sigma12 []int32, gainLimit float64, lg *vifLog2Table)
 }
 
 // vifRowBuf is the scratch of one output row, allocated once per

@@ -40,3 +40,11 @@ func vifMeans16AVX2(rows **uint16, coef *uint32, half int, mu1 *uint32, mu2 *uin
 //
 //go:noescape
 func vifDecimateAVX2(mu1 *uint32, mu2 *uint32, coef *uint32, half int, dstRef *uint16, dstDis *uint16, n int)
+
+// vifStatsAVX2 is vifSums.addRow for the first n pixels (a multiple of
+// 8), leaving per-lane partial sums in lanes (a vifStatLanes, which
+// also holds the gain limit). The
+// table must have one entry past the last index it is read at.
+//
+//go:noescape
+func vifStatsAVX2(sigma1Sq *int32, sigma2Sq *int32, sigma12 *int32, n int, log2 *uint16, lanes *int32)

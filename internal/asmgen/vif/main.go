@@ -50,12 +50,15 @@ func main() {
 	round16 = constant32("vifRound16", 1<<15)
 	round32 = constant64("vifRound32", 1<<31)
 
+	statsConstants()
+
 	vertical8()
 	vertical16()
 	horizontal()
 	means8()
 	means16()
 	decimate()
+	stats()
 	Generate()
 }
 

@@ -78,6 +78,7 @@ type Status struct {
 	FramesScored    uint64      `json:"frames_scored" jsonschema:"frame pairs scored"`
 	FramesSkipped   uint64      `json:"frames_skipped" jsonschema:"frame pairs passed over while paused in skip mode or subsampled"`
 	FramesUnpaired  uint64      `json:"frames_unpaired" jsonschema:"frames that found no partner on the other pad"`
+	FramesDropped   uint64      `json:"frames_dropped" jsonschema:"frame pairs not scored because scoring fell behind a live source (backpressure=drop)"`
 	LastFrame       int64       `json:"last_frame" jsonschema:"index of the last scored frame, -1 before any"`
 	LastScore       *float64    `json:"last_score,omitempty" jsonschema:"score of the last scored frame"`
 	CommandsPending int         `json:"commands_pending" jsonschema:"commands queued for the next frame boundary"`

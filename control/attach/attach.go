@@ -1,0 +1,117 @@
+// Package attach serves a pipeline.Runner's measurement on an MCP control
+// socket: it adapts the Runner to control.Target, with swap requests going
+// through a swap.Manager (model registry, off-thread loading and engine
+// check) before they reach the Runner's frame-boundary command queue.
+//
+// Drivers start it once the Runner exists and close it after the Runner
+// has finished:
+//
+//	p, err := attach.Start(attach.Config{Socket: path, Runner: r, ModelDirs: dirs})
+//	...
+//	r.Finish()
+//	p.Close()
+package attach
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/vmafsink/vmafsink/control"
+	"github.com/vmafsink/vmafsink/pipeline"
+	"github.com/vmafsink/vmafsink/swap"
+	"github.com/vmafsink/vmafsink/vmaf"
+)
+
+// Config says what to serve and where.
+type Config struct {
+	Socket string
+	Runner *pipeline.Runner
+	// ModelDirs are the directories whose model files a swap may name
+	// (the model-dirs property).
+	ModelDirs []string
+	// ModelSpec is the model the run started with; when it is a file, its
+	// directory is allowed too (the operator chose it).
+	ModelSpec string
+	// Engine and Features are the scorer's engine and extra metrics; a
+	// swapped-in model is checked against them before it is queued.
+	Engine   string
+	Features []string
+	// Options tune the server (group access, buffers, timeouts).
+	Options control.Options
+}
+
+// Plane is a running control plane.
+type Plane struct {
+	srv    *control.Server
+	target *Target
+}
+
+// Start builds the target and serves it on cfg.Socket.
+func Start(cfg Config) (*Plane, error) {
+	t, err := NewTarget(cfg)
+	if err != nil {
+		return nil, err
+	}
+	srv, err := control.Start(cfg.Socket, t, cfg.Options)
+	if err != nil {
+		t.Close()
+		return nil, err
+	}
+	return &Plane{srv: srv, target: t}, nil
+}
+
+// Close disconnects the clients, removes the socket and stops following
+// the Runner. The Runner itself is the driver's to close.
+func (p *Plane) Close() error {
+	err := p.srv.Close()
+	p.target.Close()
+	return err
+}
+
+// Server returns the MCP server.
+func (p *Plane) Server() *control.Server { return p.srv }
+
+// NewTarget adapts cfg.Runner to control.Target.
+func NewTarget(cfg Config) (*Target, error) {
+	if cfg.Runner == nil {
+		return nil, fmt.Errorf("attach: no runner")
+	}
+	dirs := append([]string(nil), cfg.ModelDirs...)
+	if f := specFile(cfg.ModelSpec); f != "" {
+		dirs = append(dirs, filepath.Dir(f))
+	}
+	reg, err := swap.NewRegistry(dirs...)
+	if err != nil {
+		return nil, fmt.Errorf("attach: %w", err)
+	}
+	t := &Target{
+		r:        cfg.Runner,
+		swaps:    swap.NewManager(reg, swap.Options{Check: swap.EngineCheck(vmaf.Config{Engine: cfg.Engine, Features: cfg.Features})}),
+		engine:   cfg.Engine,
+		features: append([]string(nil), cfg.Features...),
+		tickets:  make(map[uint64]*pipeline.Ticket),
+	}
+	t.worst.cap = maxWorst
+	t.stopWorst = cfg.Runner.Subscribe(t.worst.add)
+	return t, nil
+}
+
+// specFile returns the model file a spec names, if any.
+func specFile(spec string) string {
+	if spec == "" {
+		return ""
+	}
+	if !strings.Contains(spec, "=") {
+		if _, err := vmaf.BuiltinModel(spec); err == nil {
+			return ""
+		}
+		return spec
+	}
+	for _, p := range strings.Split(spec, ":") {
+		if path, ok := strings.CutPrefix(p, "path="); ok {
+			return path
+		}
+	}
+	return ""
+}

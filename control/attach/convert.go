@@ -1,0 +1,180 @@
+package attach
+
+import (
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/vmafsink/vmafsink/control"
+	"github.com/vmafsink/vmafsink/pipeline"
+	"github.com/vmafsink/vmafsink/vmaf"
+)
+
+// modelLabel names a model in records and status: what a swap request
+// would name to get it back (the built-in version or the file path), or
+// its metric name when a spec gave one.
+func modelLabel(m *vmaf.Model) string {
+	switch {
+	case m == nil:
+		return ""
+	case m.Name != "" && m.Name != "vmaf":
+		return m.Name
+	case m.Version != "":
+		return m.Version
+	}
+	return m.Name
+}
+
+func convertRecord(r *pipeline.Record) control.Record {
+	rec := control.Record{Frame: int64(r.Index), PTS: -1, Model: modelLabel(r.Model()), Score: r.Score,
+		Features: make(map[string]float64, len(r.Metrics))}
+	if r.Timing.PTS != pipeline.NoTime {
+		rec.PTS = int64(r.Timing.PTS)
+	}
+	for _, m := range r.Metrics {
+		rec.Features[m.Name] = m.Value
+	}
+	return rec
+}
+
+func convertStatus(st pipeline.Status, engine string) control.Status {
+	out := control.Status{
+		State:           st.State.String(),
+		PauseMode:       st.PauseMode.String(),
+		Engine:          engine,
+		FramesReceived:  st.Counters.Pairs,
+		FramesScored:    st.Counters.Scored,
+		FramesSkipped:   st.Counters.Skipped,
+		FramesUnpaired:  st.Counters.Unpaired[pipeline.Ref] + st.Counters.Unpaired[pipeline.Dist],
+		FramesDropped:   st.Counters.Dropped,
+		LastFrame:       int64(st.LastIndex),
+		CommandsPending: st.CommandsPending,
+		Swaps:           []control.SwapEvent{},
+		UptimeSeconds:   time.Since(st.Started).Seconds(),
+	}
+	if out.Engine == "" {
+		out.Engine = "auto"
+	}
+	if st.State == pipeline.Running && st.Format == nil && st.Counters.Pairs == 0 {
+		out.State = control.StateIdle
+	}
+	if len(st.Models) > 0 {
+		out.Model = modelLabel(st.Models[0])
+		if len(st.Models) > 1 {
+			for _, m := range st.Models {
+				out.Models = append(out.Models, modelLabel(m))
+			}
+		}
+	}
+	if st.LastIndex >= 0 {
+		v := st.LastScore
+		out.LastScore = &v
+	}
+	if f := st.Format; f != nil {
+		out.Width, out.Height, out.Format = f.Width, f.Height, formatName(f.Chroma, f.BitDepth)
+	}
+	for _, s := range st.Swaps {
+		out.Swaps = append(out.Swaps, control.SwapEvent{Command: s.ID, FirstFrame: int64(s.FirstIndex), Time: s.Applied,
+			From: modelLabel(s.From), To: modelLabel(s.To)})
+	}
+	out.Warnings = warnings(st)
+	return out
+}
+
+// formatName gives GStreamer's name for a stream's raw video format.
+func formatName(c vmaf.Chroma, depth int) string {
+	base := map[vmaf.Chroma]string{vmaf.Chroma420: "I420", vmaf.Chroma422: "I422", vmaf.Chroma444: "Y444", vmaf.Chroma400: "GRAY"}[c]
+	switch {
+	case depth == 8 && c == vmaf.Chroma422:
+		return "Y42B"
+	case depth == 8 && c == vmaf.Chroma400:
+		return "GRAY8"
+	case depth == 8:
+		return base
+	case c == vmaf.Chroma400:
+		return fmt.Sprintf("GRAY%d_LE", depth)
+	}
+	return fmt.Sprintf("%s_%dLE", base, depth)
+}
+
+// warnings lists what an operator should act on.
+func warnings(st pipeline.Status) []string {
+	var w []string
+	if st.Format != nil && len(st.Models) > 0 {
+		m := st.Models[0]
+		is4K := strings.Contains(strings.ToLower(filepath.Base(m.Version)), "4k")
+		h := st.Format.Height
+		switch {
+		case is4K && h < 1440:
+			w = append(w, fmt.Sprintf("model %s is meant for 4K (2160p) viewing; on %dx%d input its scores saturate near 100 — swap to vmaf_v0.6.1", modelLabel(m), st.Format.Width, h))
+		case !is4K && h >= 2160:
+			w = append(w, fmt.Sprintf("model %s is meant for 1080p viewing; for %dx%d input vmaf_4k_v0.6.1 fits better", modelLabel(m), st.Format.Width, h))
+		}
+	}
+	if n := st.Counters.Unpaired[pipeline.Ref] + st.Counters.Unpaired[pipeline.Dist]; n > 0 {
+		w = append(w, fmt.Sprintf("%d frames found no partner on the other pad (timestamps or frame counts disagree)", n))
+	}
+	if st.Counters.Dropped > 0 {
+		w = append(w, fmt.Sprintf("%d frame pairs were dropped unscored because scoring fell behind (backpressure=drop)", st.Counters.Dropped))
+	}
+	return w
+}
+
+// extractors groups metric names by the extractor that produces them and
+// reads the options libvmaf encodes in names (integer_adm2_egl_1: ADM with
+// an enhancement gain limit of 1).
+func extractors(names []string) []control.Extractor {
+	groups := map[string]*control.Extractor{}
+	var order []string
+	for _, n := range names {
+		ext := extractorOf(n)
+		if ext == "" {
+			continue
+		}
+		key := ext
+		opts := map[string]float64{}
+		if base, val, ok := strings.Cut(n, "_egl_"); ok && base != "" {
+			if v, err := strconv.ParseFloat(val, 64); err == nil {
+				opt := "adm_enhn_gain_limit"
+				if strings.Contains(ext, "vif") {
+					opt = "vif_enhn_gain_limit"
+				}
+				opts[opt] = v
+				key += "_egl_" + val
+			}
+		}
+		g, ok := groups[key]
+		if !ok {
+			g = &control.Extractor{Name: ext}
+			if len(opts) > 0 {
+				g.Options = opts
+			}
+			groups[key] = g
+			order = append(order, key)
+		}
+		g.Outputs = append(g.Outputs, n)
+	}
+	out := make([]control.Extractor, 0, len(order))
+	for _, k := range order {
+		out = append(out, *groups[k])
+	}
+	return out
+}
+
+// extractorOf names the extractor behind a metric, or "" for a model's
+// own outputs.
+func extractorOf(name string) string {
+	for _, p := range []struct{ prefix, ext string }{
+		{"integer_adm", "integer_adm"}, {"integer_aim", "integer_adm"},
+		{"integer_vif", "integer_vif"}, {"integer_motion", "integer_motion"},
+		{"adm", "float_adm"}, {"aim", "float_adm"}, {"vif", "float_vif"}, {"motion", "float_motion"},
+		{"psnr", "psnr"}, {"float_ssim", "float_ssim"}, {"float_ms_ssim", "float_ms_ssim"},
+	} {
+		if strings.HasPrefix(name, p.prefix) {
+			return p.ext
+		}
+	}
+	return ""
+}

@@ -88,7 +88,7 @@ func newVIFWith(w, h, bpc int, opt vifOptions, k *vifKernels) *vif {
 		lw, lh = lw/2, lh/2
 		v.levels[s] = vifLevel{w: lw, h: lh, ref: make([]uint16, lw*lh), dis: make([]uint16, lw*lh)}
 	}
-	v.buf = newVIFRowBuf(w, k.float64Rows)
+	v.buf = newVIFRowBuf(w, k.wordRows)
 	return v
 }
 

@@ -17,15 +17,15 @@ import (
 // vifAVX2Kernels processes whole vector blocks in assembly and the last
 // few columns of a row with the scalar code in vif_vectail_amd64.go.
 var vifAVX2Kernels = vifKernels{
-	name:        "avx2",
-	float64Rows: true,
-	vertical8:   vifVertical8Vec,
-	vertical16:  vifVertical16Vec,
-	horizontal:  vifHorizontalVec,
-	means8:      vifMeans8Vec,
-	means16:     vifMeans16Vec,
-	decimate:    vifDecimateVec,
-	accumulate:  vifAccumulateVec,
+	name:       "avx2",
+	wordRows:   true,
+	vertical8:  vifVertical8Vec,
+	vertical16: vifVertical16Vec,
+	horizontal: vifHorizontalVec,
+	means8:     vifMeans8Vec,
+	means16:    vifMeans16Vec,
+	decimate:   vifDecimateVec,
+	accumulate: vifAccumulateVec,
 }
 
 // vifHasAVX2 tells whether the CPU and OS support the AVX2 kernels.
@@ -63,15 +63,20 @@ func vifRowPtrs[T uint8 | uint16](rows *[2 * vifMaxTaps]*T, ref, dis [][]T, n in
 	}
 }
 
+// vifWords returns a pointer to the first statistics row at padded index
+// off, having checked that every row holds n words from there.
+func (b *vifRowBuf) vifWords(off, n int) *uint16 {
+	_ = b.words[(vifWordRows-1)*b.wordStride+off : (vifWordRows-1)*b.wordStride+off+n]
+	return vifAt(b.words, off, n)
+}
+
 func vifVertical8Vec(b *vifRowBuf, ref, dis [][]byte, taps []uint16, w int) {
 	n := 0
 	if t := vifVecTapsFor(taps); t != nil && w >= 16 {
 		n = w &^ 15
 		var rows [2 * vifMaxTaps]*byte
 		vifRowPtrs(&rows, ref[:len(taps)], dis[:len(taps)], n)
-		vifVertical8AVX2(&rows[0], &t.w16[0][0], len(taps)/2,
-			vifAt(b.mu1, vifPad, n), vifAt(b.mu2, vifPad, n),
-			vifAt(b.fxx, vifPad, n), vifAt(b.fyy, vifPad, n), vifAt(b.fxy, vifPad, n), n)
+		vifVertical8AVX2(&rows[0], &t.w16[0][0], len(taps)/2, b.vifWords(vifPad, n), 2*b.wordStride, n)
 	}
 	vifVertical8Cols(b, ref, dis, taps, n, w)
 }
@@ -83,9 +88,7 @@ func vifVertical16Vec(b *vifRowBuf, ref, dis [][]uint16, taps []uint16, w int, m
 		n = w &^ 7
 		var rows [2 * vifMaxTaps]*uint16
 		vifRowPtrs(&rows, ref[:len(taps)], dis[:len(taps)], n)
-		vifVertical16AVX2(&rows[0], &t.w16[0][0], len(taps)/2,
-			vifAt(b.mu1, vifPad, n), vifAt(b.mu2, vifPad, n),
-			vifAt(b.fxx, vifPad, n), vifAt(b.fyy, vifPad, n), vifAt(b.fxy, vifPad, n), n,
+		vifVertical16AVX2(&rows[0], &t.w16[0][0], len(taps)/2, b.vifWords(vifPad, n), 2*b.wordStride, n,
 			uint64(muShift), vifRounding(muShift), math.Ldexp(1, -int(sqShift)))
 	}
 	vifVertical16Cols(b, ref, dis, taps, n, w, muShift, sqShift)
@@ -93,13 +96,12 @@ func vifVertical16Vec(b *vifRowBuf, ref, dis [][]uint16, taps []uint16, w int, m
 
 func vifHorizontalVec(b *vifRowBuf, taps []uint16, w int) {
 	n := 0
-	if t := vifVecTapsFor(taps); t != nil && w >= 8 {
-		n = w &^ 7
-		// The windows of n columns reach n+len(taps)-1 samples.
-		base, span := vifPad-len(taps)/2, n+len(taps)-1
-		vifHorizontalAVX2(vifAt(b.mu1, base, span), vifAt(b.mu2, base, span),
-			vifAt(b.fxx, base, span), vifAt(b.fyy, base, span), vifAt(b.fxy, base, span),
-			&t.w16[0][0], len(taps)/2,
+	if t := vifVecTapsFor(taps); t != nil && w >= 16 {
+		n = w &^ 15
+		// The pairs of taps read 16 words at up to 2·npairs-1 past each
+		// column.
+		base := vifPad - len(taps)/2
+		vifHorizontalAVX2(b.vifWords(base, n+2*t.npairs), 2*b.wordStride, &t.w16[0][0], t.npairs,
 			vifAt(b.sigma1Sq, 0, n), vifAt(b.sigma2Sq, 0, n), vifAt(b.sigma12, 0, n), n)
 	}
 	vifHorizontalCols(b, taps, n, w)

@@ -48,6 +48,26 @@ DATA vifRound32<>+16(SB)/8, $0x0000000080000000
 DATA vifRound32<>+24(SB)/8, $0x0000000080000000
 GLOBL vifRound32<>(SB), RODATA|NOPTR, $32
 
+DATA vifLow16<>+0(SB)/4, $0x0000ffff
+DATA vifLow16<>+4(SB)/4, $0x0000ffff
+DATA vifLow16<>+8(SB)/4, $0x0000ffff
+DATA vifLow16<>+12(SB)/4, $0x0000ffff
+DATA vifLow16<>+16(SB)/4, $0x0000ffff
+DATA vifLow16<>+20(SB)/4, $0x0000ffff
+DATA vifLow16<>+24(SB)/4, $0x0000ffff
+DATA vifLow16<>+28(SB)/4, $0x0000ffff
+GLOBL vifLow16<>(SB), RODATA|NOPTR, $32
+
+DATA vifBias16<>+0(SB)/4, $0x80008000
+DATA vifBias16<>+4(SB)/4, $0x80008000
+DATA vifBias16<>+8(SB)/4, $0x80008000
+DATA vifBias16<>+12(SB)/4, $0x80008000
+DATA vifBias16<>+16(SB)/4, $0x80008000
+DATA vifBias16<>+20(SB)/4, $0x80008000
+DATA vifBias16<>+24(SB)/4, $0x80008000
+DATA vifBias16<>+28(SB)/4, $0x80008000
+GLOBL vifBias16<>(SB), RODATA|NOPTR, $32
+
 DATA vifNsq32<>+0(SB)/4, $0x00020000
 DATA vifNsq32<>+4(SB)/4, $0x00020000
 DATA vifNsq32<>+8(SB)/4, $0x00020000
@@ -80,16 +100,6 @@ DATA vifLow15<>+24(SB)/4, $0x00007fff
 DATA vifLow15<>+28(SB)/4, $0x00007fff
 GLOBL vifLow15<>(SB), RODATA|NOPTR, $32
 
-DATA vifLow16<>+0(SB)/4, $0x0000ffff
-DATA vifLow16<>+4(SB)/4, $0x0000ffff
-DATA vifLow16<>+8(SB)/4, $0x0000ffff
-DATA vifLow16<>+12(SB)/4, $0x0000ffff
-DATA vifLow16<>+16(SB)/4, $0x0000ffff
-DATA vifLow16<>+20(SB)/4, $0x0000ffff
-DATA vifLow16<>+24(SB)/4, $0x0000ffff
-DATA vifLow16<>+28(SB)/4, $0x0000ffff
-GLOBL vifLow16<>(SB), RODATA|NOPTR, $32
-
 DATA vifDenShift<>+0(SB)/4, $0x0020f800
 DATA vifDenShift<>+4(SB)/4, $0x0020f800
 DATA vifDenShift<>+8(SB)/4, $0x0020f800
@@ -100,10 +110,10 @@ DATA vifDenShift<>+24(SB)/4, $0x0020f800
 DATA vifDenShift<>+28(SB)/4, $0x0020f800
 GLOBL vifDenShift<>(SB), RODATA|NOPTR, $32
 
-// func vifVertical8AVX2(rows **byte, coef *uint32, half int, mu1 *uint32, mu2 *uint32, xx *float64, yy *float64, xy *float64, n int)
+// func vifVertical8AVX2(rows **byte, coef *uint32, half int, dst *uint16, stride int, n int)
 // Requires: AVX, AVX2
-TEXT ·vifVertical8AVX2(SB), NOSPLIT, $0-72
-	MOVQ n+64(FP), AX
+TEXT ·vifVertical8AVX2(SB), NOSPLIT, $0-48
+	MOVQ n+40(FP), AX
 	XORQ CX, CX
 
 block:
@@ -173,127 +183,114 @@ tap:
 	JMP        tap
 
 centre:
-	MOVQ         (DI), DX
-	MOVQ         136(DI), SI
-	VPXOR        Y10, Y10, Y10
-	VPMOVZXBW    (DX)(CX*1), Y11
-	VPMOVZXBW    (SI)(CX*1), Y12
-	VPUNPCKLWD   Y10, Y11, Y13
-	VPUNPCKHWD   Y10, Y11, Y11
-	VPUNPCKLWD   Y10, Y12, Y14
-	VPUNPCKHWD   Y10, Y12, Y10
-	VPMULLD      288(BX), Y13, Y12
-	VPADDD       Y12, Y0, Y0
-	VPMULLD      288(BX), Y14, Y12
-	VPADDD       Y12, Y2, Y2
-	VPMADDWD     Y13, Y13, Y12
-	VPMULLD      288(BX), Y12, Y12
-	VPADDD       Y12, Y4, Y4
-	VPMADDWD     Y14, Y14, Y12
-	VPMULLD      288(BX), Y12, Y12
-	VPADDD       Y12, Y6, Y6
-	VPMADDWD     Y14, Y13, Y12
-	VPMULLD      288(BX), Y12, Y12
-	VPADDD       Y12, Y8, Y8
-	VPMULLD      288(BX), Y11, Y12
-	VPADDD       Y12, Y1, Y1
-	VPMULLD      288(BX), Y10, Y12
-	VPADDD       Y12, Y3, Y3
-	VPMADDWD     Y11, Y11, Y12
-	VPMULLD      288(BX), Y12, Y12
-	VPADDD       Y12, Y5, Y5
-	VPMADDWD     Y10, Y10, Y12
-	VPMULLD      288(BX), Y12, Y12
-	VPADDD       Y12, Y7, Y7
-	VPMADDWD     Y10, Y11, Y12
-	VPMULLD      288(BX), Y12, Y12
-	VPADDD       Y12, Y9, Y9
-	MOVQ         mu1+24(FP), DX
-	VPADDD       vifRound8<>+0(SB), Y0, Y0
-	VPSRLD       $0x08, Y0, Y0
-	VPADDD       vifRound8<>+0(SB), Y1, Y1
-	VPSRLD       $0x08, Y1, Y1
-	VPERM2I128   $0x20, Y1, Y0, Y10
-	VMOVDQU      Y10, (DX)(CX*4)
-	VPERM2I128   $0x31, Y1, Y0, Y10
-	VMOVDQU      Y10, 32(DX)(CX*4)
-	MOVQ         mu2+32(FP), DX
-	VPADDD       vifRound8<>+0(SB), Y2, Y2
-	VPSRLD       $0x08, Y2, Y2
-	VPADDD       vifRound8<>+0(SB), Y3, Y3
-	VPSRLD       $0x08, Y3, Y3
-	VPERM2I128   $0x20, Y3, Y2, Y0
-	VMOVDQU      Y0, (DX)(CX*4)
-	VPERM2I128   $0x31, Y3, Y2, Y0
-	VMOVDQU      Y0, 32(DX)(CX*4)
-	MOVQ         xx+40(FP), DX
-	VEXTRACTI128 $0x01, Y4, X0
-	VEXTRACTI128 $0x01, Y5, X1
-	VPMOVZXDQ    X4, Y2
-	VPOR         vifMagic<>+0(SB), Y2, Y2
-	VSUBPD       vifMagic<>+0(SB), Y2, Y2
-	VMOVUPD      Y2, (DX)(CX*8)
-	VPMOVZXDQ    X5, Y2
-	VPOR         vifMagic<>+0(SB), Y2, Y2
-	VSUBPD       vifMagic<>+0(SB), Y2, Y2
-	VMOVUPD      Y2, 32(DX)(CX*8)
-	VPMOVZXDQ    X0, Y0
-	VPOR         vifMagic<>+0(SB), Y0, Y0
-	VSUBPD       vifMagic<>+0(SB), Y0, Y0
-	VMOVUPD      Y0, 64(DX)(CX*8)
-	VPMOVZXDQ    X1, Y0
-	VPOR         vifMagic<>+0(SB), Y0, Y0
-	VSUBPD       vifMagic<>+0(SB), Y0, Y0
-	VMOVUPD      Y0, 96(DX)(CX*8)
-	MOVQ         yy+48(FP), DX
-	VEXTRACTI128 $0x01, Y6, X0
-	VEXTRACTI128 $0x01, Y7, X1
-	VPMOVZXDQ    X6, Y2
-	VPOR         vifMagic<>+0(SB), Y2, Y2
-	VSUBPD       vifMagic<>+0(SB), Y2, Y2
-	VMOVUPD      Y2, (DX)(CX*8)
-	VPMOVZXDQ    X7, Y2
-	VPOR         vifMagic<>+0(SB), Y2, Y2
-	VSUBPD       vifMagic<>+0(SB), Y2, Y2
-	VMOVUPD      Y2, 32(DX)(CX*8)
-	VPMOVZXDQ    X0, Y0
-	VPOR         vifMagic<>+0(SB), Y0, Y0
-	VSUBPD       vifMagic<>+0(SB), Y0, Y0
-	VMOVUPD      Y0, 64(DX)(CX*8)
-	VPMOVZXDQ    X1, Y0
-	VPOR         vifMagic<>+0(SB), Y0, Y0
-	VSUBPD       vifMagic<>+0(SB), Y0, Y0
-	VMOVUPD      Y0, 96(DX)(CX*8)
-	MOVQ         xy+56(FP), DX
-	VEXTRACTI128 $0x01, Y8, X0
-	VEXTRACTI128 $0x01, Y9, X1
-	VPMOVZXDQ    X8, Y2
-	VPOR         vifMagic<>+0(SB), Y2, Y2
-	VSUBPD       vifMagic<>+0(SB), Y2, Y2
-	VMOVUPD      Y2, (DX)(CX*8)
-	VPMOVZXDQ    X9, Y2
-	VPOR         vifMagic<>+0(SB), Y2, Y2
-	VSUBPD       vifMagic<>+0(SB), Y2, Y2
-	VMOVUPD      Y2, 32(DX)(CX*8)
-	VPMOVZXDQ    X0, Y0
-	VPOR         vifMagic<>+0(SB), Y0, Y0
-	VSUBPD       vifMagic<>+0(SB), Y0, Y0
-	VMOVUPD      Y0, 64(DX)(CX*8)
-	VPMOVZXDQ    X1, Y0
-	VPOR         vifMagic<>+0(SB), Y0, Y0
-	VSUBPD       vifMagic<>+0(SB), Y0, Y0
-	VMOVUPD      Y0, 96(DX)(CX*8)
-	ADDQ         $0x10, CX
-	JMP          block
+	MOVQ       (DI), DX
+	MOVQ       136(DI), SI
+	VPXOR      Y10, Y10, Y10
+	VPMOVZXBW  (DX)(CX*1), Y11
+	VPMOVZXBW  (SI)(CX*1), Y12
+	VPUNPCKLWD Y10, Y11, Y13
+	VPUNPCKHWD Y10, Y11, Y11
+	VPUNPCKLWD Y10, Y12, Y14
+	VPUNPCKHWD Y10, Y12, Y10
+	VPMULLD    288(BX), Y13, Y12
+	VPADDD     Y12, Y0, Y0
+	VPMULLD    288(BX), Y14, Y12
+	VPADDD     Y12, Y2, Y2
+	VPMADDWD   Y13, Y13, Y12
+	VPMULLD    288(BX), Y12, Y12
+	VPADDD     Y12, Y4, Y4
+	VPMADDWD   Y14, Y14, Y12
+	VPMULLD    288(BX), Y12, Y12
+	VPADDD     Y12, Y6, Y6
+	VPMADDWD   Y14, Y13, Y12
+	VPMULLD    288(BX), Y12, Y12
+	VPADDD     Y12, Y8, Y8
+	VPMULLD    288(BX), Y11, Y12
+	VPADDD     Y12, Y1, Y1
+	VPMULLD    288(BX), Y10, Y12
+	VPADDD     Y12, Y3, Y3
+	VPMADDWD   Y11, Y11, Y12
+	VPMULLD    288(BX), Y12, Y12
+	VPADDD     Y12, Y5, Y5
+	VPMADDWD   Y10, Y10, Y12
+	VPMULLD    288(BX), Y12, Y12
+	VPADDD     Y12, Y7, Y7
+	VPMADDWD   Y10, Y11, Y12
+	VPMULLD    288(BX), Y12, Y12
+	VPADDD     Y12, Y9, Y9
+	MOVQ       dst+24(FP), DX
+	MOVQ       stride+32(FP), BX
+	IMUL3Q     $0x00000000, BX, SI
+	ADDQ       DX, SI
+	VPADDD     vifRound8<>+0(SB), Y0, Y0
+	VPSRLD     $0x08, Y0, Y0
+	VPADDD     vifRound8<>+0(SB), Y1, Y1
+	VPSRLD     $0x08, Y1, Y1
+	VPACKUSDW  Y1, Y0, Y0
+	VPXOR      vifBias16<>+0(SB), Y0, Y0
+	VMOVDQU    Y0, (SI)(CX*2)
+	IMUL3Q     $0x00000001, BX, SI
+	ADDQ       DX, SI
+	VPADDD     vifRound8<>+0(SB), Y2, Y2
+	VPSRLD     $0x08, Y2, Y2
+	VPADDD     vifRound8<>+0(SB), Y3, Y3
+	VPSRLD     $0x08, Y3, Y3
+	VPACKUSDW  Y3, Y2, Y0
+	VPXOR      vifBias16<>+0(SB), Y0, Y0
+	VMOVDQU    Y0, (SI)(CX*2)
+	IMUL3Q     $0x00000002, BX, SI
+	ADDQ       DX, SI
+	IMUL3Q     $0x00000003, BX, DI
+	ADDQ       DX, DI
+	VPSRLD     $0x10, Y4, Y0
+	VPAND      vifLow16<>+0(SB), Y4, Y4
+	VPSRLD     $0x10, Y5, Y1
+	VPAND      vifLow16<>+0(SB), Y5, Y5
+	VPACKUSDW  Y1, Y0, Y0
+	VPXOR      vifBias16<>+0(SB), Y0, Y0
+	VMOVDQU    Y0, (SI)(CX*2)
+	VPACKUSDW  Y5, Y4, Y0
+	VPXOR      vifBias16<>+0(SB), Y0, Y0
+	VMOVDQU    Y0, (DI)(CX*2)
+	IMUL3Q     $0x00000004, BX, SI
+	ADDQ       DX, SI
+	IMUL3Q     $0x00000005, BX, DI
+	ADDQ       DX, DI
+	VPSRLD     $0x10, Y6, Y0
+	VPAND      vifLow16<>+0(SB), Y6, Y6
+	VPSRLD     $0x10, Y7, Y1
+	VPAND      vifLow16<>+0(SB), Y7, Y7
+	VPACKUSDW  Y1, Y0, Y0
+	VPXOR      vifBias16<>+0(SB), Y0, Y0
+	VMOVDQU    Y0, (SI)(CX*2)
+	VPACKUSDW  Y7, Y6, Y0
+	VPXOR      vifBias16<>+0(SB), Y0, Y0
+	VMOVDQU    Y0, (DI)(CX*2)
+	IMUL3Q     $0x00000006, BX, SI
+	ADDQ       DX, SI
+	IMUL3Q     $0x00000007, BX, BX
+	ADDQ       DX, BX
+	VPSRLD     $0x10, Y8, Y0
+	VPAND      vifLow16<>+0(SB), Y8, Y8
+	VPSRLD     $0x10, Y9, Y1
+	VPAND      vifLow16<>+0(SB), Y9, Y9
+	VPACKUSDW  Y1, Y0, Y0
+	VPXOR      vifBias16<>+0(SB), Y0, Y0
+	VMOVDQU    Y0, (SI)(CX*2)
+	VPACKUSDW  Y9, Y8, Y0
+	VPXOR      vifBias16<>+0(SB), Y0, Y0
+	VMOVDQU    Y0, (BX)(CX*2)
+	ADDQ       $0x10, CX
+	JMP        block
 
 done:
 	VZEROUPPER
 	RET
 
-// func vifVertical16AVX2(rows **uint16, coef *uint32, half int, mu1 *uint32, mu2 *uint32, xx *float64, yy *float64, xy *float64, n int, muShift uint64, muRound uint32, sqScale float64)
+// func vifVertical16AVX2(rows **uint16, coef *uint32, half int, dst *uint16, stride int, n int, muShift uint64, muRound uint32, sqScale float64)
 // Requires: AVX, AVX2, FMA3
-TEXT ·vifVertical16AVX2(SB), NOSPLIT, $0-96
-	MOVQ n+64(FP), AX
+TEXT ·vifVertical16AVX2(SB), NOSPLIT, $0-72
+	MOVQ n+40(FP), AX
 	XORQ CX, CX
 
 block:
@@ -399,46 +396,77 @@ centre:
 	VFMADD231PD  576(BX), Y10, Y5
 	VMULPD       Y9, Y8, Y8
 	VFMADD231PD  576(BX), Y8, Y7
-	MOVL         muRound+80(FP), DX
-	VMOVD        DX, X8
+	MOVQ         dst+24(FP), DX
+	MOVQ         stride+32(FP), BX
+	MOVL         muRound+56(FP), SI
+	VMOVD        SI, X8
 	VPBROADCASTD X8, Y8
-	VMOVQ        muShift+72(FP), X9
+	VMOVQ        muShift+48(FP), X9
 	VPADDD       Y8, Y0, Y0
 	VPSRLD       X9, Y0, Y0
-	MOVQ         mu1+24(FP), DX
-	VMOVDQU      Y0, (DX)(CX*4)
 	VPADDD       Y8, Y1, Y1
 	VPSRLD       X9, Y1, Y1
-	MOVQ         mu2+32(FP), DX
-	VMOVDQU      Y1, (DX)(CX*4)
-	VBROADCASTSD sqScale+88(FP), Y0
-	MOVQ         xx+40(FP), DX
+	IMUL3Q       $0x00000000, BX, SI
+	ADDQ         DX, SI
+	IMUL3Q       $0x00000001, BX, DI
+	ADDQ         DX, DI
+	VPACKUSDW    Y1, Y0, Y0
+	VPERMQ       $0xd8, Y0, Y0
+	VPXOR        vifBias16<>+0(SB), Y0, Y0
+	VMOVDQU      X0, (SI)(CX*2)
+	VEXTRACTI128 $0x01, Y0, (DI)(CX*2)
+	VBROADCASTSD sqScale+64(FP), Y0
 	VADDPD       vifHalf<>+0(SB), Y2, Y2
 	VFMADD213PD  vifMagic<>+0(SB), Y0, Y2
-	VSUBPD       vifMagic<>+0(SB), Y2, Y2
-	VMOVUPD      Y2, (DX)(CX*8)
 	VADDPD       vifHalf<>+0(SB), Y3, Y3
 	VFMADD213PD  vifMagic<>+0(SB), Y0, Y3
-	VSUBPD       vifMagic<>+0(SB), Y3, Y3
-	VMOVUPD      Y3, 32(DX)(CX*8)
-	MOVQ         yy+48(FP), DX
+	VSHUFPS      $0x88, Y3, Y2, Y1
+	VPERMQ       $0xd8, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VPAND        vifLow16<>+0(SB), Y1, Y1
+	IMUL3Q       $0x00000002, BX, SI
+	ADDQ         DX, SI
+	IMUL3Q       $0x00000003, BX, DI
+	ADDQ         DX, DI
+	VPACKUSDW    Y1, Y2, Y1
+	VPERMQ       $0xd8, Y1, Y1
+	VPXOR        vifBias16<>+0(SB), Y1, Y1
+	VMOVDQU      X1, (SI)(CX*2)
+	VEXTRACTI128 $0x01, Y1, (DI)(CX*2)
 	VADDPD       vifHalf<>+0(SB), Y4, Y4
 	VFMADD213PD  vifMagic<>+0(SB), Y0, Y4
-	VSUBPD       vifMagic<>+0(SB), Y4, Y4
-	VMOVUPD      Y4, (DX)(CX*8)
 	VADDPD       vifHalf<>+0(SB), Y5, Y5
 	VFMADD213PD  vifMagic<>+0(SB), Y0, Y5
-	VSUBPD       vifMagic<>+0(SB), Y5, Y5
-	VMOVUPD      Y5, 32(DX)(CX*8)
-	MOVQ         xy+56(FP), DX
+	VSHUFPS      $0x88, Y5, Y4, Y1
+	VPERMQ       $0xd8, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VPAND        vifLow16<>+0(SB), Y1, Y1
+	IMUL3Q       $0x00000004, BX, SI
+	ADDQ         DX, SI
+	IMUL3Q       $0x00000005, BX, DI
+	ADDQ         DX, DI
+	VPACKUSDW    Y1, Y2, Y1
+	VPERMQ       $0xd8, Y1, Y1
+	VPXOR        vifBias16<>+0(SB), Y1, Y1
+	VMOVDQU      X1, (SI)(CX*2)
+	VEXTRACTI128 $0x01, Y1, (DI)(CX*2)
 	VADDPD       vifHalf<>+0(SB), Y6, Y6
 	VFMADD213PD  vifMagic<>+0(SB), Y0, Y6
-	VSUBPD       vifMagic<>+0(SB), Y6, Y6
-	VMOVUPD      Y6, (DX)(CX*8)
 	VADDPD       vifHalf<>+0(SB), Y7, Y7
 	VFMADD213PD  vifMagic<>+0(SB), Y0, Y7
-	VSUBPD       vifMagic<>+0(SB), Y7, Y7
-	VMOVUPD      Y7, 32(DX)(CX*8)
+	VSHUFPS      $0x88, Y7, Y6, Y0
+	VPERMQ       $0xd8, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VPAND        vifLow16<>+0(SB), Y0, Y0
+	IMUL3Q       $0x00000006, BX, SI
+	ADDQ         DX, SI
+	IMUL3Q       $0x00000007, BX, BX
+	ADDQ         DX, BX
+	VPACKUSDW    Y0, Y1, Y0
+	VPERMQ       $0xd8, Y0, Y0
+	VPXOR        vifBias16<>+0(SB), Y0, Y0
+	VMOVDQU      X0, (SI)(CX*2)
+	VEXTRACTI128 $0x01, Y0, (BX)(CX*2)
 	ADDQ         $0x08, CX
 	JMP          block
 
@@ -446,131 +474,276 @@ done:
 	VZEROUPPER
 	RET
 
-// func vifHorizontalAVX2(mu1 *uint32, mu2 *uint32, xx *float64, yy *float64, xy *float64, coef *uint32, half int, sigma1Sq *int32, sigma2Sq *int32, sigma12 *int32, n int)
-// Requires: AVX, AVX2, FMA3
-TEXT ·vifHorizontalAVX2(SB), NOSPLIT, $0-88
-	MOVQ mu1+0(FP), AX
-	MOVQ mu2+8(FP), CX
-	MOVQ xx+16(FP), DX
-	MOVQ yy+24(FP), BX
-	MOVQ xy+32(FP), SI
-	MOVQ n+80(FP), DI
-	XORQ R8, R8
+// func vifHorizontalAVX2(rows *uint16, stride int, coef *uint32, pairs int, sigma1Sq *int32, sigma2Sq *int32, sigma12 *int32, n int)
+// Requires: AVX, AVX2
+TEXT ·vifHorizontalAVX2(SB), NOSPLIT, $0-64
+	MOVQ n+56(FP), AX
+	XORQ CX, CX
 
 block:
-	CMPQ    R8, DI
-	JAE     done
-	VPXOR   Y0, Y0, Y0
-	VPXOR   Y1, Y1, Y1
-	VMOVUPD vifHalf<>+0(SB), Y2
-	VMOVUPD vifHalf<>+0(SB), Y3
-	VMOVUPD vifHalf<>+0(SB), Y4
-	VMOVUPD vifHalf<>+0(SB), Y5
-	VMOVUPD vifHalf<>+0(SB), Y6
-	VMOVUPD vifHalf<>+0(SB), Y7
-	MOVQ    coef+40(FP), R12
-	MOVQ    half+48(FP), R10
-	MOVQ    R8, R9
-	LEAQ    (R8)(R10*1), R11
-	LEAQ    (R11)(R10*1), R10
+	CMPQ   CX, AX
+	JAE    done
+	MOVQ   rows+0(FP), DX
+	MOVQ   stride+8(FP), BX
+	IMUL3Q $0x00000000, BX, SI
+	ADDQ   DX, SI
+	LEAQ   (SI)(CX*2), SI
+	IMUL3Q $0x00000001, BX, DI
+	ADDQ   DX, DI
+	LEAQ   (DI)(CX*2), DI
+	VPXOR  Y0, Y0, Y0
+	VPXOR  Y1, Y1, Y1
+	VPXOR  Y2, Y2, Y2
+	VPXOR  Y3, Y3, Y3
+	MOVQ   coef+16(FP), R8
+	ADDQ   $0x00000360, R8
+	MOVQ   pairs+24(FP), R9
+	XORQ   R10, R10
 
-tap:
-	CMPQ        R9, R11
-	JAE         centre
-	VMOVDQU     (AX)(R9*4), Y8
-	VPADDD      (AX)(R10*4), Y8, Y8
-	VPMULLD     288(R12), Y8, Y8
-	VPADDD      Y8, Y0, Y0
-	VMOVDQU     (CX)(R9*4), Y8
-	VPADDD      (CX)(R10*4), Y8, Y8
-	VPMULLD     288(R12), Y8, Y8
-	VPADDD      Y8, Y1, Y1
-	VMOVUPD     (DX)(R9*8), Y8
-	VADDPD      (DX)(R10*8), Y8, Y8
-	VFMADD231PD 576(R12), Y8, Y2
-	VMOVUPD     32(DX)(R9*8), Y8
-	VADDPD      32(DX)(R10*8), Y8, Y8
-	VFMADD231PD 576(R12), Y8, Y3
-	VMOVUPD     (BX)(R9*8), Y8
-	VADDPD      (BX)(R10*8), Y8, Y8
-	VFMADD231PD 576(R12), Y8, Y4
-	VMOVUPD     32(BX)(R9*8), Y8
-	VADDPD      32(BX)(R10*8), Y8, Y8
-	VFMADD231PD 576(R12), Y8, Y5
-	VMOVUPD     (SI)(R9*8), Y8
-	VADDPD      (SI)(R10*8), Y8, Y8
-	VFMADD231PD 576(R12), Y8, Y6
-	VMOVUPD     32(SI)(R9*8), Y8
-	VADDPD      32(SI)(R10*8), Y8, Y8
-	VFMADD231PD 576(R12), Y8, Y7
-	INCQ        R9
-	DECQ        R10
-	ADDQ        $0x20, R12
-	JMP         tap
+pair0:
+	TESTQ    R9, R9
+	JZ       pairs0
+	VMOVDQU  (R8), Y4
+	VPMADDWD (SI)(R10*1), Y4, Y5
+	VPADDD   Y5, Y0, Y0
+	VPMADDWD 2(SI)(R10*1), Y4, Y5
+	VPADDD   Y5, Y1, Y1
+	VPMADDWD (DI)(R10*1), Y4, Y5
+	VPADDD   Y5, Y2, Y2
+	VPMADDWD 2(DI)(R10*1), Y4, Y4
+	VPADDD   Y4, Y3, Y3
+	ADDQ     $0x04, R10
+	ADDQ     $0x20, R8
+	DECQ     R9
+	JMP      pair0
 
-centre:
-	VMOVDQU     (AX)(R11*4), Y8
-	VPMULLD     288(R12), Y8, Y8
-	VPADDD      Y8, Y0, Y0
-	VMOVDQU     (CX)(R11*4), Y8
-	VPMULLD     288(R12), Y8, Y8
-	VPADDD      Y8, Y1, Y1
-	VMOVUPD     (DX)(R11*8), Y8
-	VFMADD231PD 576(R12), Y8, Y2
-	VMOVUPD     32(DX)(R11*8), Y8
-	VFMADD231PD 576(R12), Y8, Y3
-	VMOVUPD     (BX)(R11*8), Y8
-	VFMADD231PD 576(R12), Y8, Y4
-	VMOVUPD     32(BX)(R11*8), Y8
-	VFMADD231PD 576(R12), Y8, Y5
-	VMOVUPD     (SI)(R11*8), Y8
-	VFMADD231PD 576(R12), Y8, Y6
-	VMOVUPD     32(SI)(R11*8), Y8
-	VFMADD231PD 576(R12), Y8, Y7
-	VPSRLQ      $0x20, Y0, Y8
-	VPSRLQ      $0x20, Y1, Y9
-	VPMULUDQ    Y0, Y0, Y10
-	VPMULUDQ    Y8, Y8, Y11
-	VPADDQ      vifRound32<>+0(SB), Y10, Y10
-	VPADDQ      vifRound32<>+0(SB), Y11, Y11
-	VPSRLQ      $0x20, Y10, Y10
-	VPBLENDD    $0xaa, Y11, Y10, Y10
-	VPMULUDQ    Y1, Y1, Y11
-	VPMULUDQ    Y9, Y9, Y12
-	VPADDQ      vifRound32<>+0(SB), Y11, Y11
-	VPADDQ      vifRound32<>+0(SB), Y12, Y12
-	VPSRLQ      $0x20, Y11, Y11
-	VPBLENDD    $0xaa, Y12, Y11, Y11
-	VPMULUDQ    Y1, Y0, Y0
-	VPMULUDQ    Y9, Y8, Y1
-	VPADDQ      vifRound32<>+0(SB), Y0, Y0
-	VPADDQ      vifRound32<>+0(SB), Y1, Y1
-	VPSRLQ      $0x20, Y0, Y0
-	VPBLENDD    $0xaa, Y1, Y0, Y0
-	VMOVUPD     vifScale16<>+0(SB), Y1
-	VFMADD213PD vifMagic<>+0(SB), Y1, Y2
-	VFMADD213PD vifMagic<>+0(SB), Y1, Y3
-	VSHUFPS     $0x88, Y3, Y2, Y2
-	VPERMQ      $0xd8, Y2, Y2
-	VPSUBD      Y10, Y2, Y2
-	MOVQ        sigma1Sq+56(FP), R9
-	VMOVDQU     Y2, (R9)(R8*4)
-	VFMADD213PD vifMagic<>+0(SB), Y1, Y4
-	VFMADD213PD vifMagic<>+0(SB), Y1, Y5
-	VSHUFPS     $0x88, Y5, Y4, Y2
-	VPERMQ      $0xd8, Y2, Y2
-	VPSUBD      Y11, Y2, Y2
-	MOVQ        sigma2Sq+64(FP), R9
-	VMOVDQU     Y2, (R9)(R8*4)
-	VFMADD213PD vifMagic<>+0(SB), Y1, Y6
-	VFMADD213PD vifMagic<>+0(SB), Y1, Y7
-	VSHUFPS     $0x88, Y7, Y6, Y1
-	VPERMQ      $0xd8, Y1, Y1
-	VPSUBD      Y0, Y1, Y1
-	MOVQ        sigma12+72(FP), R9
-	VMOVDQU     Y1, (R9)(R8*4)
-	ADDQ        $0x08, R8
-	JMP         block
+pairs0:
+	MOVQ     coef+16(FP), SI
+	VMOVQ    1184(SI), X4
+	VPADDD   1152(SI), Y0, Y0
+	VPSLLD   X4, Y0, Y0
+	VPADDD   1152(SI), Y1, Y1
+	VPSLLD   X4, Y1, Y1
+	VPADDD   1152(SI), Y2, Y2
+	VPSLLD   X4, Y2, Y2
+	VPADDD   1152(SI), Y3, Y3
+	VPSLLD   X4, Y3, Y3
+	VPSRLQ   $0x20, Y0, Y4
+	VPSRLQ   $0x20, Y2, Y5
+	VPMULUDQ Y0, Y0, Y6
+	VPMULUDQ Y4, Y4, Y7
+	VPADDQ   vifRound32<>+0(SB), Y6, Y6
+	VPADDQ   vifRound32<>+0(SB), Y7, Y7
+	VPSRLQ   $0x20, Y6, Y6
+	VPBLENDD $0xaa, Y7, Y6, Y6
+	VPMULUDQ Y2, Y2, Y7
+	VPMULUDQ Y5, Y5, Y8
+	VPADDQ   vifRound32<>+0(SB), Y7, Y7
+	VPADDQ   vifRound32<>+0(SB), Y8, Y8
+	VPSRLQ   $0x20, Y7, Y7
+	VPBLENDD $0xaa, Y8, Y7, Y7
+	VPMULUDQ Y2, Y0, Y0
+	VPMULUDQ Y5, Y4, Y2
+	VPADDQ   vifRound32<>+0(SB), Y0, Y0
+	VPADDQ   vifRound32<>+0(SB), Y2, Y2
+	VPSRLQ   $0x20, Y0, Y0
+	VPBLENDD $0xaa, Y2, Y0, Y0
+	VPSRLQ   $0x20, Y1, Y2
+	VPSRLQ   $0x20, Y3, Y4
+	VPMULUDQ Y1, Y1, Y5
+	VPMULUDQ Y2, Y2, Y8
+	VPADDQ   vifRound32<>+0(SB), Y5, Y5
+	VPADDQ   vifRound32<>+0(SB), Y8, Y8
+	VPSRLQ   $0x20, Y5, Y5
+	VPBLENDD $0xaa, Y8, Y5, Y5
+	VPMULUDQ Y3, Y3, Y8
+	VPMULUDQ Y4, Y4, Y9
+	VPADDQ   vifRound32<>+0(SB), Y8, Y8
+	VPADDQ   vifRound32<>+0(SB), Y9, Y9
+	VPSRLQ   $0x20, Y8, Y8
+	VPBLENDD $0xaa, Y9, Y8, Y8
+	VPMULUDQ Y3, Y1, Y1
+	VPMULUDQ Y4, Y2, Y2
+	VPADDQ   vifRound32<>+0(SB), Y1, Y1
+	VPADDQ   vifRound32<>+0(SB), Y2, Y2
+	VPSRLQ   $0x20, Y1, Y1
+	VPBLENDD $0xaa, Y2, Y1, Y1
+	IMUL3Q   $0x00000002, BX, SI
+	ADDQ     DX, SI
+	LEAQ     (SI)(CX*2), SI
+	IMUL3Q   $0x00000003, BX, DI
+	ADDQ     DX, DI
+	LEAQ     (DI)(CX*2), DI
+	VPXOR    Y2, Y2, Y2
+	VPXOR    Y3, Y3, Y3
+	VPXOR    Y4, Y4, Y4
+	VPXOR    Y9, Y9, Y9
+	MOVQ     coef+16(FP), R8
+	ADDQ     $0x00000360, R8
+	MOVQ     pairs+24(FP), R9
+	XORQ     R10, R10
+
+pair2:
+	TESTQ    R9, R9
+	JZ       pairs2
+	VMOVDQU  (R8), Y10
+	VPMADDWD (SI)(R10*1), Y10, Y11
+	VPADDD   Y11, Y2, Y2
+	VPMADDWD 2(SI)(R10*1), Y10, Y11
+	VPADDD   Y11, Y3, Y3
+	VPMADDWD (DI)(R10*1), Y10, Y11
+	VPADDD   Y11, Y4, Y4
+	VPMADDWD 2(DI)(R10*1), Y10, Y10
+	VPADDD   Y10, Y9, Y9
+	ADDQ     $0x04, R10
+	ADDQ     $0x20, R8
+	DECQ     R9
+	JMP      pair2
+
+pairs2:
+	MOVQ       coef+16(FP), SI
+	VMOVQ      1184(SI), X10
+	VPADDD     1152(SI), Y2, Y2
+	VPSLLD     X10, Y2, Y2
+	VPADDD     1152(SI), Y3, Y3
+	VPSLLD     X10, Y3, Y3
+	VPADDD     1152(SI), Y4, Y4
+	VPSLLD     X10, Y4, Y4
+	VPADDD     1152(SI), Y9, Y9
+	VPSLLD     X10, Y9, Y9
+	VPADDD     vifRound16<>+0(SB), Y4, Y4
+	VPSRLD     $0x10, Y4, Y4
+	VPADDD     Y4, Y2, Y2
+	VPSUBD     Y6, Y2, Y2
+	VPADDD     vifRound16<>+0(SB), Y9, Y9
+	VPSRLD     $0x10, Y9, Y9
+	VPADDD     Y9, Y3, Y3
+	VPSUBD     Y5, Y3, Y3
+	VPUNPCKLDQ Y3, Y2, Y4
+	VPUNPCKHDQ Y3, Y2, Y2
+	MOVQ       sigma1Sq+32(FP), SI
+	VPERM2I128 $0x20, Y2, Y4, Y3
+	VMOVDQU    Y3, (SI)(CX*4)
+	VPERM2I128 $0x31, Y2, Y4, Y3
+	VMOVDQU    Y3, 32(SI)(CX*4)
+	IMUL3Q     $0x00000004, BX, SI
+	ADDQ       DX, SI
+	LEAQ       (SI)(CX*2), SI
+	IMUL3Q     $0x00000005, BX, DI
+	ADDQ       DX, DI
+	LEAQ       (DI)(CX*2), DI
+	VPXOR      Y2, Y2, Y2
+	VPXOR      Y3, Y3, Y3
+	VPXOR      Y4, Y4, Y4
+	VPXOR      Y5, Y5, Y5
+	MOVQ       coef+16(FP), R8
+	ADDQ       $0x00000360, R8
+	MOVQ       pairs+24(FP), R9
+	XORQ       R10, R10
+
+pair4:
+	TESTQ    R9, R9
+	JZ       pairs4
+	VMOVDQU  (R8), Y6
+	VPMADDWD (SI)(R10*1), Y6, Y9
+	VPADDD   Y9, Y2, Y2
+	VPMADDWD 2(SI)(R10*1), Y6, Y9
+	VPADDD   Y9, Y3, Y3
+	VPMADDWD (DI)(R10*1), Y6, Y9
+	VPADDD   Y9, Y4, Y4
+	VPMADDWD 2(DI)(R10*1), Y6, Y6
+	VPADDD   Y6, Y5, Y5
+	ADDQ     $0x04, R10
+	ADDQ     $0x20, R8
+	DECQ     R9
+	JMP      pair4
+
+pairs4:
+	MOVQ       coef+16(FP), SI
+	VMOVQ      1184(SI), X6
+	VPADDD     1152(SI), Y2, Y2
+	VPSLLD     X6, Y2, Y2
+	VPADDD     1152(SI), Y3, Y3
+	VPSLLD     X6, Y3, Y3
+	VPADDD     1152(SI), Y4, Y4
+	VPSLLD     X6, Y4, Y4
+	VPADDD     1152(SI), Y5, Y5
+	VPSLLD     X6, Y5, Y5
+	VPADDD     vifRound16<>+0(SB), Y4, Y4
+	VPSRLD     $0x10, Y4, Y4
+	VPADDD     Y4, Y2, Y2
+	VPSUBD     Y7, Y2, Y2
+	VPADDD     vifRound16<>+0(SB), Y5, Y5
+	VPSRLD     $0x10, Y5, Y5
+	VPADDD     Y5, Y3, Y3
+	VPSUBD     Y8, Y3, Y3
+	VPUNPCKLDQ Y3, Y2, Y4
+	VPUNPCKHDQ Y3, Y2, Y2
+	MOVQ       sigma2Sq+40(FP), SI
+	VPERM2I128 $0x20, Y2, Y4, Y3
+	VMOVDQU    Y3, (SI)(CX*4)
+	VPERM2I128 $0x31, Y2, Y4, Y3
+	VMOVDQU    Y3, 32(SI)(CX*4)
+	IMUL3Q     $0x00000006, BX, SI
+	ADDQ       DX, SI
+	LEAQ       (SI)(CX*2), SI
+	IMUL3Q     $0x00000007, BX, BX
+	ADDQ       DX, BX
+	LEAQ       (BX)(CX*2), BX
+	VPXOR      Y2, Y2, Y2
+	VPXOR      Y3, Y3, Y3
+	VPXOR      Y4, Y4, Y4
+	VPXOR      Y5, Y5, Y5
+	MOVQ       coef+16(FP), DX
+	ADDQ       $0x00000360, DX
+	MOVQ       pairs+24(FP), DI
+	XORQ       R8, R8
+
+pair6:
+	TESTQ    DI, DI
+	JZ       pairs6
+	VMOVDQU  (DX), Y6
+	VPMADDWD (SI)(R8*1), Y6, Y7
+	VPADDD   Y7, Y2, Y2
+	VPMADDWD 2(SI)(R8*1), Y6, Y7
+	VPADDD   Y7, Y3, Y3
+	VPMADDWD (BX)(R8*1), Y6, Y7
+	VPADDD   Y7, Y4, Y4
+	VPMADDWD 2(BX)(R8*1), Y6, Y6
+	VPADDD   Y6, Y5, Y5
+	ADDQ     $0x04, R8
+	ADDQ     $0x20, DX
+	DECQ     DI
+	JMP      pair6
+
+pairs6:
+	MOVQ       coef+16(FP), DX
+	VMOVQ      1184(DX), X6
+	VPADDD     1152(DX), Y2, Y2
+	VPSLLD     X6, Y2, Y2
+	VPADDD     1152(DX), Y3, Y3
+	VPSLLD     X6, Y3, Y3
+	VPADDD     1152(DX), Y4, Y4
+	VPSLLD     X6, Y4, Y4
+	VPADDD     1152(DX), Y5, Y5
+	VPSLLD     X6, Y5, Y5
+	VPADDD     vifRound16<>+0(SB), Y4, Y4
+	VPSRLD     $0x10, Y4, Y4
+	VPADDD     Y4, Y2, Y2
+	VPSUBD     Y0, Y2, Y2
+	VPADDD     vifRound16<>+0(SB), Y5, Y5
+	VPSRLD     $0x10, Y5, Y5
+	VPADDD     Y5, Y3, Y3
+	VPSUBD     Y1, Y3, Y3
+	VPUNPCKLDQ Y3, Y2, Y0
+	VPUNPCKHDQ Y3, Y2, Y1
+	MOVQ       sigma12+48(FP), DX
+	VPERM2I128 $0x20, Y1, Y0, Y2
+	VMOVDQU    Y2, (DX)(CX*4)
+	VPERM2I128 $0x31, Y1, Y0, Y2
+	VMOVDQU    Y2, 32(DX)(CX*4)
+	ADDQ       $0x10, CX
+	JMP        block
 
 done:
 	VZEROUPPER

@@ -17,6 +17,15 @@ func TestVIFVecTapsLayout(t *testing.T) {
 	if o := unsafe.Offsetof(v.f64); o != 576 {
 		t.Errorf("f64 at %d, the kernels read it at 576", o)
 	}
+	if o := unsafe.Offsetof(v.pairs); o != 864 {
+		t.Errorf("pairs at %d, the kernels read them at 864", o)
+	}
+	if o := unsafe.Offsetof(v.corr); o != 1152 {
+		t.Errorf("corr at %d, the kernels read it at 1152", o)
+	}
+	if o := unsafe.Offsetof(v.shift); o != 1184 {
+		t.Errorf("shift at %d, the kernels read it at 1184", o)
+	}
 	taps := vifFilters[3]
 	tv := vifVecTapsFor(taps)
 	if tv == nil || tv.w32[1][7] != uint32(taps[1]) || tv.f64[0][3] != float64(taps[0]) || tv.w16[0][0] != uint32(taps[0])*0x10001 {

@@ -15,10 +15,11 @@ import (
 // column reads the five vertical sums of padded column i from whichever
 // layout the kernel set writes.
 func (b *vifRowBuf) column(i int) vifCol {
-	if b.fxx == nil {
+	if b.words == nil {
 		return b.cols[i]
 	}
-	return vifCol{b.mu1[i], b.mu2[i], uint32(b.fxx[i]), uint32(b.fyy[i]), uint32(b.fxy[i])}
+	return vifCol{b.word(vifWordMu1, i), b.word(vifWordMu2, i),
+		b.moment(vifWordXXHi, i), b.moment(vifWordYYHi, i), b.moment(vifWordXYHi, i)}
 }
 
 // vifRandRows returns n rows of w samples below 1<<bits, drawn from a mix
@@ -65,7 +66,7 @@ func TestVIFKernelRowsAgree(t *testing.T) {
 		for _, w := range vifKernelWidths {
 			for s, taps := range vifFilters {
 				name := fmt.Sprintf("%s/w%d/scale%d", k.name, w, s)
-				want, got := newVIFRowBuf(w, false), newVIFRowBuf(w, k.float64Rows)
+				want, got := newVIFRowBuf(w, false), newVIFRowBuf(w, k.wordRows)
 				check := func(what string) {
 					t.Helper()
 					for i := vifPad; i < vifPad+w; i++ {

@@ -5,9 +5,9 @@ package vmaf
 // sets only change how the sums are formed, never their values.
 type vifKernels struct {
 	name string
-	// float64Rows makes the vertical moment passes write vifRowBuf's
-	// float64 rows instead of its uint32 ones.
-	float64Rows bool
+	// wordRows makes the vertical statistics passes write vifRowBuf's
+	// biased 16-bit rows instead of its columns.
+	wordRows bool
 
 	// vertical8 and vertical16 filter one row of the window's input rows
 	// (one per tap) vertically into b's padded rows: the means rounded by
@@ -33,10 +33,12 @@ type vifKernels struct {
 // extractor. The padded rows hold a vertical pass's rounded sums from
 // index vifPad on, with room for the mirrored samples on both sides.
 type vifRowBuf struct {
-	mu1, mu2 []uint32 // means, for decimation and the vector kernels
-	// fxx, fyy and fxy are the second moments of the vector kernels, as
-	// float64 (they are integers below 2^32, so exact).
-	fxx, fyy, fxy []float64
+	mu1, mu2 []uint32 // means, for decimation
+	// words holds the vector kernels' statistics rows (vifWordRows of
+	// them, wordStride apart): each sum as 16-bit words less 1<<15, the
+	// second moments split into high and low halves.
+	words      []uint16
+	wordStride int
 	// cols holds the scalar kernels' five sums per column together, so
 	// that their horizontal pass needs one pointer for all of them.
 	cols []vifCol
@@ -48,6 +50,43 @@ type vifRowBuf struct {
 	deep [3][]uint64
 }
 
+// The statistics rows of vifRowBuf.words, in the order the AVX2 kernels
+// (internal/asmgen/vif) hard-code.
+const (
+	vifWordMu1 = iota
+	vifWordMu2
+	vifWordXXHi
+	vifWordXXLo
+	vifWordYYHi
+	vifWordYYLo
+	vifWordXYHi
+	vifWordXYLo
+	vifWordRows
+)
+
+// vifWordBias makes the words signed for VPMADDWD.
+const vifWordBias = 1 << 15
+
+// word returns row r's sum at padded index i.
+func (b *vifRowBuf) word(r, i int) uint32 {
+	return uint32(b.words[r*b.wordStride+i] ^ vifWordBias)
+}
+
+// setWord stores v (below 1<<16) as row r's sum at padded index i.
+func (b *vifRowBuf) setWord(r, i int, v uint32) {
+	b.words[r*b.wordStride+i] = uint16(v) ^ vifWordBias
+}
+
+// moment returns the second moment whose high half is in row r.
+func (b *vifRowBuf) moment(r, i int) uint32 {
+	return b.word(r, i)<<16 | b.word(r+1, i)
+}
+
+func (b *vifRowBuf) setMoment(r, i int, v uint32) {
+	b.setWord(r, i, v>>16)
+	b.setWord(r+1, i, v&0xffff)
+}
+
 // vifCol is one column's vertical sums: means, then ref², dis², ref·dis.
 type vifCol struct{ mu1, mu2, xx, yy, xy uint32 }
 
@@ -55,7 +94,7 @@ type vifCol struct{ mu1, mu2, xx, yy, xy uint32 }
 // that their accumulators stay in the first-level cache.
 const vifBlock = 256
 
-func newVIFRowBuf(w int, float64Rows bool) vifRowBuf {
+func newVIFRowBuf(w int, wordRows bool) vifRowBuf {
 	p := w + 2*vifPad
 	b := vifRowBuf{
 		mu1:      make([]uint32, p),
@@ -64,8 +103,12 @@ func newVIFRowBuf(w int, float64Rows bool) vifRowBuf {
 		sigma2Sq: make([]int32, w),
 		sigma12:  make([]int32, w),
 	}
-	if float64Rows {
-		b.fxx, b.fyy, b.fxy = make([]float64, p), make([]float64, p), make([]float64, p)
+	if wordRows {
+		// The vector horizontal pass reads up to one pair of taps past
+		// the window, with a zero coefficient; a block's worth of slack
+		// keeps that inside the row.
+		b.wordStride = p + 16
+		b.words = make([]uint16, vifWordRows*b.wordStride)
 		return b
 	}
 	b.cols = make([]vifCol, p)
@@ -81,20 +124,18 @@ func newVIFRowBuf(w int, float64Rows bool) vifRowBuf {
 // mirrorMoments fills the margins of the padded rows a horizontal stats
 // pass reads, w wide, for a window reaching half samples past each end.
 func (b *vifRowBuf) mirrorMoments(w, half int) {
-	if b.fxx == nil {
+	if b.words == nil {
 		vifMirrorEnds(b.cols, w, half)
 		return
 	}
-	vifMirrorEnds(b.mu1, w, half)
-	vifMirrorEnds(b.mu2, w, half)
-	vifMirrorEnds(b.fxx, w, half)
-	vifMirrorEnds(b.fyy, w, half)
-	vifMirrorEnds(b.fxy, w, half)
+	for r := range vifWordRows {
+		vifMirrorEnds(b.words[r*b.wordStride:(r+1)*b.wordStride], w, half)
+	}
 }
 
 // vifMirrorEnds reflects the w samples starting at row[vifPad] into the
 // half samples before and after them, not repeating the edge samples.
-func vifMirrorEnds[T uint32 | float64 | vifCol](row []T, w, half int) {
+func vifMirrorEnds[T uint16 | uint32 | vifCol](row []T, w, half int) {
 	for f := 1; f <= half; f++ {
 		row[vifPad-f] = row[vifPad+f]
 		row[vifPad+w-1+f] = row[vifPad+w-1-f]

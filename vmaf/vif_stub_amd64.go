@@ -5,23 +5,24 @@
 package vmaf
 
 // vifVertical8AVX2 is vifVertical8 for the first n columns (a multiple
-// of 16), with the second moments stored as float64.
+// of 16), into the vector kernels' statistics rows at dst.
 //
 //go:noescape
-func vifVertical8AVX2(rows **byte, coef *uint32, half int, mu1 *uint32, mu2 *uint32, xx *float64, yy *float64, xy *float64, n int)
+func vifVertical8AVX2(rows **byte, coef *uint32, half int, dst *uint16, stride int, n int)
 
 // vifVertical16AVX2 is vifVertical16 for the first n columns (a multiple
-// of 8), with the second moments stored as float64. sqScale is 2^-sqShift
-// and sqShift must be at least 1.
+// of 8), into the vector kernels' statistics rows at dst. sqScale is
+// 2^-sqShift and sqShift must be at least 1.
 //
 //go:noescape
-func vifVertical16AVX2(rows **uint16, coef *uint32, half int, mu1 *uint32, mu2 *uint32, xx *float64, yy *float64, xy *float64, n int, muShift uint64, muRound uint32, sqScale float64)
+func vifVertical16AVX2(rows **uint16, coef *uint32, half int, dst *uint16, stride int, n int, muShift uint64, muRound uint32, sqScale float64)
 
 // vifHorizontalAVX2 is vifHorizontal for the first n columns (a multiple
-// of 8) of the vector kernels' rows.
+// of 16) of the vector kernels' statistics rows, rows pointing at the
+// first sample of column 0's window in the first row.
 //
 //go:noescape
-func vifHorizontalAVX2(mu1 *uint32, mu2 *uint32, xx *float64, yy *float64, xy *float64, coef *uint32, half int, sigma1Sq *int32, sigma2Sq *int32, sigma12 *int32, n int)
+func vifHorizontalAVX2(rows *uint16, stride int, coef *uint32, pairs int, sigma1Sq *int32, sigma2Sq *int32, sigma12 *int32, n int)
 
 // vifMeans8AVX2 is vifMeans of 8-bit rows rounded by 8 bits, for the
 // first n columns (a multiple of 16).

@@ -2,17 +2,31 @@
 
 package vmaf
 
-import "sync"
+import (
+	"slices"
+	"sync"
+)
 
-// vifVecTaps holds one window's distinct coefficients (its first half,
-// then its centre) as the AVX2 kernels read them: in both 16-bit halves of
-// eight 32-bit lanes (for VPMADDWD), in eight 32-bit lanes, and as four
-// float64. The generator (internal/asmgen/vif) hard-codes this layout;
+// vifVecTaps holds one window's coefficients as the AVX2 kernels read
+// them. The generator (internal/asmgen/vif) hard-codes this layout;
 // TestVIFVecTapsLayout checks it.
 type vifVecTaps struct {
+	// The distinct coefficients (the window's first half, then its
+	// centre): in both 16-bit halves of eight 32-bit lanes (for VPMADDWD,
+	// which takes them signed: not for a centre of 1<<15 or more), in
+	// eight 32-bit lanes, and as four float64.
 	w16 [vifPad + 1][8]uint32
 	w32 [vifPad + 1][8]uint32
 	f64 [vifPad + 1][4]float64
+	// The whole window as pairs of neighbouring taps (c[2i] low, c[2i+1]
+	// high, zero past the end) for the horizontal pass, halved when a tap
+	// is 1<<15 or more; corr is what the bias of the words adds to those
+	// sums, and shift undoes the halving.
+	pairs [vifPad + 1][8]uint32
+	corr  [8]uint32
+	shift uint64
+	// npairs is the number of pairs (not read by the kernels).
+	npairs int
 }
 
 // vifVecFilters returns vifFilters laid out for the AVX2 kernels, built on
@@ -20,14 +34,37 @@ type vifVecTaps struct {
 var vifVecFilters = sync.OnceValue(func() *[len(vifFilters)]vifVecTaps {
 	var t [len(vifFilters)]vifVecTaps
 	for s, taps := range vifFilters {
+		v := &t[s]
 		for k, c := range taps[:len(taps)/2+1] {
-			for l := range t[s].w16[k] {
-				t[s].w16[k][l] = uint32(c)<<16 | uint32(c)
-				t[s].w32[k][l] = uint32(c)
+			for l := range v.w16[k] {
+				v.w16[k][l] = uint32(c)<<16 | uint32(c)
+				v.w32[k][l] = uint32(c)
 			}
-			for l := range t[s].f64[k] {
-				t[s].f64[k][l] = float64(c)
+			for l := range v.f64[k] {
+				v.f64[k][l] = float64(c)
 			}
+		}
+		// VPMADDWD takes signed words: a window with a tap of 1<<15 or
+		// more (scale 3's centre) is filtered with halved taps, which are
+		// all even there, and the sums doubled.
+		if slices.Max(taps) >= 1<<15 {
+			v.shift = 1
+		}
+		var sum uint32
+		v.npairs = (len(taps) + 1) / 2
+		for i := range v.npairs {
+			lo := uint32(taps[2*i]) >> v.shift
+			var hi uint32
+			if 2*i+1 < len(taps) {
+				hi = uint32(taps[2*i+1]) >> v.shift
+			}
+			sum += lo + hi
+			for l := range v.pairs[i] {
+				v.pairs[i][l] = hi<<16 | lo
+			}
+		}
+		for l := range v.corr {
+			v.corr[l] = sum * vifWordBias
 		}
 	}
 	return &t
@@ -45,8 +82,8 @@ func vifVecTapsFor(taps []uint16) *vifVecTaps {
 }
 
 // The rest of this file finishes the columns from j0 to w that do not fill
-// a vector block, in the vector kernels' layout (float64 moments), one
-// column at a time.
+// a vector block, in the vector kernels' layout (16-bit rows), one column
+// at a time.
 
 func vifVertical8Cols(b *vifRowBuf, ref, dis [][]byte, taps []uint16, j0, w int) {
 	for j := j0; j < w; j++ {
@@ -60,8 +97,11 @@ func vifVertical8Cols(b *vifRowBuf, ref, dis [][]byte, taps []uint16, j0, w int)
 			xy += c * a * d
 		}
 		o := vifPad + j
-		b.mu1[o], b.mu2[o] = (m1+1<<7)>>8, (m2+1<<7)>>8
-		b.fxx[o], b.fyy[o], b.fxy[o] = float64(xx), float64(yy), float64(xy)
+		b.setWord(vifWordMu1, o, (m1+1<<7)>>8)
+		b.setWord(vifWordMu2, o, (m2+1<<7)>>8)
+		b.setMoment(vifWordXXHi, o, xx)
+		b.setMoment(vifWordYYHi, o, yy)
+		b.setMoment(vifWordXYHi, o, xy)
 	}
 }
 
@@ -79,10 +119,11 @@ func vifVertical16Cols(b *vifRowBuf, ref, dis [][]uint16, taps []uint16, j0, w i
 			xy += c * a * d
 		}
 		o := vifPad + j
-		b.mu1[o], b.mu2[o] = (m1+muRound)>>muShift, (m2+muRound)>>muShift
-		b.fxx[o] = float64(uint32((xx + sqRound) >> sqShift))
-		b.fyy[o] = float64(uint32((yy + sqRound) >> sqShift))
-		b.fxy[o] = float64(uint32((xy + sqRound) >> sqShift))
+		b.setWord(vifWordMu1, o, (m1+muRound)>>muShift)
+		b.setWord(vifWordMu2, o, (m2+muRound)>>muShift)
+		b.setMoment(vifWordXXHi, o, uint32((xx+sqRound)>>sqShift))
+		b.setMoment(vifWordYYHi, o, uint32((yy+sqRound)>>sqShift))
+		b.setMoment(vifWordXYHi, o, uint32((xy+sqRound)>>sqShift))
 	}
 }
 
@@ -93,11 +134,11 @@ func vifHorizontalCols(b *vifRowBuf, taps []uint16, j0, w int) {
 		var xx, yy, xy uint64
 		for k, c := range taps {
 			i := base + j + k
-			a1 += uint32(c) * b.mu1[i]
-			a2 += uint32(c) * b.mu2[i]
-			xx += uint64(c) * uint64(b.fxx[i])
-			yy += uint64(c) * uint64(b.fyy[i])
-			xy += uint64(c) * uint64(b.fxy[i])
+			a1 += uint32(c) * b.word(vifWordMu1, i)
+			a2 += uint32(c) * b.word(vifWordMu2, i)
+			xx += uint64(c) * uint64(b.moment(vifWordXXHi, i))
+			yy += uint64(c) * uint64(b.moment(vifWordYYHi, i))
+			xy += uint64(c) * uint64(b.moment(vifWordXYHi, i))
 		}
 		b.sigma1Sq[j], b.sigma2Sq[j], b.sigma12[j] = vifSigmas(a1, a2, xx, yy, xy)
 	}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	. "github.com/mmcloughlin/avo/reg"
@@ -51,12 +53,11 @@ func mulRounded(a, b, ao, bo VecVirtual) VecVirtual {
 }
 
 func horizontal() {
-	TEXT("vifHorizontalAVX2", NOSPLIT, "func(mu1, mu2 *uint32, xx, yy, xy *float64, coef *uint32, half int, sigma1Sq, sigma2Sq, sigma12 *int32, n int)")
+	TEXT("vifHorizontalAVX2", NOSPLIT, "func(rows *uint16, stride int, coef *uint32, pairs int, sigma1Sq, sigma2Sq, sigma12 *int32, n int)")
 	Pragma("noescape")
 	Doc("vifHorizontalAVX2 is vifHorizontal for the first n columns (a multiple",
-		"of 8) of the vector kernels' rows.")
-	means := []Register{Load(Param("mu1"), GP64()), Load(Param("mu2"), GP64())}
-	moments := []Register{Load(Param("xx"), GP64()), Load(Param("yy"), GP64()), Load(Param("xy"), GP64())}
+		"of 16) of the vector kernels' statistics rows, rows pointing at the",
+		"first sample of column 0's window in the first row.")
 	n := Load(Param("n"), GP64())
 	j := GP64()
 	XORQ(j, j)
@@ -64,88 +65,91 @@ func horizontal() {
 	Label("block")
 	CMPQ(j, n)
 	JAE(LabelRef("done"))
-	// Mean sums in 32-bit lanes; moment sums as float64 starting at 0.5,
-	// the rounding of the final shift (see the package comment).
-	var mu [2]VecVirtual
-	for i := range mu {
-		mu[i] = YMM()
-		VPXOR(mu[i], mu[i], mu[i])
-	}
-	var mom [3][2]VecVirtual
-	for i := range mom {
-		for h := range mom[i] {
-			mom[i][h] = YMM()
-			VMOVUPD(half, mom[i][h])
-		}
-	}
-	addMean := func(acc VecVirtual, row Register, lo, hi Register, c Mem) {
-		v := YMM()
-		VMOVDQU(Mem{Base: row, Index: lo, Scale: 4}, v)
-		if hi != nil {
-			VPADDD(Mem{Base: row, Index: hi, Scale: 4}, v, v)
-		}
-		VPMULLD(c, v, v)
-		VPADDD(v, acc, acc)
-	}
-	addMoment := func(acc [2]VecVirtual, row Register, lo, hi Register, c Mem) {
-		for h := range acc {
-			v := YMM()
-			VMOVUPD(Mem{Base: row, Index: lo, Scale: 8, Disp: 32 * h}, v)
-			if hi != nil {
-				VADDPD(Mem{Base: row, Index: hi, Scale: 8, Disp: 32 * h}, v, v)
+	in := rowsAt{Load(Param("rows"), GP64()), Load(Param("stride"), GP64()), j}
+
+	// sums filters rows a and b at the block's even and odd columns:
+	// VPMADDWD of the words from a column on, against a pair of
+	// neighbouring taps, gives every other column's share of those taps.
+	// The results are the unbiased 32-bit sums.
+	sums := func(a, b int) (out [2][2]VecVirtual) {
+		rows := []Register{in.ptr(a), in.ptr(b)}
+		for r := range out {
+			for p := range out[r] {
+				out[r][p] = YMM()
+				VPXOR(out[r][p], out[r][p], out[r][p])
 			}
-			VFMADD231PD(c, v, acc[h])
 		}
+		coef := Load(Param("coef"), GP64())
+		ADDQ(U32(tapsPairs), coef)
+		left := Load(Param("pairs"), GP64())
+		off := GP64()
+		XORQ(off, off)
+		loop, end := fmt.Sprintf("pair%d", a), fmt.Sprintf("pairs%d", a)
+		Label(loop)
+		TESTQ(left, left)
+		JZ(LabelRef(end))
+		c := YMM()
+		VMOVDQU(Mem{Base: coef}, c)
+		for r, row := range rows {
+			for p := range out[r] {
+				v := YMM()
+				VPMADDWD(Mem{Base: row, Index: off, Scale: 1, Disp: 2 * p}, c, v)
+				VPADDD(v, out[r][p], out[r][p])
+			}
+		}
+		ADDQ(U8(4), off)
+		ADDQ(U8(32), coef)
+		DECQ(left)
+		JMP(LabelRef(loop))
+		Label(end)
+		// Add back the bias, times the taps' sum, and undo any halving.
+		coef = Load(Param("coef"), GP64())
+		count := XMM()
+		VMOVQ(Mem{Base: coef, Disp: tapsShift}, count)
+		for r := range out {
+			for _, v := range out[r] {
+				VPADDD(Mem{Base: coef, Disp: tapsCorr}, v, v)
+				VPSLLD(count, v, v)
+			}
+		}
+		return out
 	}
-
-	w := startWindow(j)
-	Label("tap")
-	CMPQ(w.lo, w.mid)
-	JAE(LabelRef("centre"))
-	for i, row := range means {
-		addMean(mu[i], row, w.lo, w.hi, w.w32())
+	mu := sums(rowMu1, rowMu2)
+	var sq [3][2]VecVirtual // mu1², mu2², mu1·mu2 of even and odd columns
+	for p := 0; p < 2; p++ {
+		m1, m2 := mu[0][p], mu[1][p]
+		o1, o2 := YMM(), YMM()
+		VPSRLQ(U8(32), m1, o1)
+		VPSRLQ(U8(32), m2, o2)
+		sq[0][p] = mulRounded(m1, m1, o1, o1)
+		sq[1][p] = mulRounded(m2, m2, o2, o2)
+		sq[2][p] = mulRounded(m1, m2, o1, o2)
 	}
-	for i, row := range moments {
-		addMoment(mom[i], row, w.lo, w.hi, w.f64())
-	}
-	w.next()
-	JMP(LabelRef("tap"))
-
-	Label("centre")
-	for i, row := range means {
-		addMean(mu[i], row, w.mid, nil, w.w32())
-	}
-	for i, row := range moments {
-		addMoment(mom[i], row, w.mid, nil, w.f64())
-	}
-
-	// The means carry 32 fractional bits; their products are rounded back
-	// to the 16 of the moments.
-	mo := [2]VecVirtual{YMM(), YMM()}
-	for i := range mu {
-		VPSRLQ(U8(32), mu[i], mo[i])
-	}
-	sq := []VecVirtual{
-		mulRounded(mu[0], mu[0], mo[0], mo[0]),
-		mulRounded(mu[1], mu[1], mo[1], mo[1]),
-		mulRounded(mu[0], mu[1], mo[0], mo[1]),
-	}
-	scale := YMM()
-	VMOVUPD(scale16, scale)
 	for i, name := range []string{"sigma1Sq", "sigma2Sq", "sigma12"} {
-		// (sum + 0.5)·2^-16 + 2^52 leaves the rounded moment in the low
-		// 32 bits of each float64.
-		for _, v := range mom[i] {
-			VFMADD213PD(magic, scale, v)
+		hl := sums(rowXXHi+2*i, rowXXLo+2*i)
+		var sigma [2]VecVirtual
+		for p := range sigma {
+			// (2^16·hi + lo + 2^15) >> 16 in 32-bit arithmetic.
+			hi, lo := hl[0][p], hl[1][p]
+			VPADDD(round16, lo, lo)
+			VPSRLD(U8(16), lo, lo)
+			VPADDD(lo, hi, hi)
+			// The differences wrap as in 32-bit arithmetic.
+			VPSUBD(sq[i][p], hi, hi)
+			sigma[p] = hi
 		}
-		lanes := YMM()
-		VSHUFPS(U8(0x88), mom[i][1], mom[i][0], lanes)
-		VPERMQ(U8(0xd8), lanes, lanes)
-		// The differences wrap as in 32-bit arithmetic.
-		VPSUBD(sq[i], lanes, lanes)
-		VMOVDQU(lanes, Mem{Base: Load(Param(name), GP64()), Index: j, Scale: 4})
+		// Interleave the even and odd columns back into order.
+		a, b := YMM(), YMM()
+		VPUNPCKLDQ(sigma[1], sigma[0], a)
+		VPUNPCKHDQ(sigma[1], sigma[0], b)
+		dst := Mem{Base: Load(Param(name), GP64()), Index: j, Scale: 4}
+		t := YMM()
+		VPERM2I128(U8(0x20), b, a, t)
+		VMOVDQU(t, dst)
+		VPERM2I128(U8(0x31), b, a, t)
+		VMOVDQU(t, dst.Offset(32))
 	}
-	ADDQ(U8(8), j)
+	ADDQ(U8(16), j)
 	JMP(LabelRef("block"))
 
 	Label("done")

@@ -22,13 +22,21 @@ import (
 
 // Byte offsets in vmaf's vifVecTaps, which holds one window's distinct
 // coefficients (its first half, then the centre) three ways, 32 bytes
-// each: in both 16-bit halves of eight lanes (for VPMADDWD), in eight
-// 32-bit lanes, and as four float64.
+// each: in both 16-bit halves of eight lanes (for VPMADDWD; not for a
+// centre of 1<<15 or more), in eight 32-bit lanes, and as four float64.
+// Then the window as pairs of neighbouring taps for the horizontal pass,
+// (c[2i], c[2i+1]) in the halves of eight lanes, each coefficient halved
+// when the window has one of 1<<15 or more (all are even then); the bias
+// correction of those sums in eight lanes; and the shift that undoes the
+// halving (0 or 1).
 const (
-	maxCoefs = 9
-	tapsW16  = 0
-	tapsW32  = maxCoefs * 32
-	tapsF64  = 2 * maxCoefs * 32
+	maxCoefs  = 9
+	tapsW16   = 0
+	tapsW32   = maxCoefs * 32
+	tapsF64   = 2 * maxCoefs * 32
+	tapsPairs = 3 * maxCoefs * 32
+	tapsCorr  = 4 * maxCoefs * 32
+	tapsShift = tapsCorr + 32
 )
 
 // Shared constants, 32 bytes each.
@@ -39,6 +47,8 @@ var (
 	round8  Mem // 1<<7 in 32-bit lanes
 	round16 Mem // 1<<15 in 32-bit lanes
 	round32 Mem // 1<<31 in 64-bit lanes
+	low16   Mem // 0xffff in 32-bit lanes
+	bias16  Mem // 1<<15 in 16-bit lanes
 )
 
 func main() {
@@ -49,6 +59,8 @@ func main() {
 	round8 = constant32("vifRound8", 1<<7)
 	round16 = constant32("vifRound16", 1<<15)
 	round32 = constant64("vifRound32", 1<<31)
+	low16 = constant32("vifLow16", 0xffff)
+	bias16 = constant32("vifBias16", 0x80008000)
 
 	statsConstants()
 

@@ -32,7 +32,6 @@ var (
 	nsq64    Mem // the same as float64
 	eps64    Mem // libvmaf's epsilon 65536e-10 as float64
 	low15    Mem // 0x7fff in 32-bit lanes
-	low16    Mem // 0xffff in 32-bit lanes
 	denShift Mem // 2048·(1023+15+17) in 32-bit lanes: exponent bias, table scale, log2 of the noise
 )
 
@@ -41,15 +40,18 @@ func statsConstants() {
 	nsq64 = constant64("vifNsq64", math.Float64bits(2<<16))
 	eps64 = constant64("vifEps", math.Float64bits(65536*1.0e-10))
 	low15 = constant32("vifLow15", 0x7fff)
-	low16 = constant32("vifLow16", 0xffff)
 	denShift = constant32("vifDenShift", 2048*(1023+15+17))
 }
 
 // highWords packs the high 32 bits of the eight float64 in a and b (lanes
 // 0-3 and 4-7) into eight 32-bit lanes in order.
-func highWords(a, b VecVirtual) VecVirtual {
+func highWords(a, b VecVirtual) VecVirtual { return highWordsOf(a, b, 0xdd) }
+
+// highWordsOf packs the low (sel 0x88) or high (0xdd) 32 bits of the eight
+// 64-bit lanes of a and b into eight 32-bit lanes in order.
+func highWordsOf(a, b VecVirtual, sel uint8) VecVirtual {
 	v := YMM()
-	VSHUFPS(U8(0xdd), b, a, v)
+	VSHUFPS(U8(sel), b, a, v)
 	VPERMQ(U8(0xd8), v, v)
 	return v
 }

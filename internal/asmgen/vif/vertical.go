@@ -107,26 +107,90 @@ func storeMeans8(p pairs8, dst Mem) {
 	VMOVDQU(t, dst.Offset(32))
 }
 
-// storeMoments8 converts 32-bit moment sums to float64 and stores them in
-// column order at dst[j].
-func storeMoments8(p pairs8, dst Mem) {
-	hi0, hi1 := XMM(), XMM()
-	VEXTRACTI128(U8(1), p[0], hi0)
-	VEXTRACTI128(U8(1), p[1], hi1)
-	for q, x := range []Op{p[0].AsX(), p[1].AsX(), hi0, hi1} {
-		f := YMM()
-		VPMOVZXDQ(x, f)
-		VPOR(magic, f, f)
-		VSUBPD(magic, f, f)
-		VMOVUPD(f, dst.Offset(32*q))
+// The statistics rows: each of the eight is a padded row of biased 16-bit
+// words (the value minus 1<<15, so that VPMADDWD can take it as signed),
+// (stride) bytes after the previous one. Means fit 16 bits; second
+// moments, below 2^32, are split into their high and low halves.
+const (
+	rowMu1 = iota
+	rowMu2
+	rowXXHi
+	rowXXLo
+	rowYYHi
+	rowYYLo
+	rowXYHi
+	rowXYLo
+)
+
+// rowsAt addresses the statistics rows at column j.
+type rowsAt struct {
+	base, stride, j Register
+}
+
+// row returns the address of row r at column j, using tmp.
+func (r rowsAt) row(n int, tmp GPVirtual) Mem {
+	IMUL3Q(U32(n), r.stride, tmp)
+	ADDQ(r.base, tmp)
+	return Mem{Base: tmp, Index: r.j, Scale: 2}
+}
+
+// ptr returns a register pointing at row n, column j.
+func (r rowsAt) ptr(n int) GPVirtual {
+	p := GP64()
+	IMUL3Q(U32(n), r.stride, p)
+	ADDQ(r.base, p)
+	LEAQ(Mem{Base: p, Index: r.j, Scale: 2}, p)
+	return p
+}
+
+// storeHalves stores eight 32-bit lanes of a and of b, each below 1<<16,
+// as biased words at da and db.
+func storeHalves(a, b VecVirtual, da, db Mem) {
+	w := YMM()
+	VPACKUSDW(b, a, w)
+	VPERMQ(U8(0xd8), w, w)
+	VPXOR(bias16, w, w)
+	VMOVDQU(w.AsX(), da)
+	VEXTRACTI128(U8(1), w, db)
+}
+
+// storeWords16 biases 16 words (in order) and stores them.
+func storeWords16(v VecVirtual, dst Mem) {
+	VPXOR(bias16, v, v)
+	VMOVDQU(v, dst)
+}
+
+// storeMeans16 rounds 8-bit mean sums by 8 bits and stores them as a
+// biased 16-bit row; VPACKUSDW undoes the pairs' column order.
+func storeMeans16(p pairs8, dst Mem) {
+	for _, v := range p {
+		VPADDD(round8, v, v)
+		VPSRLD(U8(8), v, v)
 	}
+	w := YMM()
+	VPACKUSDW(p[1], p[0], w)
+	storeWords16(w, dst)
+}
+
+// storeMoments16 stores 32-bit moment sums as biased high and low halves.
+func storeMoments16(p pairs8, hi, lo Mem) {
+	h := pairs8{YMM(), YMM()}
+	for i, v := range p {
+		VPSRLD(U8(16), v, h[i])
+		VPAND(low16, v, v)
+	}
+	w := YMM()
+	VPACKUSDW(h[1], h[0], w)
+	storeWords16(w, hi)
+	VPACKUSDW(p[1], p[0], w)
+	storeWords16(w, lo)
 }
 
 func vertical8() {
-	TEXT("vifVertical8AVX2", NOSPLIT, "func(rows **byte, coef *uint32, half int, mu1, mu2 *uint32, xx, yy, xy *float64, n int)")
+	TEXT("vifVertical8AVX2", NOSPLIT, "func(rows **byte, coef *uint32, half int, dst *uint16, stride int, n int)")
 	Pragma("noescape")
 	Doc("vifVertical8AVX2 is vifVertical8 for the first n columns (a multiple",
-		"of 16), with the second moments stored as float64.")
+		"of 16), into the vector kernels' statistics rows at dst.")
 	n := Load(Param("n"), GP64())
 	j := GP64()
 	XORQ(j, j)
@@ -173,11 +237,13 @@ func vertical8() {
 	VPXOR(zero, zero, zero)
 	add(load(r), zero, load(d), zero, t, true)
 
-	storeMeans8(mu1, Mem{Base: Load(Param("mu1"), GP64()), Index: j, Scale: 4})
-	storeMeans8(mu2, Mem{Base: Load(Param("mu2"), GP64()), Index: j, Scale: 4})
-	storeMoments8(xx, Mem{Base: Load(Param("xx"), GP64()), Index: j, Scale: 8})
-	storeMoments8(yy, Mem{Base: Load(Param("yy"), GP64()), Index: j, Scale: 8})
-	storeMoments8(xy, Mem{Base: Load(Param("xy"), GP64()), Index: j, Scale: 8})
+	out := rowsAt{Load(Param("dst"), GP64()), Load(Param("stride"), GP64()), j}
+	tmp := GP64()
+	storeMeans16(mu1, out.row(rowMu1, tmp))
+	storeMeans16(mu2, out.row(rowMu2, tmp))
+	storeMoments16(xx, out.row(rowXXHi, tmp), out.row(rowXXLo, GP64()))
+	storeMoments16(yy, out.row(rowYYHi, tmp), out.row(rowYYLo, GP64()))
+	storeMoments16(xy, out.row(rowXYHi, tmp), out.row(rowXYLo, GP64()))
 	ADDQ(U8(16), j)
 	JMP(LabelRef("block"))
 
@@ -187,11 +253,11 @@ func vertical8() {
 }
 
 func vertical16() {
-	TEXT("vifVertical16AVX2", NOSPLIT, "func(rows **uint16, coef *uint32, half int, mu1, mu2 *uint32, xx, yy, xy *float64, n int, muShift uint64, muRound uint32, sqScale float64)")
+	TEXT("vifVertical16AVX2", NOSPLIT, "func(rows **uint16, coef *uint32, half int, dst *uint16, stride int, n int, muShift uint64, muRound uint32, sqScale float64)")
 	Pragma("noescape")
 	Doc("vifVertical16AVX2 is vifVertical16 for the first n columns (a multiple",
-		"of 8), with the second moments stored as float64. sqScale is 2^-sqShift",
-		"and sqShift must be at least 1.")
+		"of 8), into the vector kernels' statistics rows at dst. sqScale is",
+		"2^-sqShift and sqShift must be at least 1.")
 	n := Load(Param("n"), GP64())
 	j := GP64()
 	XORQ(j, j)
@@ -266,33 +332,31 @@ func vertical16() {
 		addMoment(xy[h], fr, fd, nil, nil, t)
 	}
 
-	// Means: (sum + muRound) >> muShift.
+	out := rowsAt{Load(Param("dst"), GP64()), Load(Param("stride"), GP64()), j}
+	// Means: (sum + muRound) >> muShift, both rows in one register.
 	round, count := YMM(), XMM()
 	broadcast32(Load(Param("muRound"), GP32()), round)
 	VMOVQ(paramAddr("muShift"), count)
-	for _, m := range []struct {
-		acc  VecVirtual
-		name string
-	}{{mu1, "mu1"}, {mu2, "mu2"}} {
-		VPADDD(round, m.acc, m.acc)
-		VPSRLD(count, m.acc, m.acc)
-		VMOVDQU(m.acc, Mem{Base: Load(Param(m.name), GP64()), Index: j, Scale: 4})
+	for _, v := range []VecVirtual{mu1, mu2} {
+		VPADDD(round, v, v)
+		VPSRLD(count, v, v)
 	}
-	// Moments: round(((sum + 0.5) · 2^-sqShift) exactly, see the package
-	// comment.
+	tmp := GP64()
+	storeHalves(mu1, mu2, out.row(rowMu1, tmp), out.row(rowMu2, GP64()))
+	// Moments: round(((sum + 0.5) · 2^-sqShift), which adding 2^52 leaves
+	// in the low 32 bits (see the package comment).
 	scale := YMM()
 	VBROADCASTSD(paramAddr("sqScale"), scale)
-	for _, m := range []struct {
-		acc  [2]VecVirtual
-		name string
-	}{{xx, "xx"}, {yy, "yy"}, {xy, "xy"}} {
-		dst := Mem{Base: Load(Param(m.name), GP64()), Index: j, Scale: 8}
-		for h, v := range m.acc {
+	for i, m := range [][2]VecVirtual{xx, yy, xy} {
+		for _, v := range m {
 			VADDPD(half, v, v)
 			VFMADD213PD(magic, scale, v)
-			VSUBPD(magic, v, v)
-			VMOVUPD(v, dst.Offset(32*h))
 		}
+		v := highWordsOf(m[0], m[1], 0x88)
+		hi := YMM()
+		VPSRLD(U8(16), v, hi)
+		VPAND(low16, v, v)
+		storeHalves(hi, v, out.row(rowXXHi+2*i, tmp), out.row(rowXXLo+2*i, GP64()))
 	}
 	ADDQ(U8(8), j)
 	JMP(LabelRef("block"))

@@ -10,13 +10,14 @@ import "math"
 // scores agree with it to the last printed digit. Level 0 works on 16-bit
 // bands, levels 1 to 3 on 32-bit bands, as libvmaf does; the two share the
 // structure but not the fixed-point details, so they are written out
-// separately (adm_level0.go, adm_levelN.go).
+// separately (adm_level0.go, adm_levelN.go). Each level runs one band row
+// at a time (adm_rows.go) through a set of row kernels (adm_kernels.go).
 //
 // libvmaf's C, AVX2 and AVX-512 kernels agree except in two corners, where
 // this follows the AVX-512 kernels (what libvmaf runs on current x86
 // servers): the last column of a band whose width is 1 modulo the vector
 // block (see adm.simdLast), and masking thresholds next to maskers of
-// 15360 and more (see thrRow0). Pictures smaller than 33x33, where libvmaf
+// 15360 and more (see admCM0). Pictures smaller than 33x33, where libvmaf
 // reads outside its buffers, can differ from libvmaf.
 
 // admOptions holds the ADM parameters a model may set. All other libvmaf ADM
@@ -46,11 +47,12 @@ const (
 type adm struct {
 	w, h, bpc int
 	gain      float64
+	kern      *admKernels
 	bw, bh    [admLevels]int // band size at each level
 
 	// Level-0 vertical-pass output of the current row, one sample of mirror
 	// padding on the left and two on the right (see admDWTPad).
-	tmpLo, tmpHi []int32
+	tmpLo, tmpHi []int16
 
 	// The vertical-pass rows of levels 1 to 3, in libvmaf's layout. It
 	// persists across frames because libvmaf's AVX-512 kernels read a little
@@ -67,26 +69,38 @@ type adm struct {
 	// picture so a level never reads the buffer it writes.
 	refA, disA [2][]int32
 
-	// Detail bands h, v, d of level 0 and of levels 1 to 3.
+	// The current row of the detail bands h, v, d of level 0 and of
+	// levels 1 to 3, and the rings of decoupled rows (see adm_rows.go).
 	ref16, dis16 [3][]int16
 	ref32, dis32 [3][]int32
+	ring16       *admRing[int16]
+	ring32       *admRing[int32]
 
-	// Decoupled restored and additive detail, and the CSF-weighted masker
-	// with its masking-threshold contribution; the masker buffers are
-	// reused by the AIM pass.
-	rst16, add16, msk16, flt16 [3][]int16
-	rst32, add32, msk32, flt32 [3][]int32
-
-	// Per-row scratch of the contrast-masking pass: column sums of the
-	// masker's threshold contribution and the threshold per sample.
-	colSum, thr []int32
+	// Kernel arguments. The kernels are called through function values,
+	// which escape analysis cannot see through, so everything passed by
+	// pointer lives here rather than on the stack.
+	rows8      [4][]byte
+	rows16     [4][]uint16
+	rows32     [4][]int32
+	det32      [3][]int32
+	dec16      admDecouple16Row
+	dec32      admDecouple32Row
+	cm16       admCM16Row
+	cm32       admCM32Row
+	cm0P, cmNP admCMParams
 
 	csf admCSF
 }
 
 // newADM allocates an ADM extractor for w x h pictures of bpc bits.
 func newADM(w, h, bpc int, opt admOptions) *adm {
-	a := &adm{w: w, h: h, bpc: bpc, gain: opt.enhnGainLimit, csf: newADMCSF()}
+	return newADMWith(w, h, bpc, opt, admBestKernels())
+}
+
+// newADMWith is newADM with a chosen kernel set, so that tests can hold
+// the implementations against each other.
+func newADMWith(w, h, bpc int, opt admOptions, k *admKernels) *adm {
+	a := &adm{w: w, h: h, bpc: bpc, gain: opt.enhnGainLimit, kern: k, csf: newADMCSF()}
 	if !(a.gain >= 1) { // also catches NaN and the zero value
 		a.gain = admDefaultGainLimit
 	}
@@ -98,13 +112,12 @@ func newADM(w, h, bpc int, opt admOptions) *adm {
 		cw, ch = (cw+1)/2, (ch+1)/2
 		a.bw[l], a.bh[l] = cw, ch
 	}
-	n0 := a.bw[0] * a.bh[0]
-	n1 := a.bw[1] * a.bh[1]
-	a.tmpLo = make([]int32, w+3)
-	a.tmpHi = make([]int32, w+3)
-	// The largest level-1 layout is 4 rows of bw[0], and the AVX-512 reads
+	w0, w1 := a.bw[0], a.bw[1]
+	a.tmpLo = make([]int16, w+3)
+	a.tmpHi = make([]int16, w+3)
+	// The largest level-1 layout is 4 rows of w0, and the AVX-512 reads
 	// run 2 words past it. libvmaf's buffer is fresh memory, taken as zero.
-	a.tmp = make([]int32, 4*a.bw[0]+2)
+	a.tmp = make([]int32, 4*w0+2)
 	block0 := 32
 	if bpc > 8 {
 		block0 = 64
@@ -116,20 +129,18 @@ func newADM(w, h, bpc int, opt admOptions) *adm {
 		}
 		a.simdLast[l] = bw > block && (bw-1)%block == 0
 	}
-	for i := range 2 {
-		a.refA[i] = make([]int32, n0)
-		a.disA[i] = make([]int32, n0)
+	for i, n := range [2]int{w0 * a.bh[0], w1 * a.bh[1]} {
+		a.refA[i] = make([]int32, n)
+		a.disA[i] = make([]int32, n)
 	}
 	for t := range 3 {
-		a.ref16[t], a.dis16[t] = make([]int16, n0), make([]int16, n0)
-		a.rst16[t], a.add16[t] = make([]int16, n0), make([]int16, n0)
-		a.msk16[t], a.flt16[t] = make([]int16, n0), make([]int16, n0)
-		a.ref32[t], a.dis32[t] = make([]int32, n1), make([]int32, n1)
-		a.rst32[t], a.add32[t] = make([]int32, n1), make([]int32, n1)
-		a.msk32[t], a.flt32[t] = make([]int32, n1), make([]int32, n1)
+		a.ref16[t], a.dis16[t] = make([]int16, w0), make([]int16, w0)
+		a.ref32[t], a.dis32[t] = make([]int32, w1), make([]int32, w1)
 	}
-	a.colSum = make([]int32, a.bw[0])
-	a.thr = make([]int32, a.bw[0])
+	a.ring16 = newADMRing[int16](w0)
+	a.ring32 = newADMRing[int32](w1)
+	a.cm16.thr, a.cm16.colSum = make([]int32, w0), make([]int32, w0+2)
+	a.cm32.thr, a.cm32.colSum = make([]int32, w1), make([]int32, w1+2)
 	return a
 }
 
@@ -144,31 +155,11 @@ func (a *adm) compute(ref, dist plane) admScores {
 	var num, den, aimNum float64
 	var nums, dens [admLevels]float32
 
-	if a.bpc == 8 {
-		a.dwt0u8(ref, a.refA[0], a.ref16)
-		a.dwt0u8(dist, a.disA[0], a.dis16)
-	} else {
-		a.dwt0u16(ref, a.refA[0], a.ref16)
-		a.dwt0u16(dist, a.disA[0], a.dis16)
-	}
-	w, h := a.bw[0], a.bh[0]
-	a.decouple0(w, h)
-	dens[0] = a.csfDen0(w, h)
-	a.csf0(a.add16, w, h)
-	nums[0] = a.cm0(a.rst16, w, h, admNoiseWeight)
-	a.csf0(a.rst16, w, h)
-	aim := a.cm0(a.add16, w, h, 0)
+	var aim float32
+	nums[0], dens[0], aim = a.level0(ref, dist)
 	num, den, aimNum = float64(nums[0]), float64(dens[0]), float64(aim)
-
 	for l := 1; l < admLevels; l++ {
-		a.dwtN(l, l < admLevels-1)
-		w, h = a.bw[l], a.bh[l]
-		a.decoupleN(w, h)
-		dens[l] = a.csfDenN(l, w, h)
-		a.csfN(l, a.add32, w, h)
-		nums[l] = a.cmN(l, a.rst32, w, h, admNoiseWeight)
-		a.csfN(l, a.rst32, w, h)
-		aim = a.cmN(l, a.add32, w, h, 0)
+		nums[l], dens[l], aim = a.levelN(l)
 		num += float64(nums[l])
 		den += float64(dens[l])
 		aimNum += float64(aim)

@@ -45,25 +45,24 @@ func admEnhance(rst float64, o, t int64, gain float64) float64 {
 	return max(g, float64(t))
 }
 
-// decouple0 splits the level-0 distorted detail into the part explained
-// by the reference scaled by k = clamp(t/o, 0, 1) (restored) and the rest
-// (additive), over the padded pooling window.
-func (a *adm) decouple0(w, h int) {
-	x0, x1 := admBorderPadded(w)
-	y0, y1 := admBorderPadded(h)
-	gain := a.gain
-	for i := y0; i < y1; i++ {
-		lo, hi := i*w+x0, i*w+x1
-		oh, ov, od := a.ref16[0][lo:hi], a.ref16[1][lo:hi], a.ref16[2][lo:hi]
-		th, tv, td := a.dis16[0][lo:hi], a.dis16[1][lo:hi], a.dis16[2][lo:hi]
-		rh, rv, rd := a.rst16[0][lo:hi], a.rst16[1][lo:hi], a.rst16[2][lo:hi]
-		ah, av, ad := a.add16[0][lo:hi], a.add16[1][lo:hi], a.add16[2][lo:hi]
-		for j := range oh {
-			same := admSameDirection(int64(oh[j]), int64(ov[j]), int64(th[j]), int64(tv[j]))
-			rh[j], ah[j] = admDecouple16(oh[j], th[j], same, gain)
-			rv[j], av[j] = admDecouple16(ov[j], tv[j], same, gain)
-			rd[j], ad[j] = admDecouple16(od[j], td[j], same, gain)
-		}
+// admDecouple0 splits each distorted coefficient of a level-0 row into the
+// part explained by the reference scaled by k = clamp(t/o, 0, 1)
+// (restored) and the rest (additive), and weights both by the CSF.
+func admDecouple0(r *admDecouple16Row, gain float64) {
+	n := len(r.o[0])
+	oh, ov, od := r.o[0][:n], r.o[1][:n], r.o[2][:n]
+	th, tv, td := r.t[0][:n], r.t[1][:n], r.t[2][:n]
+	rh, rv, rd := r.rst[0][:n], r.rst[1][:n], r.rst[2][:n]
+	ah, av, ad := r.add[0][:n], r.add[1][:n], r.add[2][:n]
+	for j := range oh {
+		same := admSameDirection(int64(oh[j]), int64(ov[j]), int64(th[j]), int64(tv[j]))
+		rh[j], ah[j] = admDecouple16(oh[j], th[j], same, gain)
+		rv[j], av[j] = admDecouple16(ov[j], tv[j], same, gain)
+		rd[j], ad[j] = admDecouple16(od[j], td[j], same, gain)
+	}
+	for t := range 3 {
+		admCSF0(r.mR[t], r.fR[t], r.rst[t], t)
+		admCSF0(r.mA[t], r.fA[t], r.add[t], t)
 	}
 }
 
@@ -93,34 +92,15 @@ func admAbs32(x int32) int32 {
 	return x
 }
 
-// csfDen0 is the level-0 denominator: cube-root pooled reference detail,
-// CSF-weighted. The weights are applied after cubing, in double.
-func (a *adm) csfDen0(w, h int) float32 {
-	x0, x1 := admBorder(w)
-	y0, y1 := admBorder(h)
-	area := (x1 - x0) * (y1 - y0)
-	// Each row's sum is scaled down so that the frame total stays within
-	// 64 bits for up to 2^20 samples.
-	shift := max(admCeilLog2(area)-20, 0)
-	round := uint64(admRoundHalf(shift))
-	var acc [3]uint64
-	for i := y0; i < y1; i++ {
-		for t := range 3 {
-			row := a.ref16[t][i*w+x0 : i*w+x1]
-			var s uint64
-			for _, v := range row {
-				u := uint64(admAbs32(int32(v)))
-				s += u * u * u
-			}
-			acc[t] += (s + round) >> shift
-		}
+// admCube0 sums |v|^3 over a level-0 row; a row of up to 2^19 samples
+// cannot overflow.
+func admCube0(row []int16) uint64 {
+	var s uint64
+	for _, v := range row {
+		u := uint64(admAbs32(int32(v)))
+		s += u * u * u
 	}
-	var csf [3]float32
-	scale := math.Ldexp(1, 18-shift)
-	for t := range 3 {
-		csf[t] = float32(float64(acc[t]) / scale * a.csf.rfCub[0][t])
-	}
-	return admPoolScale(csf[0], csf[1], csf[2], area, admNoiseWeight)
+	return s
 }
 
 // Level-0 CSF: Q21 (Q23 diagonal) factors, back to Q16 with these shifts.
@@ -130,23 +110,95 @@ var (
 	admCSF0Round = [3]int32{16384, 16384, 65535}
 )
 
-// csf0 weights src by the CSF into the masker bands and derives each
-// sample's contribution to the masking threshold, |masker|/30, over the
-// padded pooling window.
-func (a *adm) csf0(src [3][]int16, w, h int) {
-	x0, x1 := admBorderPadded(w)
-	y0, y1 := admBorderPadded(h)
+// admCSF0 weights src (orientation t) by the CSF into the masker m and
+// derives each sample's contribution to the masking threshold,
+// |masker|/30, into f.
+func admCSF0(m, f, src []int16, t int) {
+	rf, sh, rnd := admRF0[t], admCSF0Shift[t], admCSF0Round[t]
+	m, f = m[:len(src)], f[:len(src)]
+	for j, v := range src {
+		c := int16((rf*int32(v) + rnd) >> sh)
+		m[j] = c
+		f[j] = int16((4369*admAbs32(int32(c)) + 2048) >> 12)
+	}
+}
+
+// level0 transforms both pictures' level 0 and pools its detail loss,
+// one band row at a time (see admRows): it returns the DLM numerator and
+// denominator and the AIM numerator, and leaves the LL bands in
+// a.refA[0] and a.disA[0].
+func (a *adm) level0(ref, dist plane) (num, den, aim float32) {
+	w, h := a.bw[0], a.bh[0]
+	bx0, bx1 := admBorder(w)
+	by0, by1 := admBorder(h)
+	py0, py1 := admBorderPadded(h)
+
+	// The cubes drop bits by band width so a row's sum fits in 64 bits,
+	// and each row's sum drops bits by band height.
+	lw := admCeilLog2(w)
+	cubSh := [3]int{lw - 4, lw - 4, lw - 3}
+	var cm admCMParams
 	for t := range 3 {
-		rf, sh, rnd := admRF0[t], admCSF0Shift[t], admCSF0Round[t]
-		for i := y0; i < y1; i++ {
-			s := src[t][i*w+x0 : i*w+x1]
-			m := a.msk16[t][i*w+x0 : i*w+x1]
-			f := a.flt16[t][i*w+x0 : i*w+x1]
-			for j, v := range s {
-				c := int16((rf*int32(v) + rnd) >> sh)
-				m[j] = c
-				f[j] = int16((4369*admAbs32(int32(c)) + 2048) >> 12)
-			}
+		cm.rf[t], cm.sub[t], cm.sq[t] = int64(admRF0[t]), admCM0SubShift[t], admCM0SqShift[t]
+		// Bands narrower than 9 samples: libvmaf's shift count wraps to a
+		// huge value and every term vanishes.
+		cm.skip[t] = cubSh[t] < 0
+		cm.cs[t] = uint(max(cubSh[t], 0))
+	}
+	a.cm0P = cm
+	rowSh := uint(admCeilLog2(h))
+	rowRnd := admRoundHalf(int(rowSh))
+	// The denominator's row sums are scaled down so that the frame total
+	// stays within 64 bits for up to 2^20 samples.
+	area := (bx1 - bx0) * (by1 - by0)
+	denSh := max(admCeilLog2(area)-20, 0)
+	denRnd := uint64(admRoundHalf(denSh))
+
+	var denAcc [3]uint64
+	var numAcc, aimAcc [3]int64
+	masked := func(r int) {
+		n, m := a.cm0Row(r)
+		for t := range 3 {
+			numAcc[t] += (n[t] + rowRnd) >> rowSh
+			aimAcc[t] += (m[t] + rowRnd) >> rowSh
 		}
 	}
+	for i := range h {
+		a.dwt0Row(ref, i, a.refA[0], &a.ref16)
+		a.dwt0Row(dist, i, a.disA[0], &a.dis16)
+		if by0 <= i && i < by1 {
+			for t := range 3 {
+				denAcc[t] += (a.kern.cube0(a.ref16[t][bx0:bx1]) + denRnd) >> denSh
+			}
+		}
+		if py0 <= i && i < py1 {
+			a.decouple0Row(i)
+		}
+		if r := i - 1; by0 <= r && r < by1 {
+			masked(r)
+		}
+	}
+	if r := h - 1; by0 <= r && r < by1 {
+		masked(r)
+	}
+
+	var csf [3]float32
+	scale := math.Ldexp(1, 18-denSh)
+	for t := range 3 {
+		csf[t] = float32(float64(denAcc[t]) / scale * a.csf.rfCub[0][t])
+	}
+	den = admPoolScale(csf[0], csf[1], csf[2], area, admNoiseWeight)
+	num = admCM0Pool(numAcc, cubSh, int(rowSh), area, admNoiseWeight)
+	aim = admCM0Pool(aimAcc, cubSh, int(rowSh), area, 0)
+	return num, den, aim
+}
+
+// admCM0Pool undoes the remaining fixed-point scale of level-0 masked
+// sums, 3*(6+21) bits for h and v, 3*(6+23) for d less the shifts already
+// made, and pools them.
+func admCM0Pool(acc [3]int64, cubSh [3]int, rowSh, area int, noiseWeight float64) float32 {
+	fh := float32(float64(float32(acc[0])) / math.Ldexp(1, 52-cubSh[0]-rowSh))
+	fv := float32(float64(acc[1]) / math.Ldexp(1, 52-cubSh[1]-rowSh))
+	fd := float32(float64(acc[2]) / math.Ldexp(1, 57-cubSh[2]-rowSh))
+	return admPoolScale(fh, fv, fd, area, noiseWeight)
 }

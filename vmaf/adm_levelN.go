@@ -26,23 +26,22 @@ func admRestoreRatio(o, t int32) int64 {
 	return min(max(k, 0), 32768)
 }
 
-// decoupleN is decouple0 for level 1 to 3 bands.
-func (a *adm) decoupleN(w, h int) {
-	x0, x1 := admBorderPadded(w)
-	y0, y1 := admBorderPadded(h)
-	gain := a.gain
-	for i := y0; i < y1; i++ {
-		lo, hi := i*w+x0, i*w+x1
-		oh, ov, od := a.ref32[0][lo:hi], a.ref32[1][lo:hi], a.ref32[2][lo:hi]
-		th, tv, td := a.dis32[0][lo:hi], a.dis32[1][lo:hi], a.dis32[2][lo:hi]
-		rh, rv, rd := a.rst32[0][lo:hi], a.rst32[1][lo:hi], a.rst32[2][lo:hi]
-		ah, av, ad := a.add32[0][lo:hi], a.add32[1][lo:hi], a.add32[2][lo:hi]
-		for j := range oh {
-			same := admSameDirection(int64(oh[j]), int64(ov[j]), int64(th[j]), int64(tv[j]))
-			rh[j], ah[j] = admDecouple32(oh[j], th[j], same, gain)
-			rv[j], av[j] = admDecouple32(ov[j], tv[j], same, gain)
-			rd[j], ad[j] = admDecouple32(od[j], td[j], same, gain)
-		}
+// admDecoupleN is admDecouple0 for levels 1 to 3.
+func admDecoupleN(r *admDecouple32Row, gain float64) {
+	n := len(r.o[0])
+	oh, ov, od := r.o[0][:n], r.o[1][:n], r.o[2][:n]
+	th, tv, td := r.t[0][:n], r.t[1][:n], r.t[2][:n]
+	rh, rv, rd := r.rst[0][:n], r.rst[1][:n], r.rst[2][:n]
+	ah, av, ad := r.add[0][:n], r.add[1][:n], r.add[2][:n]
+	for j := range oh {
+		same := admSameDirection(int64(oh[j]), int64(ov[j]), int64(th[j]), int64(tv[j]))
+		rh[j], ah[j] = admDecouple32(oh[j], th[j], same, gain)
+		rv[j], av[j] = admDecouple32(ov[j], tv[j], same, gain)
+		rd[j], ad[j] = admDecouple32(od[j], td[j], same, gain)
+	}
+	for t := range 3 {
+		admCSFN(r.mR[t], r.fR[t], r.rst[t], r.rf[t])
+		admCSFN(r.mA[t], r.fA[t], r.add[t], r.rf[t])
 	}
 }
 
@@ -59,6 +58,19 @@ func admDecouple32(o, t int32, same bool, gain float64) (rst, add int32) {
 	return rst, t - rst
 }
 
+// admCSFN is admCSF0 for levels 1 to 3: a Q32 factor rf, results back in
+// the bands' Q format; the threshold contribution is |masker|*(2^32/30)
+// less 2^31, shifted down by 32 (libvmaf's rounding constant wraps to
+// -2^31).
+func admCSFN(m, f, src []int32, rf int64) {
+	m, f = m[:len(src)], f[:len(src)]
+	for j, v := range src {
+		c := int32((rf*int64(v) + (1 << 27)) >> 28)
+		m[j] = c
+		f[j] = int32((143165577*int64(admAbs32(c)) - (1 << 31)) >> 32)
+	}
+}
+
 // Denominator rounding of levels 1 to 3, by level-1: the squares drop 31,
 // 30 and 31 bits, with an offset of a whole (not half) unit as in
 // libvmaf, and the sums keep 32, 27 and 23 fractional bits before the
@@ -68,53 +80,81 @@ var (
 	admDenQ       = [3]int{32, 27, 23}
 )
 
-// csfDenN is csfDen0 for level l (1..3).
-func (a *adm) csfDenN(l, w, h int) float32 {
-	x0, x1 := admBorder(w)
-	y0, y1 := admBorder(h)
-	sq := admDenSqShift[l-1]
+// admCubeN is the denominator sum of one level 1 to 3 row.
+func admCubeN(row []int32, sq, cs uint) uint64 {
 	sqRnd := uint64(1) << sq
-	cs := uint(admCeilLog2(x1 - x0))
 	cRnd := uint64(admRoundHalf(int(cs)))
-	rs := uint(admCeilLog2(y1 - y0))
-	rRnd := uint64(admRoundHalf(int(rs)))
-	var acc [3]uint64
-	for i := y0; i < y1; i++ {
-		for t := range 3 {
-			row := a.ref32[t][i*w+x0 : i*w+x1]
-			var s uint64
-			for _, v := range row {
-				u := uint64(uint32(admAbs32(v)))
-				s += (((u*u+sqRnd)>>sq)*u + cRnd) >> cs
-			}
-			acc[t] += (s + rRnd) >> rs
-		}
+	var s uint64
+	for _, v := range row {
+		u := uint64(uint32(admAbs32(v)))
+		s += (((u*u+sqRnd)>>sq)*u + cRnd) >> cs
 	}
-	var csf [3]float32
-	scale := math.Ldexp(1, admDenQ[l-1]-int(rs)-int(cs))
-	for t := range 3 {
-		csf[t] = float32(float64(acc[t]) / scale * a.csf.rfCub[l][t])
-	}
-	return admPoolScale(csf[0], csf[1], csf[2], (x1-x0)*(y1-y0), admNoiseWeight)
+	return s
 }
 
-// csfN is csf0 for level l: Q32 factors, results back in the bands' Q
-// format; the threshold contribution is |masker|*(2^32/30) less 2^31,
-// shifted down by 32 (libvmaf's rounding constant wraps to -2^31).
-func (a *adm) csfN(l int, src [3][]int32, w, h int) {
-	x0, x1 := admBorderPadded(w)
-	y0, y1 := admBorderPadded(h)
+// admCMNShift is the Q format left in the cubed sums of levels 1 to 3
+// (indexed by level-1), before the width and height shifts.
+var admCMNShift = [3]int{45, 39, 36}
+
+// levelN transforms level l (1..3) of both pictures from the previous
+// level's LL bands and pools its detail loss, one band row at a time, as
+// level0 does.
+func (a *adm) levelN(l int) (num, den, aim float32) {
+	w, h := a.bw[l], a.bh[l]
+	bx0, bx1 := admBorder(w)
+	by0, by1 := admBorder(h)
+	py0, py1 := admBorderPadded(h)
+	area := (bx1 - bx0) * (by1 - by0)
+
+	cs := uint(admCeilLog2(w))
+	var cm admCMParams
 	for t := range 3 {
-		rf := int64(a.csf.rf32[l][t])
-		for i := y0; i < y1; i++ {
-			s := src[t][i*w+x0 : i*w+x1]
-			m := a.msk32[t][i*w+x0 : i*w+x1]
-			f := a.flt32[t][i*w+x0 : i*w+x1]
-			for j, v := range s {
-				c := int32((rf*int64(v) + (1 << 27)) >> 28)
-				m[j] = c
-				f[j] = int32((143165577*int64(admAbs32(c)) - (1 << 31)) >> 32)
-			}
+		cm.rf[t], cm.sq[t], cm.cs[t] = int64(a.csf.rf32[l][t]), 30, cs
+	}
+	a.cmNP = cm
+	rowSh := uint(admCeilLog2(h))
+	rowRnd := admRoundHalf(int(rowSh))
+	sq := admDenSqShift[l-1]
+	rs := uint(admCeilLog2(by1 - by0))
+	dcs := uint(admCeilLog2(bx1 - bx0))
+	rRnd := uint64(admRoundHalf(int(rs)))
+
+	var denAcc [3]uint64
+	var numAcc, aimAcc [3]int64
+	masked := func(r int) {
+		n, m := a.cmNRow(l, r)
+		for t := range 3 {
+			numAcc[t] += (n[t] + rowRnd) >> rowSh
+			aimAcc[t] += (m[t] + rowRnd) >> rowSh
 		}
 	}
+	for i := range h {
+		a.dwtNRow(l, i, l < admLevels-1)
+		if by0 <= i && i < by1 {
+			for t := range 3 {
+				denAcc[t] += (a.kern.cubeN(a.ref32[t][bx0:bx1], sq, dcs) + rRnd) >> rs
+			}
+		}
+		if py0 <= i && i < py1 {
+			a.decoupleNRow(l, i)
+		}
+		if r := i - 1; by0 <= r && r < by1 {
+			masked(r)
+		}
+	}
+	if r := h - 1; by0 <= r && r < by1 {
+		masked(r)
+	}
+
+	var csf [3]float32
+	scale := math.Ldexp(1, admDenQ[l-1]-int(rs)-int(dcs))
+	for t := range 3 {
+		csf[t] = float32(float64(denAcc[t]) / scale * a.csf.rfCub[l][t])
+	}
+	den = admPoolScale(csf[0], csf[1], csf[2], area, admNoiseWeight)
+	// libvmaf divides in float here.
+	cmScale := float32(math.Ldexp(1, admCMNShift[l-1]-int(cs)-int(rowSh)))
+	num = admPoolScale(float32(numAcc[0])/cmScale, float32(numAcc[1])/cmScale, float32(numAcc[2])/cmScale, area, admNoiseWeight)
+	aim = admPoolScale(float32(aimAcc[0])/cmScale, float32(aimAcc[1])/cmScale, float32(aimAcc[2])/cmScale, area, 0)
+	return num, den, aim
 }

@@ -1,12 +1,10 @@
-//go:build wip_mcp
-
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 
+	"github.com/vmafsink/vmafsink/control/attach"
 	"github.com/vmafsink/vmafsink/pipeline"
 	"github.com/vmafsink/vmafsink/pipeline/ffsource"
 	"github.com/vmafsink/vmafsink/vmaf"
@@ -17,13 +15,8 @@ import (
 // take effect between two pairs, and every record names the model that
 // scored it, in the output file too.
 
-// controlStarter serves the MCP control plane for a Runner on a socket.
-type controlStarter func(socket string, r *pipeline.Runner) (io.Closer, error)
-
-// startControl is the control plane this build serves --mcp-uds with.
-var startControl controlStarter = func(string, *pipeline.Runner) (io.Closer, error) {
-	return nil, errors.New("--mcp-uds: no control plane in this build")
-}
+// startControl serves the MCP control plane for a Runner; tests replace it.
+var startControl = func(cfg attach.Config) (io.Closer, error) { return attach.Start(cfg) }
 
 type runnerSink struct {
 	r      *pipeline.Runner
@@ -52,7 +45,19 @@ func (j *job) newRunnerSink() (sink, error) {
 		}
 		j.results.write(&rs.rec, model)
 	})
-	if rs.srv, err = startControl(j.s.mcpSocket, r); err != nil {
+	spec := ""
+	if len(j.s.models) > 0 {
+		spec = j.s.models[0]
+	}
+	rs.srv, err = startControl(attach.Config{
+		Socket:    j.s.mcpSocket,
+		Runner:    r,
+		ModelDirs: j.s.modelDirs,
+		ModelSpec: spec,
+		Engine:    j.s.engine,
+		Features:  j.s.features,
+	})
+	if err != nil {
 		rs.cancel()
 		r.Close()
 		return nil, fmt.Errorf("--mcp-uds %s: %w", j.s.mcpSocket, err)

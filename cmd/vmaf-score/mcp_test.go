@@ -1,5 +1,3 @@
-//go:build wip_mcp
-
 package main
 
 import (
@@ -9,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vmafsink/vmafsink/control/attach"
 	"github.com/vmafsink/vmafsink/pipeline"
 )
 
@@ -22,8 +21,8 @@ func TestRunnerPathMatchesEngine(t *testing.T) {
 	var served *pipeline.Runner
 	closed := false
 	saved := startControl
-	startControl = func(sock string, r *pipeline.Runner) (io.Closer, error) {
-		served = r
+	startControl = func(cfg attach.Config) (io.Closer, error) {
+		served = cfg.Runner
 		return nopCloser{&closed}, nil
 	}
 	defer func() { startControl = saved }()

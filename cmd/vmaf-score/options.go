@@ -39,6 +39,7 @@ type settings struct {
 	streams   [2]int // which video stream of each FFmpeg input: 0 the first
 	align     string // "order" or "pts"
 	mcpSocket string
+	modelDirs []string // directories whose model files an agent may swap in
 
 	help, version bool
 }
@@ -167,6 +168,8 @@ var options = []option{
 		}},
 	{0, "mcp-uds", "SOCK", "serve live scores and commands over MCP on this Unix socket",
 		func(s *settings, v string) error { s.mcpSocket = v; return nil }},
+	{0, "model-dir", "DIR", "with --mcp-uds: a directory whose model files an agent may swap in (repeatable)",
+		func(s *settings, v string) error { s.modelDirs = append(s.modelDirs, v); return nil }},
 	{0, "progress", "", "show the progress line even when stderr is not a terminal",
 		func(s *settings, _ string) error { s.showProgress = true; return nil }},
 	{0, "help", "", "print this help and exit",

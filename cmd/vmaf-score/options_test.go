@@ -39,9 +39,10 @@ func TestParseArgs(t *testing.T) {
 		{"frames", "-r r.y4m -d d.y4m --frame_cnt 0x10 --frame_skip_ref 2 --frame_skip_dist 010 --subsample 3",
 			base(func(s *settings) { s.frameCnt, s.skipRef, s.skipDist, s.subsample = 16, 2, 8, 3 })},
 		{"ignored masks", "-r r.y4m -d d.y4m -c 7 --gpumask 0", base(nil)},
-		{"own options", "-r r.y4m -d d.mkv --engine native --scale-dist lanczos --align pts --mcp-uds /tmp/s --ffmpeg --progress",
+		{"own options", "-r r.y4m -d d.mkv --engine native --scale-dist lanczos --align pts --mcp-uds /tmp/s --ffmpeg --progress --model-dir /m",
 			base(func(s *settings) {
 				s.dist, s.engine, s.scaleDist, s.align, s.mcpSocket = "d.mkv", "native", "lanczos", "pts", "/tmp/s"
+				s.modelDirs = []string{"/m"}
 				s.useFFmpeg, s.showProgress = true, true
 			})},
 		{"stdin", "-r - -d d.y4m", base(func(s *settings) { s.ref = "-" })},

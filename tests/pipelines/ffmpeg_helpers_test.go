@@ -33,7 +33,7 @@ func TestMain(m *testing.M) {
 
 // setup returns the vmaf-score binary and a scratch directory shared by
 // the tests of this binary.
-func setup(t *testing.T) (binary, dir string) {
+func ffSetup(t *testing.T) (binary, dir string) {
 	t.Helper()
 	ffOnce.Do(func() {
 		if ffDir, ffInitErr = os.MkdirTemp("", "vmaf-score-e2e-"); ffInitErr != nil {
@@ -48,7 +48,7 @@ func setup(t *testing.T) (binary, dir string) {
 		ffBinary = filepath.Join(ffDir, "vmaf-score")
 		out, err := exec.Command("go", "build", "-o", ffBinary, "../../cmd/vmaf-score").CombinedOutput()
 		if err != nil {
-			ffInitErr = &buildError{err, string(out)}
+			ffInitErr = &ffBuildError{err, string(out)}
 		}
 	})
 	if ffInitErr != nil {
@@ -62,17 +62,17 @@ func setup(t *testing.T) (binary, dir string) {
 	return ffBinary, ffDir
 }
 
-type buildError struct {
+type ffBuildError struct {
 	err error
 	out string
 }
 
-func (e *buildError) Error() string { return "building vmaf-score: " + e.err.Error() + ": " + e.out }
+func (e *ffBuildError) Error() string { return "building vmaf-score: " + e.err.Error() + ": " + e.out }
 
 // golden returns the path of an uncompressed golden clip.
-func golden(t *testing.T, name string) string {
+func ffGolden(t *testing.T, name string) string {
 	t.Helper()
-	_, dir := setup(t)
+	_, dir := ffSetup(t)
 	ffMu.Lock()
 	defer ffMu.Unlock()
 	if p, ok := ffCache[name]; ok {
@@ -103,9 +103,9 @@ func golden(t *testing.T, name string) string {
 }
 
 // ffmpeg makes out (in the scratch directory) with the ffmpeg tool, once.
-func ffmpeg(t *testing.T, out string, args ...string) string {
+func ffMake(t *testing.T, out string, args ...string) string {
 	t.Helper()
-	_, dir := setup(t)
+	_, dir := ffSetup(t)
 	ffMu.Lock()
 	defer ffMu.Unlock()
 	path := filepath.Join(dir, out)
@@ -122,9 +122,9 @@ func ffmpeg(t *testing.T, out string, args ...string) string {
 
 // shell runs a shell pipeline with $VMAF set to the binary and returns its
 // exit status, stdout and stderr.
-func shell(t *testing.T, script string) (int, string, string) {
+func ffShell(t *testing.T, script string) (int, string, string) {
 	t.Helper()
-	bin, _ := setup(t)
+	bin, _ := ffSetup(t)
 	cmd := exec.Command("sh", "-c", script)
 	cmd.Env = append(os.Environ(), "VMAF="+bin)
 	var out, errb strings.Builder
@@ -139,7 +139,7 @@ func shell(t *testing.T, script string) (int, string, string) {
 	return code, out.String(), errb.String()
 }
 
-type frameLog struct {
+type ffFrameLog struct {
 	Frames []struct {
 		FrameNum int                `json:"frameNum"`
 		Model    string             `json:"model"`
@@ -148,20 +148,20 @@ type frameLog struct {
 	Pooled map[string]map[string]float64 `json:"pooled_metrics"`
 }
 
-func readFrames(t *testing.T, path string) *frameLog {
+func ffReadFrames(t *testing.T, path string) *ffFrameLog {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var l frameLog
+	var l ffFrameLog
 	if err := json.Unmarshal(data, &l); err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
 	return &l
 }
 
-func sameFrames(t *testing.T, got, want *frameLog) {
+func ffSameFrames(t *testing.T, got, want *ffFrameLog) {
 	t.Helper()
 	if len(got.Frames) != len(want.Frames) || len(want.Frames) == 0 {
 		t.Fatalf("%d frames, want %d", len(got.Frames), len(want.Frames))

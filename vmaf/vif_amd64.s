@@ -1080,6 +1080,20 @@ TEXT ·vifStatsAVX2(SB), NOSPLIT, $0-48
 block:
 	CMPQ         R8, DI
 	JAE          done
+	VMOVDQU      vifNsq32<>+0(SB), Y4
+	VPCMPGTD     (AX)(R8*4), Y4, Y4
+	VPXOR        Y5, Y5, Y5
+	VPMAXSD      (CX)(R8*4), Y5, Y5
+	VPSUBD       Y4, Y2, Y2
+	VPAND        Y4, Y5, Y5
+	VPMOVZXDQ    X5, Y6
+	VPADDQ       Y6, Y3, Y3
+	VEXTRACTI128 $0x01, Y5, X5
+	VPMOVZXDQ    X5, Y6
+	VPADDQ       Y6, Y3, Y3
+	VPMOVMSKB    Y4, R9
+	CMPL         R9, $0xffffffff
+	JE           next
 	VCVTDQ2PD    (AX)(R8*4), Y4
 	VCVTDQ2PD    (CX)(R8*4), Y5
 	VCVTDQ2PD    (DX)(R8*4), Y6
@@ -1150,31 +1164,25 @@ block:
 	VPSLLD       $0x0b, Y4, Y4
 	VPADDD       Y4, Y6, Y6
 	VPSUBD       Y6, Y7, Y7
-	VMOVDQU      (AX)(R8*4), Y4
-	VMOVDQU      (CX)(R8*4), Y5
-	VMOVDQU      (DX)(R8*4), Y6
-	VPXOR        Y8, Y8, Y8
-	VPMAXSD      Y8, Y5, Y5
-	VMOVDQU      vifNsq32<>+0(SB), Y9
-	VPCMPGTD     Y4, Y9, Y9
-	VPSUBD       Y9, Y2, Y2
-	VPAND        Y9, Y5, Y4
-	VPMOVZXDQ    X4, Y11
-	VPADDQ       Y11, Y3, Y3
-	VEXTRACTI128 $0x01, Y4, X4
-	VPMOVZXDQ    X4, Y11
-	VPADDQ       Y11, Y3, Y3
+	VMOVDQU      vifNsq32<>+0(SB), Y4
+	VPCMPGTD     (AX)(R8*4), Y4, Y4
+	VPXOR        Y5, Y5, Y5
+	VPMAXSD      (CX)(R8*4), Y5, Y5
 	VPSUBD       vifDenShift<>+0(SB), Y10, Y10
-	VPANDN       Y10, Y9, Y10
+	VPANDN       Y10, Y4, Y10
 	VPADDD       Y10, Y1, Y1
+	VPXOR        Y8, Y8, Y8
+	VMOVDQU      (DX)(R8*4), Y6
 	VPCMPGTD     Y8, Y6, Y6
 	VPCMPGTD     Y8, Y5, Y5
 	VPAND        Y5, Y6, Y6
-	VPANDN       Y6, Y9, Y6
+	VPANDN       Y6, Y4, Y6
 	VPAND        Y6, Y7, Y7
 	VPADDD       Y7, Y0, Y0
-	ADDQ         $0x08, R8
-	JMP          block
+
+next:
+	ADDQ $0x08, R8
+	JMP  block
 
 done:
 	VMOVDQU Y0, (SI)

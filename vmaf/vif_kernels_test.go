@@ -207,7 +207,7 @@ func TestVIFKernelFramesAgree(t *testing.T) {
 // vifRandSigmas returns n variances and covariances as the horizontal pass
 // yields them: variances up to the largest a 16-bit picture allows, a few
 // slightly negative from rounding, many near the noise variance where the
-// two cases of the statistics meet, covariances within the Cauchy-Schwarz
+// two cases of the statistics meet, flat stretches below it, covariances within the Cauchy-Schwarz
 // bound give or take rounding, and every sign combination; and now and
 // then any 32-bit value at all, which no picture yields but on which the
 // kernels still agree.
@@ -227,8 +227,16 @@ func vifRandSigmas(rng *rand.Rand, n int) (s1, s2, s12 []int32) {
 			return int32(rng.IntN(1 << 20))
 		}
 	}
+	flat := 0 // pixels left in a flat stretch, below the noise variance
 	for j := range s1 {
 		s1[j], s2[j] = variance(), variance()
+		if flat == 0 && rng.IntN(16) == 0 {
+			flat = rng.IntN(40)
+		}
+		if flat > 0 {
+			flat--
+			s1[j] = vifSigmaNsq - 1 - int32(rng.IntN(1<<18))
+		}
 		bound := math.Sqrt(math.Max(float64(s1[j]), 0) * math.Max(float64(s2[j]), 0))
 		s12[j] = int32((2*rng.Float64()-1)*bound) + int32(rng.IntN(64)) - 32
 		if rng.IntN(8) == 0 {

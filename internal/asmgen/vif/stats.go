@@ -95,10 +95,37 @@ func stats() {
 	CMPQ(j, n)
 	JAE(LabelRef("done"))
 	at := func(p Register, h int) Mem { return Mem{Base: p, Index: j, Scale: 4, Disp: 16 * h} }
+	// low marks pixels below the noise variance; s2 is the dis variance,
+	// at least 0.
+	lowAndS2 := func() (low, s2 VecVirtual) {
+		low, s2 = YMM(), YMM()
+		VMOVDQU(nsq32, low)
+		VPCMPGTD(at(s1p, 0), low, low)
+		VPXOR(s2, s2, s2)
+		VPMAXSD(at(s2p, 0), s2, s2)
+		return low, s2
+	}
 
-	// Both halves of the block in float64: log2 arguments of the
-	// denominator (nsq + sigma1²) and of the numerator (numer1 + gain, and
-	// numer1 on its own).
+	// Below the noise variance a pixel only counts, with its dis variance.
+	low, s2 := lowAndS2()
+	VPSUBD(low, denLin, denLin)
+	lin, wide := YMM(), YMM()
+	VPAND(low, s2, lin)
+	VPMOVZXDQ(lin.AsX(), wide)
+	VPADDQ(wide, numLin, numLin)
+	linHi := XMM()
+	VEXTRACTI128(U8(1), lin, linHi)
+	VPMOVZXDQ(linHi, wide)
+	VPADDQ(wide, numLin, numLin)
+	// Flat stretches of picture have whole blocks of such pixels.
+	mask := GP32()
+	VPMOVMSKB(low, mask)
+	CMPL(mask, U32(0xffffffff))
+	JE(LabelRef("next"))
+
+	// The others add logarithms, computed for both halves of the block
+	// in float64: those of the denominator (nsq + sigma1²) and of the
+	// numerator (numer1 + gain, and numer1 on its own).
 	var den, sum, numer1 [2]VecVirtual
 	for h := 0; h < 2; h++ {
 		s1, s2, s12 := YMM(), YMM(), YMM()
@@ -133,31 +160,15 @@ func stats() {
 	n1V := log2Parts(highWords(numer1[0], numer1[1]), table)
 	VPSUBD(n1V, numV, numV)
 
-	s1, s2, s12 := YMM(), YMM(), YMM()
-	VMOVDQU(at(s1p, 0), s1)
-	VMOVDQU(at(s2p, 0), s2)
-	VMOVDQU(at(s12p, 0), s12)
-	zero := YMM()
-	VPXOR(zero, zero, zero)
-	VPMAXSD(zero, s2, s2)
-	// Below the noise variance a pixel only counts, with its dis variance.
-	low := YMM()
-	VMOVDQU(nsq32, low)
-	VPCMPGTD(s1, low, low)
-	VPSUBD(low, denLin, denLin)
-	lin, wide := YMM(), YMM()
-	VPAND(low, s2, lin)
-	VPMOVZXDQ(lin.AsX(), wide)
-	VPADDQ(wide, numLin, numLin)
-	linHi := XMM()
-	VEXTRACTI128(U8(1), lin, linHi)
-	VPMOVZXDQ(linHi, wide)
-	VPADDQ(wide, numLin, numLin)
-	// Otherwise it adds its logarithms: always the denominator's, the
-	// numerator's when both sigma12 and the dis variance are positive.
+	// Always the denominator's; the numerator's when both sigma12 and the
+	// dis variance are positive.
+	low, s2 = lowAndS2()
 	VPSUBD(denShift, denV, denV)
 	VPANDN(denV, low, denV)
 	VPADDD(denV, denLog, denLog)
+	s12, zero := YMM(), YMM()
+	VPXOR(zero, zero, zero)
+	VMOVDQU(at(s12p, 0), s12)
 	VPCMPGTD(zero, s12, s12)
 	VPCMPGTD(zero, s2, s2)
 	VPAND(s2, s12, s12)
@@ -165,6 +176,7 @@ func stats() {
 	VPAND(s12, numV, numV)
 	VPADDD(numV, numLog, numLog)
 
+	Label("next")
 	ADDQ(U8(8), j)
 	JMP(LabelRef("block"))
 

@@ -3,6 +3,7 @@ package y4m
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -83,6 +84,7 @@ func NewFrame(f Format) *Frame {
 type Reader struct {
 	r      *bufio.Reader
 	format Format
+	layout Layout
 	y4m    bool
 	frames int
 }
@@ -98,22 +100,43 @@ func NewReader(r io.Reader) (*Reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Reader{r: br, format: f, y4m: true}, nil
+	rd := &Reader{r: br, format: f, y4m: true}
+	if f.layoutsDiffer() {
+		rd.detectLayout()
+	}
+	return rd, nil
 }
 
-// NewRawReader reads headerless planar frames of format f from r.
+// NewRawReader reads headerless planar frames of format f from r, with
+// chroma planes in the Padded layout.
 func NewRawReader(r io.Reader, f Format) (*Reader, error) {
+	return NewRawReaderLayout(r, f, Padded)
+}
+
+// NewRawReaderLayout reads headerless planar frames of format f, stored
+// in layout l, from r.
+func NewRawReaderLayout(r io.Reader, f Format, l Layout) (*Reader, error) {
 	if f.Width <= 0 || f.Height <= 0 {
 		return nil, fmt.Errorf("y4m: raw input needs a positive width and height, got %dx%d", f.Width, f.Height)
 	}
 	if err := checkDepthChroma(f); err != nil {
 		return nil, err
 	}
-	return &Reader{r: bufio.NewReaderSize(r, 1<<20), format: f}, nil
+	if l != Padded && l != Truncated {
+		return nil, fmt.Errorf("y4m: unknown chroma layout %d", int(l))
+	}
+	return &Reader{r: bufio.NewReaderSize(r, 1<<20), format: f, layout: l}, nil
 }
 
 // Format returns the stream's frame format.
 func (r *Reader) Format() Format { return r.format }
+
+// Layout returns how the stream stores its chroma planes.
+func (r *Reader) Layout() Layout { return r.layout }
+
+// FrameBytes is the size of one frame's samples in the stream, without a
+// y4m frame header.
+func (r *Reader) FrameBytes() int { return r.format.StoredFrameSize(r.layout) }
 
 func checkDepthChroma(f Format) error {
 	switch f.BitDepth {
@@ -214,19 +237,21 @@ func parseColorspace(c string, f *Format) error {
 // io.ErrUnexpectedEOF for a truncated frame.
 func (r *Reader) ReadFrame(fr *Frame) error {
 	if r.y4m {
-		line, err := r.r.ReadString('\n')
+		// ReadSlice keeps the marker in the reader's buffer: no
+		// allocation per frame.
+		line, err := r.r.ReadSlice('\n')
 		if err != nil {
-			if err == io.EOF && line == "" {
+			if err == io.EOF && len(line) == 0 {
 				return io.EOF
 			}
 			return fmt.Errorf("y4m: frame %d: truncated frame header", r.frames)
 		}
-		if !strings.HasPrefix(line, "FRAME") {
-			return fmt.Errorf("y4m: frame %d: expected FRAME marker, got %q", r.frames, strings.TrimSpace(line))
+		if !bytes.HasPrefix(line, []byte("FRAME")) {
+			return fmt.Errorf("y4m: frame %d: expected FRAME marker, got %q", r.frames, bytes.TrimSpace(line))
 		}
 	}
 	for i := 0; i < r.format.NumPlanes(); i++ {
-		w, h := r.format.PlaneSize(i)
+		w, h := r.format.StoredPlaneSize(i, r.layout)
 		row := w * r.format.BytesPerSample()
 		for y := 0; y < h; y++ {
 			dst := fr.Planes[i][y*fr.Strides[i] : y*fr.Strides[i]+row]
@@ -236,6 +261,9 @@ func (r *Reader) ReadFrame(fr *Frame) error {
 				}
 				return fmt.Errorf("y4m: frame %d: %w", r.frames, io.ErrUnexpectedEOF)
 			}
+		}
+		if r.layout == Truncated {
+			r.format.padPlane(fr, i)
 		}
 	}
 	r.frames++

@@ -87,3 +87,25 @@ func TestRawReader(t *testing.T) {
 		t.Fatalf("got %v, want io.EOF", err)
 	}
 }
+
+func TestReadFrameNoAllocs(t *testing.T) {
+	f := Format{Width: 16, Height: 16, BitDepth: 8, Chroma: "420"}
+	var buf bytes.Buffer
+	buf.WriteString("YUV4MPEG2 W16 H16 C420\n")
+	for i := 0; i < 200; i++ {
+		buf.WriteString("FRAME\n")
+		buf.Write(make([]byte, f.FrameSize()))
+	}
+	r, err := NewReader(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fr := NewFrame(r.Format())
+	if n := testing.AllocsPerRun(100, func() {
+		if err := r.ReadFrame(fr); err != nil {
+			t.Fatal(err)
+		}
+	}); n != 0 {
+		t.Errorf("ReadFrame allocates %v times per frame", n)
+	}
+}

@@ -5,8 +5,8 @@ import (
 )
 
 // Reading a y4m input and giving its frames back, two at a time as the
-// engine's pair release does, reuses the input's buffers. What remains is
-// internal/y4m reading each FRAME line into a new string.
+// engine's pair release does, reuses the input's buffers: nothing is
+// allocated per frame.
 func TestY4MReadingAllocs(t *testing.T) {
 	s := &settings{}
 	src, err := s.openInput(goldenY4M(t, "flower_576x324_ref.y4m"), false, 4)
@@ -28,7 +28,7 @@ func TestY4MReadingAllocs(t *testing.T) {
 		pr.ref, pr.dist = a.release, b.release
 		pr.fn()
 	})
-	if allocs > 2 {
+	if allocs > 0 {
 		t.Errorf("%.1f allocations per pair", allocs)
 	}
 }

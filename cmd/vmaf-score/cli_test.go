@@ -234,7 +234,7 @@ func TestOutputFormats(t *testing.T) {
 
 func TestNoPredictionAndQuiet(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "out.json")
-	res := vmafScore(t, "-r", goldenY4M(t, smallRef), "-d", goldenY4M(t, smallDist), "-n", "--frame_cnt", "2", "--json", "-o", out)
+	res := vmafScore(t, "-r", goldenY4M(t, smallRef), "-d", goldenY4M(t, smallDist), "-n", "-m", "version=vmaf_v0.6.1", "--frame_cnt", "2", "--json", "-o", out)
 	if res.code != 0 || res.stdout != "" {
 		t.Fatalf("exit %d, stdout %q, stderr %s", res.code, res.stdout, res.stderr)
 	}

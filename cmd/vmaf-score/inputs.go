@@ -76,7 +76,8 @@ func (s *settings) openInput(path string, isDist bool, buffers int) (source, err
 		if err != nil {
 			return nil, err
 		}
-		r, err := y4m.NewRawReader(f, y4m.Format{Width: s.width, Height: s.height, BitDepth: s.bitDepth, Chroma: s.pixFmt})
+		rf := y4m.Format{Width: s.width, Height: s.height, BitDepth: s.bitDepth, Chroma: s.pixFmt}
+		r, err := y4m.NewRawReaderLayout(f, rf, rawLayout(f, rf))
 		if err != nil {
 			f.Close()
 			return nil, fmt.Errorf("%s: %w", path, err)
@@ -96,6 +97,26 @@ func (s *settings) openInput(path string, isDist bool, buffers int) (source, err
 		return nil, err
 	}
 	return ffInput{src}, nil
+}
+
+// rawLayout picks how a raw file stores the chroma planes of an odd-sized
+// picture. libvmaf's tool reads them rounded down (W>>1 samples a row), so
+// that is the rule; a regular file whose size fits whole frames only with
+// the planes rounded up, as FFmpeg writes them, is read that way instead.
+func rawLayout(f *os.File, rf y4m.Format) y4m.Layout {
+	padded := int64(rf.StoredFrameSize(y4m.Padded))
+	truncated := int64(rf.StoredFrameSize(y4m.Truncated))
+	if padded == truncated {
+		return y4m.Padded
+	}
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
+		return y4m.Truncated
+	}
+	if n := st.Size(); n > 0 && n%padded == 0 && n%truncated != 0 {
+		return y4m.Padded
+	}
+	return y4m.Truncated
 }
 
 // rawPixelFormat is FFmpeg's name for libvmaf's -p/-b pair.
@@ -176,7 +197,7 @@ func newY4MSource(name string, file *os.File, r *y4m.Reader, buffers, perFrame i
 	if st, err := file.Stat(); err == nil && st.Mode().IsRegular() {
 		// Frame parameters after a y4m FRAME marker are rare enough to
 		// leave out of an estimate.
-		s.frames = int(st.Size() / int64(f.FrameSize()+perFrame))
+		s.frames = int(st.Size() / int64(r.FrameBytes()+perFrame))
 	}
 	for i := 0; i < buffers; i++ {
 		b := &y4mBuffer{fr: y4m.NewFrame(f)}

@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"syscall"
 
 	"github.com/asticode/go-astiav"
@@ -89,8 +90,18 @@ func score(ctx context.Context, s *settings, stdout, stderr io.Writer) error {
 		return err
 	}
 
+	if s.threads > 0 {
+		s.features = dropUnfitMSSSIM(s.features, ref.format(), stderr)
+	}
+
 	j := &job{s: s, models: models, stdout: stdout, stderr: stderr, ref: ref, dist: dist}
-	if s.noPrediction {
+	switch {
+	case s.noPrediction && len(s.models) == 0:
+		// libvmaf's tool then loads no model at all and extracts only
+		// the --feature metrics; the engine still needs one, whose
+		// features are left out.
+		j.results.hide = notExtraFeature(s.features)
+	case s.noPrediction:
 		j.results.hide = modelOutputs(models)
 	}
 	if s.output != "" {
@@ -104,6 +115,31 @@ func score(ctx context.Context, s *settings, stdout, stderr io.Writer) error {
 		j.results.out = j.out
 	}
 	return j.run(ctx)
+}
+
+// dropUnfitMSSSIM leaves float_ms_ssim out of features when the pictures
+// are too small for it, as libvmaf's tool does with --threads: there its
+// extractor fails on every frame, and the frames and pooled metrics go on
+// without it. (Without --threads the failure ends libvmaf's run, as it
+// ends ours.)
+func dropUnfitMSSSIM(features []string, f ffsource.Format, stderr io.Writer) []string {
+	if msssimFits(f.Width, f.Height) || !slices.Contains(features, "float_ms_ssim") {
+		return features
+	}
+	fmt.Fprintf(stderr, "vmaf-score: float_ms_ssim left out: %dx%d is below its 176x176 minimum\n", f.Width, f.Height)
+	return slices.DeleteFunc(slices.Clone(features), func(name string) bool { return name == "float_ms_ssim" })
+}
+
+// msssimFits is libvmaf's float_ms_ssim size check: each of its five
+// scales, halving the picture, must hold the 11-sample SSIM window.
+func msssimFits(w, h int) bool {
+	for i := 0; i < 5; i++ {
+		if w < 11 || h < 11 {
+			return false
+		}
+		w, h = w/2, h/2
+	}
+	return true
 }
 
 // conform checks the inputs can be scored together, converting the

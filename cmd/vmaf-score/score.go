@@ -76,14 +76,34 @@ func modelOutputs(models []*vmaf.Model) func(string) bool {
 	}
 }
 
+// notExtraFeature returns a test for the metric names that none of the
+// --feature extractors reports.
+func notExtraFeature(features []string) func(string) bool {
+	return func(name string) bool {
+		for _, f := range features {
+			if name == f || (f == "psnr" && strings.HasPrefix(name, "psnr_")) {
+				return false
+			}
+		}
+		return true
+	}
+}
+
 // results takes the engine's per-frame results, on the engine's goroutine.
 type results struct {
 	pool    vmaf.Pool
 	out     *report.Writer
 	hide    func(name string) bool // model outputs left out with --no_prediction
-	metrics []vmaf.Metric          // reused for every frame with --no_prediction
+	metrics []vmaf.Metric          // the frame as written, reused for every frame
 	scored  atomic.Int64
 	err     error // the first output error
+}
+
+// outputNames maps the engine's metric names to the keys libvmaf's tool
+// writes where they differ: it prints the motion extractor's SAD score
+// under its internal name.
+var outputNames = map[string]string{
+	"integer_motion": "VMAF_integer_feature_motion_sad_score",
 }
 
 func (rs *results) add(r *vmaf.Result) { rs.write(r, "") }
@@ -91,18 +111,21 @@ func (rs *results) add(r *vmaf.Result) { rs.write(r, "") }
 // write records one frame; model, when set, names the model that scored
 // it in the output (runs an agent may steer, where models can change).
 func (rs *results) write(r *vmaf.Result, model string) {
-	metrics := r.Metrics
-	if rs.hide != nil {
-		rs.metrics = rs.metrics[:0]
-		for _, m := range r.Metrics {
-			if !rs.hide(m.Name) {
-				rs.metrics = append(rs.metrics, m)
-			}
+	rs.metrics = rs.metrics[:0]
+	for _, m := range r.Metrics {
+		if rs.hide != nil && rs.hide(m.Name) {
+			continue
 		}
-		metrics = rs.metrics
+		if name, ok := outputNames[m.Name]; ok {
+			m.Name = name
+		}
+		rs.metrics = append(rs.metrics, m)
 	}
+	metrics := rs.metrics
 	rs.pool.Add(r)
-	if rs.out != nil && rs.err == nil {
+	// A frame left with no metric is not written, as libvmaf writes
+	// only frames that have some.
+	if rs.out != nil && rs.err == nil && len(metrics) > 0 {
 		rs.err = rs.out.WriteFrame(report.Frame{Num: r.Index, Model: model, Metrics: metrics})
 	}
 	rs.scored.Add(1)
@@ -287,10 +310,14 @@ func (j *job) printPooled(w io.Writer) {
 		p, _ := j.results.pool.Get(name)
 		return p.Mean
 	}
+	// Every model's line comes first, then the collections' intervals,
+	// in libvmaf's order.
 	for _, m := range j.models {
 		if _, ok := j.results.pool.Get(m.Name); ok {
 			fmt.Fprintf(w, "%s: %f\n", m.Version, mean(m.Name))
 		}
+	}
+	for _, m := range j.models {
 		if _, ok := j.results.pool.Get(m.Name + "_bagging"); ok {
 			fmt.Fprintf(w, "%s: %f, ci.p95: [%f, %f], stddev: %f\n", m.Version, mean(m.Name+"_bagging"),
 				mean(m.Name+"_ci_p95_lo"), mean(m.Name+"_ci_p95_hi"), mean(m.Name+"_stddev"))

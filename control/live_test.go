@@ -274,7 +274,7 @@ func TestStalledClient(t *testing.T) {
 func TestOutboxDropsOldest(t *testing.T) {
 	o := newOutbox(4)
 	for i := range 10 {
-		o.push(methodResourceUpdated, &mcp.ResourceUpdatedNotificationParams{URI: fmt.Sprint(i)})
+		o.push(note{method: methodResourceUpdated, params: &mcp.ResourceUpdatedNotificationParams{URI: fmt.Sprint(i)}})
 	}
 	o.addDropped(2)
 	nt, dropped, ok := o.pop()
@@ -292,12 +292,15 @@ func TestOutboxDropsOldest(t *testing.T) {
 	}
 
 	shared := &mcp.ResourceUpdatedNotificationParams{URI: liveURI, Meta: mcp.Meta{"record": 1}}
-	req := withDropped(nil, shared, 3)
-	got := req.GetParams().(*mcp.ResourceUpdatedNotificationParams)
+	got := withDropped(shared, 3).(*mcp.ResourceUpdatedNotificationParams)
 	if got.Meta["dropped"] != uint64(3) || got.Meta["record"] != 1 {
 		t.Errorf("meta = %v", got.Meta)
 	}
 	if _, ok := shared.Meta["dropped"]; ok {
 		t.Error("withDropped changed params other sessions share")
+	}
+	line, err := encodeNote(methodResourceUpdated, got)
+	if err != nil || string(line) != `{"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"_meta":{"dropped":3,"record":1},"uri":"vmaf://scores/live"}}`+"\n" {
+		t.Errorf("encoded %q, %v", line, err)
 	}
 }

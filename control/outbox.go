@@ -1,18 +1,20 @@
 package control
 
 import (
-	"context"
+	"encoding/json"
 	"maps"
+	"net"
 	"sync"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// note is one notification waiting to be written to a client.
+// note is one notification waiting to be written to a client: its
+// params, and the encoded line when it is shared with other clients.
 type note struct {
 	method string
 	params mcp.Params
+	line   []byte // nil: encode params for this client
 }
 
 // outbox is one client's bounded queue of notifications. The publisher
@@ -30,7 +32,7 @@ func newOutbox(size int) *outbox {
 	return &outbox{ring: make([]note, size), wake: make(chan struct{}, 1)}
 }
 
-func (o *outbox) push(method string, p mcp.Params) {
+func (o *outbox) push(nt note) {
 	o.mu.Lock()
 	if o.n == len(o.ring) {
 		o.ring[o.head] = note{}
@@ -38,7 +40,7 @@ func (o *outbox) push(method string, p mcp.Params) {
 		o.n--
 		o.dropped++
 	}
-	o.ring[(o.head+o.n)%len(o.ring)] = note{method, p}
+	o.ring[(o.head+o.n)%len(o.ring)] = nt
 	o.n++
 	o.mu.Unlock()
 	select {
@@ -68,9 +70,16 @@ func (o *outbox) pop() (nt note, dropped uint64, ok bool) {
 	return nt, dropped, true
 }
 
-// run writes queued notifications to the client through send (the SDK's
-// sender) until done closes or a write fails.
-func (o *outbox) run(send mcp.MethodHandler, ss *mcp.ServerSession, timeout time.Duration, done <-chan struct{}) {
+// maxBatch bounds the notifications written in one system call.
+const maxBatch = 64
+
+// run writes queued notifications to w until done closes or a write
+// fails. Per-frame notifications need no reply, so they go straight to
+// the connection as whole lines (the SDK's own messages are whole lines
+// too, and wireConn serialises the two), several per system call when
+// the client is behind.
+func (o *outbox) run(w *wireConn, done <-chan struct{}) {
+	var batch net.Buffers
 	for {
 		select {
 		case <-o.wake:
@@ -78,41 +87,61 @@ func (o *outbox) run(send mcp.MethodHandler, ss *mcp.ServerSession, timeout time
 			return
 		}
 		for {
-			nt, dropped, ok := o.pop()
-			if !ok {
+			batch = batch[:0]
+			for len(batch) < maxBatch {
+				nt, dropped, ok := o.pop()
+				if !ok {
+					break
+				}
+				line := nt.line
+				if line == nil || dropped > 0 {
+					var err error
+					if line, err = encodeNote(nt.method, withDropped(nt.params, dropped)); err != nil {
+						continue
+					}
+				}
+				batch = append(batch, line)
+			}
+			if len(batch) == 0 {
 				break
 			}
-			ctx, cancel := context.WithTimeout(context.Background(), timeout)
-			_, err := send(ctx, nt.method, withDropped(ss, nt.params, dropped))
-			cancel()
-			if err != nil {
+			if err := w.writeLines(&batch); err != nil {
 				return
 			}
 		}
 	}
 }
 
-// withDropped wraps params in a request for ss, adding _meta.dropped when
-// notifications were lost. The params may be shared between sessions, so
-// they are copied before being changed.
-func withDropped(ss *mcp.ServerSession, p mcp.Params, dropped uint64) mcp.Request {
+// encodeNote encodes a JSON-RPC notification as one line.
+func encodeNote(method string, params mcp.Params) ([]byte, error) {
+	b, err := json.Marshal(struct {
+		Version string     `json:"jsonrpc"`
+		Method  string     `json:"method"`
+		Params  mcp.Params `json:"params"`
+	}{"2.0", method, params})
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
+}
+
+// withDropped adds _meta.dropped when notifications were lost. The params
+// may be shared between sessions, so they are copied before being changed.
+func withDropped(p mcp.Params, dropped uint64) mcp.Params {
+	if dropped == 0 {
+		return p
+	}
 	switch p := p.(type) {
 	case *mcp.ResourceUpdatedNotificationParams:
-		if dropped > 0 {
-			c := *p
-			c.Meta = metaWith(p.Meta, "dropped", dropped)
-			p = &c
-		}
-		return &mcp.ServerRequest[*mcp.ResourceUpdatedNotificationParams]{Session: ss, Params: p}
+		c := *p
+		c.Meta = metaWith(p.Meta, "dropped", dropped)
+		return &c
 	case *mcp.LoggingMessageParams:
-		if dropped > 0 {
-			c := *p
-			c.Meta = metaWith(p.Meta, "dropped", dropped)
-			p = &c
-		}
-		return &mcp.ServerRequest[*mcp.LoggingMessageParams]{Session: ss, Params: p}
+		c := *p
+		c.Meta = metaWith(p.Meta, "dropped", dropped)
+		return &c
 	}
-	return &mcp.ServerRequest[mcp.Params]{Session: ss, Params: p}
+	return p
 }
 
 func metaWith(m mcp.Meta, k string, v any) mcp.Meta {

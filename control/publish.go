@@ -2,6 +2,7 @@ package control
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -23,22 +24,40 @@ const (
 	statusPoll = 200 * time.Millisecond
 )
 
-// sendingMiddleware diverts per-frame notifications into the client's
-// outbox. The SDK writes notifications to its sessions one after another
-// with no deadline, so one stalled client would hold up every other and
-// the publisher; queued per client, a stall costs only that client's
-// oldest records.
+// sendingMiddleware diverts resource-updated and log notifications into
+// the client's outbox. The SDK writes notifications to its sessions one
+// after another with no deadline, so one stalled client would hold up
+// every other and the publisher; queued per client, a stall costs only
+// that client's oldest records. The SDK still decides who gets what
+// (subscriptions, log levels, per-listen ids); the params it hands every
+// legacy session for a frame are the same, so their line is encoded once.
 func (s *Server) sendingMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
-	s.send = next
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		if method != methodResourceUpdated && method != methodLogMessage {
 			return next(ctx, method, req)
 		}
-		if sess := s.lookup(req.GetSession()); sess != nil {
-			sess.out.push(method, req.GetParams())
+		sess := s.lookup(req.GetSession())
+		if sess == nil {
+			return nil, nil
 		}
+		nt := note{method: method, params: req.GetParams()}
+		if sh := s.shared.Load(); sh != nil {
+			switch nt.params {
+			case sh.live:
+				nt.line = sh.liveLine
+			case sh.log:
+				nt.line = sh.logLine
+			}
+		}
+		sess.out.push(nt)
 		return nil, nil
 	}
+}
+
+// sharedLines are the current frame's notifications, encoded once.
+type sharedLines struct {
+	live, log         mcp.Params
+	liveLine, logLine []byte
 }
 
 // receivingMiddleware accepts the dotted tool names as aliases and bounds
@@ -135,11 +154,19 @@ func (s *Server) onRecord(r Record, sessions []*session) {
 			sess.out.addDropped(r.Dropped)
 		}
 	}
-	s.mcp.ResourceUpdated(s.ctx, &mcp.ResourceUpdatedNotificationParams{
-		URI:  liveURI,
-		Meta: mcp.Meta{"record": &rec},
-	})
-	msg := &mcp.LoggingMessageParams{Level: "info", Logger: "vmaf", Data: &rec}
+	// Encode the record and the two notifications once for every client.
+	raw, err := json.Marshal(&rec)
+	if err != nil {
+		s.opts.Logger.Warn("control: encoding a record", "frame", rec.Frame, "error", err)
+		return
+	}
+	live := &mcp.ResourceUpdatedNotificationParams{URI: liveURI, Meta: mcp.Meta{"record": json.RawMessage(raw)}}
+	msg := &mcp.LoggingMessageParams{Level: "info", Logger: "vmaf", Data: json.RawMessage(raw)}
+	sh := &sharedLines{live: live, log: msg}
+	sh.liveLine, _ = encodeNote(methodResourceUpdated, live)
+	sh.logLine, _ = encodeNote(methodLogMessage, msg)
+	s.shared.Store(sh)
+	s.mcp.ResourceUpdated(s.ctx, live)
 	for _, sess := range sessions {
 		// Log drops it unless the client asked for info or lower.
 		sess.ss.Log(s.ctx, msg)

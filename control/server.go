@@ -74,7 +74,6 @@ type Server struct {
 	target Target
 	path   string
 	mcp    *mcp.Server
-	send   mcp.MethodHandler // the SDK's own sender, beneath our middleware
 	uid    int
 
 	ln   *net.UnixListener
@@ -89,6 +88,7 @@ type Server struct {
 	conns    map[*wireConn]struct{} // every open connection, for shutdown
 
 	latest    atomic.Pointer[Record]
+	shared    atomic.Pointer[sharedLines]
 	statusSub atomic.Int32 // sessions subscribed to vmaf://status
 	closeOnce sync.Once
 }
@@ -262,7 +262,7 @@ func (s *Server) runSession(w *wireConn, p peer) {
 
 	done := make(chan struct{})
 	go func() {
-		sess.out.run(s.send, ss, s.opts.WriteTimeout, done)
+		sess.out.run(w, done)
 		// A failed write leaves the stream unusable: end the session.
 		w.Close()
 	}()

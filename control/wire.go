@@ -200,6 +200,20 @@ func (w *wireConn) Write(p []byte) (int, error) {
 	return n, nil
 }
 
+// writeLines writes whole lines in one go (writev), under the same lock
+// and deadline as Write. It consumes bufs.
+func (w *wireConn) writeLines(bufs *net.Buffers) error {
+	w.wmu.Lock()
+	defer w.wmu.Unlock()
+	if w.timeout > 0 {
+		w.conn.SetWriteDeadline(time.Now().Add(w.timeout))
+	}
+	if _, err := bufs.WriteTo(w.conn); err != nil {
+		return fmt.Errorf("control: writing to client: %w", err)
+	}
+	return nil
+}
+
 // Close closes the socket once; the SDK closes reader and writer separately.
 func (w *wireConn) Close() error {
 	w.closeOnce.Do(func() { w.closeErr = w.conn.Close() })

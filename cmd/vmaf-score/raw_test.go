@@ -125,3 +125,24 @@ func TestRawTruncatedFrame(t *testing.T) {
 		t.Errorf("exit %d, stderr %q", res.code, res.stderr)
 	}
 }
+
+// An odd-width clip deeper than 8 bits as FFmpeg's y4m muxer writes it
+// (FFmpeg 5.1 rounds its chroma rows in bytes) scores as libvmaf scored
+// the clip.
+func TestFFmpegY4MOddWidth(t *testing.T) {
+	const pair = "storm422p10_177x177_x264_crf30"
+	remux := func(name string) string {
+		return encode(t, goldenY4M(t, name+".y4m"), "remux_"+name+".y4m", "-f", "yuv4mpegpipe", "-strict", "-1", "-pix_fmt", "yuv422p10le")
+	}
+	out := filepath.Join(t.TempDir(), "out.json")
+	args := append([]string{"-r", remux("storm422p10_177x177_ref"), "-d", remux(pair), "--json", "-o", out, "-q"}, goldenArgs...)
+	res := vmafScore(t, args...)
+	if res.code != 0 {
+		t.Fatalf("exit %d: %s", res.code, res.stderr)
+	}
+	got, want := readLog(t, out), goldenLog(t, pair)
+	if len(got.Frames) != len(want.Frames) {
+		t.Fatalf("%d frames, libvmaf scored %d", len(got.Frames), len(want.Frames))
+	}
+	compareFrames(t, got, want, 0, 1e-4, nil)
+}

@@ -122,7 +122,7 @@ func NewRawReaderLayout(r io.Reader, f Format, l Layout) (*Reader, error) {
 	if err := checkDepthChroma(f); err != nil {
 		return nil, err
 	}
-	if l != Padded && l != Truncated {
+	if l != Padded && l != Truncated && l != ByteRounded {
 		return nil, fmt.Errorf("y4m: unknown chroma layout %d", int(l))
 	}
 	return &Reader{r: bufio.NewReaderSize(r, 1<<20), format: f, layout: l}, nil
@@ -251,8 +251,7 @@ func (r *Reader) ReadFrame(fr *Frame) error {
 		}
 	}
 	for i := 0; i < r.format.NumPlanes(); i++ {
-		w, h := r.format.StoredPlaneSize(i, r.layout)
-		row := w * r.format.BytesPerSample()
+		row, h := r.format.storedRows(i, r.layout)
 		for y := 0; y < h; y++ {
 			dst := fr.Planes[i][y*fr.Strides[i] : y*fr.Strides[i]+row]
 			if _, err := io.ReadFull(r.r, dst); err != nil {
@@ -262,8 +261,8 @@ func (r *Reader) ReadFrame(fr *Frame) error {
 				return fmt.Errorf("y4m: frame %d: %w", r.frames, io.ErrUnexpectedEOF)
 			}
 		}
-		if r.layout == Truncated {
-			r.format.padPlane(fr, i)
+		if r.layout != Padded {
+			r.format.padPlane(fr, i, r.layout)
 		}
 	}
 	r.frames++

@@ -116,9 +116,3 @@ type admDWTNParams struct {
 	vShift, hShift uint
 	vRound, hRound int64
 }
-
-// admBestKernels returns the fastest kernel set this machine runs.
-func admBestKernels() *admKernels { return &admScalarKernels }
-
-// admKernelSets lists every kernel set this machine runs, for tests.
-func admKernelSets() []*admKernels { return []*admKernels{&admScalarKernels} }

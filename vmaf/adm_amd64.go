@@ -1,0 +1,206 @@
+//go:build !purego
+
+package vmaf
+
+import (
+	"math"
+
+	"golang.org/x/sys/cpu"
+)
+
+// The AVX2 ADM kernels are Go assembly generated with avo by
+// internal/asmgen/adm; run go generate in this directory after changing
+// it. Each wrapper below hands the kernel the whole vector blocks of a row
+// and finishes the rest with the portable kernel, so a set can be used at
+// any size.
+//
+//go:generate go run -C ../internal/asmgen ./adm -out ../../vmaf/adm_amd64.s -stubs ../../vmaf/adm_stub_amd64.go -pkg vmaf
+
+var admAVX2Kernels = admKernels{
+	name:       "avx2",
+	dwt0Vert8:  admDWT0Vert8Vec,
+	dwt0Vert16: admDWT0Vert16Vec,
+	dwt0Horiz:  admDWT0HorizVec,
+	decouple0:  admDecouple0Vec,
+	cube0:      admCube0Vec,
+	cm0:        admCM0Vec,
+	dwtNVert:   admDWTNVert,
+	dwtNHoriz:  admDWTNHoriz,
+	decoupleN:  admDecoupleN,
+	cubeN:      admCubeN,
+	cmN:        admCMN,
+}
+
+// admHasAVX2 tells whether the CPU and OS support the AVX2 kernels.
+var admHasAVX2 = cpu.X86.HasAVX2
+
+// admBestKernels returns the fastest kernel set this machine runs.
+func admBestKernels() *admKernels {
+	if admHasAVX2 {
+		return &admAVX2Kernels
+	}
+	return &admScalarKernels
+}
+
+// admKernelSets lists every kernel set this machine runs, for tests.
+func admKernelSets() []*admKernels {
+	if admHasAVX2 {
+		return []*admKernels{&admScalarKernels, &admAVX2Kernels}
+	}
+	return []*admKernels{&admScalarKernels}
+}
+
+// admAt returns a pointer to s[0], having checked that s holds n
+// elements: the assembly trusts it.
+func admAt[T any](s []T, n int) *T {
+	return &s[:n][0]
+}
+
+func admDWT0Vert8Vec(lo, hi []int16, r *[4][]byte) {
+	n := len(lo) &^ 15
+	if n > 0 {
+		admDWT0Vert8AVX2(admAt(lo, n), admAt(hi, n), admAt(r[0], n), admAt(r[1], n), admAt(r[2], n), admAt(r[3], n), n)
+	}
+	if n < len(lo) {
+		admDWT0Vert8(lo[n:], hi[n:], &[4][]byte{r[0][n:], r[1][n:], r[2][n:], r[3][n:]})
+	}
+}
+
+func admDWT0Vert16Vec(lo, hi []int16, r *[4][]uint16, bpc uint) {
+	n := len(lo) &^ 15
+	if n > 0 {
+		admDWT0Vert16AVX2(admAt(lo, n), admAt(hi, n), admAt(r[0], n), admAt(r[1], n), admAt(r[2], n), admAt(r[3], n), n,
+			uint64(bpc), int32(1)<<(bpc-1))
+	}
+	if n < len(lo) {
+		admDWT0Vert16(lo[n:], hi[n:], &[4][]uint16{r[0][n:], r[1][n:], r[2][n:], r[3][n:]}, bpc)
+	}
+}
+
+func admDWT0HorizVec(ll []int32, det *[3][]int16, lo, hi []int16) {
+	n := len(ll) &^ 15
+	if n > 0 {
+		admDWT0HorizAVX2(admAt(ll, n), admAt(det[0], n), admAt(det[1], n), admAt(det[2], n), admAt(lo, 2*n+2), admAt(hi, 2*n+2), n)
+	}
+	if n < len(ll) {
+		admDWT0Horiz(ll[n:], &[3][]int16{det[0][n:], det[1][n:], det[2][n:]}, lo[2*n:], hi[2*n:])
+	}
+}
+
+// admVecGain reports whether the level-0 kernel takes gain: an integer
+// from 1 to 65535, so that the enhanced coefficient is exact in 32 bits.
+func admVecGain(gain float64) bool {
+	return gain >= 1 && gain <= 65535 && gain == math.Trunc(gain)
+}
+
+func admDecouple0Vec(r *admDecouple16Row, gain float64) {
+	n := len(r.o[0]) &^ 7
+	if !admVecGain(gain) || !r.holds(n) {
+		n = 0
+	}
+	if n > 0 {
+		admDecouple0AVX2(&r.o[0], n, int32(gain), float64(admCos1Sq), &admRecip[0])
+	}
+	if n < len(r.o[0]) {
+		tail := r.from(n)
+		admDecouple0(&tail, gain)
+	}
+}
+
+// holds reports whether every row of r has n columns.
+func (r *admDecouple16Row) holds(n int) bool {
+	for _, f := range [...]*[3][]int16{&r.o, &r.t, &r.rst, &r.add, &r.mR, &r.fR, &r.mA, &r.fA} {
+		for _, s := range f {
+			if len(s) < n {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// from returns r without its first n columns.
+func (r *admDecouple16Row) from(n int) admDecouple16Row {
+	var t admDecouple16Row
+	for i, f := range [...]*[3][]int16{&r.o, &r.t, &r.rst, &r.add, &r.mR, &r.fR, &r.mA, &r.fA} {
+		d := [...]*[3][]int16{&t.o, &t.t, &t.rst, &t.add, &t.mR, &t.fR, &t.mA, &t.fA}[i]
+		for b := range f {
+			d[b] = f[b][n:]
+		}
+	}
+	return t
+}
+
+func admCube0Vec(row []int16) uint64 {
+	n := len(row) &^ 7
+	var s uint64
+	if n > 0 {
+		s = admCube0AVX2(&row[0], n)
+	}
+	return s + admCube0(row[n:])
+}
+
+// admCMVecBand is one orientation's masking parameters as the AVX2
+// kernels read them: values broadcast to every lane, shift counts in the
+// low quadword of 16 bytes.
+type admCMVecBand struct {
+	rf          [8]int32
+	sqRnd, cRnd [4]int64
+	sub, sq, cs [2]uint64
+	csNeg       [2]uint64 // 64 - cs
+}
+
+func (v *admCMVecBand) set(p *admCMParams, b int) {
+	for i := range v.rf {
+		v.rf[i] = int32(p.rf[b])
+	}
+	for i := range v.sqRnd {
+		v.sqRnd[i] = int64(1) << (p.sq[b] - 1)
+		v.cRnd[i] = admRoundHalf(int(p.cs[b]))
+	}
+	v.sub[0], v.sq[0], v.cs[0], v.csNeg[0] = uint64(p.sub[b]), uint64(p.sq[b]), uint64(p.cs[b]), 64-uint64(p.cs[b])
+}
+
+func admCM0Vec(r *admCM16Row, p *admCMParams, trunc bool) [3]int64 {
+	n := len(r.src[0])
+	v := n &^ 7
+	if trunc || p.skip != [3]bool{} || !r.holds(n) {
+		v = 0
+	}
+	var acc [3]int64
+	if v > 0 {
+		var vp [3]admCMVecBand
+		for b := range vp {
+			vp[b].set(p, b)
+		}
+		acc[0], acc[1], acc[2] = admCM0AVX2(&r.src[0], &vp[0].rf[0], v)
+	}
+	if v < n {
+		tail := r.from(v)
+		s := admCM0(&tail, p, trunc)
+		for b := range acc {
+			acc[b] += s[b]
+		}
+	}
+	return acc
+}
+
+// holds reports whether r's rows and scratch fit n columns.
+func (r *admCM16Row) holds(n int) bool {
+	for b := range 3 {
+		if len(r.src[b]) < n || len(r.msk[b]) < n || len(r.fUp[b]) < n+2 || len(r.fMid[b]) < n+2 || len(r.fDn[b]) < n+2 {
+			return false
+		}
+	}
+	return len(r.thr) >= n && len(r.colSum) >= n+2
+}
+
+// from returns r without its first n columns, sharing the scratch.
+func (r *admCM16Row) from(n int) admCM16Row {
+	t := admCM16Row{thr: r.thr, colSum: r.colSum}
+	for b := range 3 {
+		t.src[b], t.msk[b] = r.src[b][n:], r.msk[b][n:]
+		t.fUp[b], t.fMid[b], t.fDn[b] = r.fUp[b][n:], r.fMid[b][n:], r.fDn[b][n:]
+	}
+	return t
+}

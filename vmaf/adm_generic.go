@@ -1,0 +1,9 @@
+//go:build !amd64 || purego
+
+package vmaf
+
+// admBestKernels returns the fastest kernel set this machine runs.
+func admBestKernels() *admKernels { return &admScalarKernels }
+
+// admKernelSets lists every kernel set this machine runs, for tests.
+func admKernelSets() []*admKernels { return []*admKernels{&admScalarKernels} }

@@ -1,0 +1,311 @@
+package vmaf
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+// The vector kernels must give exactly the portable kernels' bits. These
+// tests hold every kernel set this machine runs against admScalarKernels,
+// row by row with inputs over the full range of their types (so that every
+// wrap and saturation corner is reached), and frame by frame.
+
+func admOtherKernelSets(t *testing.T) []*admKernels {
+	var sets []*admKernels
+	for _, k := range admKernelSets() {
+		if k != &admScalarKernels {
+			sets = append(sets, k)
+		}
+	}
+	if len(sets) == 0 {
+		t.Skip("this machine runs only the portable ADM kernels")
+	}
+	return sets
+}
+
+// admKernelWidths covers widths below, at and around the vector blocks.
+var admKernelWidths = []int{1, 2, 7, 8, 9, 15, 16, 17, 31, 32, 33, 47, 64, 100, 257}
+
+// admRandInt16 returns n words: mostly uniform, with runs of the extremes
+// and of zero, and small values.
+func admRandInt16(rng *rand.Rand, n int) []int16 {
+	s := make([]int16, n)
+	for i := range s {
+		switch rng.IntN(8) {
+		case 0:
+			s[i] = -32768
+		case 1:
+			s[i] = 32767
+		case 2:
+			s[i] = 0
+		case 3:
+			s[i] = int16(rng.IntN(64) - 32)
+		default:
+			s[i] = int16(rng.Uint32())
+		}
+	}
+	return s
+}
+
+func admRandSamples[T uint8 | uint16](rng *rand.Rand, n, bpc int) []T {
+	s := make([]T, n)
+	maxV := 1<<bpc - 1
+	for i := range s {
+		switch rng.IntN(4) {
+		case 0:
+			s[i] = T(maxV)
+		case 1:
+			s[i] = 0
+		default:
+			s[i] = T(rng.IntN(maxV + 1))
+		}
+	}
+	return s
+}
+
+func admEqual[T comparable](t *testing.T, what string, got, want []T) {
+	t.Helper()
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("%s: element %d = %v, portable %v", what, i, got[i], want[i])
+		}
+	}
+}
+
+func TestADMKernelDWT0(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, k := range admOtherKernelSets(t) {
+		for _, w := range admKernelWidths {
+			for _, bpc := range []int{8, 10, 12, 16} {
+				name := fmt.Sprintf("%s/w%d/%dbit", k.name, w, bpc)
+				lo, hi := make([]int16, w), make([]int16, w)
+				wlo, whi := make([]int16, w), make([]int16, w)
+				if bpc == 8 {
+					var r [4][]byte
+					for i := range r {
+						r[i] = admRandSamples[uint8](rng, w, 8)
+					}
+					k.dwt0Vert8(lo, hi, &r)
+					admScalarKernels.dwt0Vert8(wlo, whi, &r)
+				} else {
+					var r [4][]uint16
+					for i := range r {
+						r[i] = admRandSamples[uint16](rng, w, bpc)
+					}
+					k.dwt0Vert16(lo, hi, &r, uint(bpc))
+					admScalarKernels.dwt0Vert16(wlo, whi, &r, uint(bpc))
+				}
+				admEqual(t, name+" low", lo, wlo)
+				admEqual(t, name+" high", hi, whi)
+			}
+			in := [2][]int16{admRandInt16(rng, 2*w+2), admRandInt16(rng, 2*w+2)}
+			var got, want [3][]int16
+			for b := range 3 {
+				got[b], want[b] = make([]int16, w), make([]int16, w)
+			}
+			ll, wll := make([]int32, w), make([]int32, w)
+			k.dwt0Horiz(ll, &got, in[0], in[1])
+			admScalarKernels.dwt0Horiz(wll, &want, in[0], in[1])
+			name := fmt.Sprintf("%s/w%d horizontal", k.name, w)
+			admEqual(t, name+" LL", ll, wll)
+			for b := range 3 {
+				admEqual(t, fmt.Sprintf("%s band %d", name, b), got[b], want[b])
+			}
+		}
+	}
+}
+
+// admRandDecouple16 fills a level-0 decoupling row of w columns. The
+// distorted detail is a scaled, slightly perturbed copy of the reference
+// in part of the columns, so that the angle test passes there and the
+// enhancement is exercised.
+func admRandDecouple16(rng *rand.Rand, w int) *admDecouple16Row {
+	r := &admDecouple16Row{}
+	for b := range 3 {
+		r.o[b] = admRandInt16(rng, w)
+		r.t[b] = admRandInt16(rng, w)
+		for _, f := range []*[3][]int16{&r.rst, &r.add, &r.mR, &r.fR, &r.mA, &r.fA} {
+			f[b] = make([]int16, w)
+		}
+	}
+	for j := range w {
+		if rng.IntN(2) == 0 {
+			continue
+		}
+		s := rng.Float64() * 3
+		for b := range 3 {
+			v := float64(r.o[b][j])*s + float64(rng.IntN(5)-2)
+			r.t[b][j] = int16(max(min(v, 32767), -32768))
+		}
+	}
+	return r
+}
+
+func TestADMKernelDecouple0(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, k := range admOtherKernelSets(t) {
+		for _, w := range admKernelWidths {
+			for _, gain := range []float64{1, 100, 1.7, 65535, 1e9} {
+				got := admRandDecouple16(rng, w)
+				want := admRandDecouple16(rng, w)
+				want.o, want.t = got.o, got.t
+				k.decouple0(got, gain)
+				admScalarKernels.decouple0(want, gain)
+				for b := range 3 {
+					name := fmt.Sprintf("%s/w%d/gain%v band %d", k.name, w, gain, b)
+					admEqual(t, name+" restored", got.rst[b], want.rst[b])
+					admEqual(t, name+" additive", got.add[b], want.add[b])
+					admEqual(t, name+" restored masker", got.mR[b], want.mR[b])
+					admEqual(t, name+" restored threshold", got.fR[b], want.fR[b])
+					admEqual(t, name+" additive masker", got.mA[b], want.mA[b])
+					admEqual(t, name+" additive threshold", got.fA[b], want.fA[b])
+				}
+			}
+		}
+	}
+}
+
+func TestADMKernelCube0(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, k := range admOtherKernelSets(t) {
+		for _, w := range admKernelWidths {
+			row := admRandInt16(rng, w)
+			if got, want := k.cube0(row), admScalarKernels.cube0(row); got != want {
+				t.Fatalf("%s/w%d: %d, portable %d", k.name, w, got, want)
+			}
+		}
+	}
+}
+
+// admRandCM16 fills a level-0 masking row of w columns.
+func admRandCM16(rng *rand.Rand, w int) *admCM16Row {
+	r := &admCM16Row{thr: make([]int32, w), colSum: make([]int32, w+2)}
+	for b := range 3 {
+		r.src[b], r.msk[b] = admRandInt16(rng, w), admRandInt16(rng, w)
+		r.fUp[b], r.fMid[b], r.fDn[b] = admRandInt16(rng, w+2), admRandInt16(rng, w+2), admRandInt16(rng, w+2)
+	}
+	return r
+}
+
+// admTestCMParams returns level-0 masking parameters for a band of
+// width w, as adm.level0 sets them.
+func admTestCMParams(w int) *admCMParams {
+	var p admCMParams
+	lw := admCeilLog2(w)
+	cubSh := [3]int{lw - 4, lw - 4, lw - 3}
+	for b := range 3 {
+		p.rf[b], p.sub[b], p.sq[b] = int64(admRF0[b]), admCM0SubShift[b], admCM0SqShift[b]
+		p.skip[b] = cubSh[b] < 0
+		p.cs[b] = uint(max(cubSh[b], 0))
+	}
+	return &p
+}
+
+func TestADMKernelCM0(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, k := range admOtherKernelSets(t) {
+		for _, w := range admKernelWidths {
+			for _, bw := range []int{w, 960, 3000} {
+				p := admTestCMParams(bw)
+				for _, trunc := range []bool{false, true} {
+					r := admRandCM16(rng, w)
+					got, want := k.cm0(r, p, trunc), admScalarKernels.cm0(r, p, trunc)
+					if got != want {
+						t.Fatalf("%s/w%d/band%d/trunc %v: %v, portable %v", k.name, w, bw, trunc, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestADMKernelFrames holds whole frames' scores of every kernel set
+// against the portable ones, over depths, odd sizes, content that drives
+// the bands to their extremes, and gain limits the vector kernels take or
+// leave to the portable code.
+func TestADMKernelFrames(t *testing.T) {
+	sets := admOtherKernelSets(t)
+	sizes := [][2]int{{5, 7}, {33, 35}, {66, 40}, {97, 63}, {130, 66}, {321, 71}, {577, 45}}
+	for _, sz := range sizes {
+		for _, bpc := range []int{8, 10, 12, 16} {
+			rng := rand.New(rand.NewPCG(uint64(sz[0]), uint64(bpc)))
+			for _, gain := range []float64{100, 1, 1.7} {
+				want := newADMWith(sz[0], sz[1], bpc, admOptions{enhnGainLimit: gain}, &admScalarKernels)
+				got := make([]*adm, len(sets))
+				for i, k := range sets {
+					got[i] = newADMWith(sz[0], sz[1], bpc, admOptions{enhnGainLimit: gain}, k)
+				}
+				for kind := range 4 {
+					ref := admRandPlane(rng, sz[0], sz[1], bpc, kind)
+					dis := admRandPlane(rng, sz[0], sz[1], bpc, (kind+1)%4)
+					w := want.compute(ref, dis)
+					for i, a := range got {
+						if g := a.compute(ref, dis); g != w {
+							t.Fatalf("%s %dx%d %d-bit gain %v content %d: %+v, portable %+v", sets[i].name, sz[0], sz[1], bpc, gain, kind, g, w)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// admRandPlane makes a w x h plane of bpc bits: uniform noise (kind 0),
+// a full-contrast checkerboard of thin lines (1), a noisy gradient (2) or
+// noise with runs of the extremes (3).
+func admRandPlane(rng *rand.Rand, w, h, bpc, kind int) plane {
+	bps := 1
+	if bpc > 8 {
+		bps = 2
+	}
+	stride := w + 3
+	data := make([]byte, stride*h*bps)
+	maxV := 1<<bpc - 1
+	for i := range h {
+		for j := range w {
+			var v int
+			switch kind {
+			case 0:
+				v = rng.IntN(maxV + 1)
+			case 1:
+				if (i/3+j/2)%2 == 0 {
+					v = maxV
+				}
+			case 2:
+				v = (i*7 + j*3) * maxV / (7*h + 3*w)
+				v = min(max(v+rng.IntN(maxV/8+1)-maxV/16, 0), maxV)
+			default:
+				v = []int{0, maxV, rng.IntN(maxV + 1)}[rng.IntN(3)]
+			}
+			o := (i*stride + j) * bps
+			data[o] = byte(v)
+			if bps == 2 {
+				data[o+1] = byte(v >> 8)
+			}
+		}
+	}
+	return plane{data: data, stride: stride * bps, w: w, h: h, bpc: bpc}
+}
+
+// TestADMKernelGoldens holds every kernel set against the portable one on
+// the golden pairs' first frames.
+func TestADMKernelGoldens(t *testing.T) {
+	sets := admOtherKernelSets(t)
+	for _, name := range goldenNames(t) {
+		g := loadGolden(t, name, 3)
+		p := g.ref[0]
+		for _, gain := range []float64{100, 1} {
+			want := newADMWith(p.Width, p.Height, p.BitDepth, admOptions{enhnGainLimit: gain}, &admScalarKernels)
+			for _, k := range sets {
+				a := newADMWith(p.Width, p.Height, p.BitDepth, admOptions{enhnGainLimit: gain}, k)
+				for i := range g.ref {
+					r, d := g.ref[i].plane(0), g.dist[i].plane(0)
+					if got, w := a.compute(r, d), want.compute(r, d); got != w {
+						t.Fatalf("%s %s frame %d gain %v: %+v, portable %+v", k.name, name, i, gain, got, w)
+					}
+				}
+			}
+		}
+	}
+}

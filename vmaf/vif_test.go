@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strconv"
 	"testing"
 )
@@ -204,17 +205,38 @@ func TestVIFNoAllocs(t *testing.T) {
 	}
 }
 
+// BenchmarkVIF times one frame with every kernel set this machine runs, on
+// synthetic pairs and, when the shared goldens are there, on a real 1080p
+// pair (whose flat areas take a faster path through the statistics).
 func BenchmarkVIF(b *testing.B) {
+	type pair struct {
+		name      string
+		ref, dist []*Picture
+	}
+	var pairs []pair
 	for _, c := range []struct{ w, h, bpc int }{{576, 324, 8}, {1920, 1080, 8}, {1920, 1080, 10}} {
-		b.Run(fmt.Sprintf("%dx%d_%dbit", c.w, c.h, c.bpc), func(b *testing.B) {
-			ref, dist := vifTestPair(c.w, c.h, c.bpc, 0, 1)
-			v := newVIF(c.w, c.h, c.bpc, vifOptions{})
-			b.ReportAllocs()
-			b.ResetTimer()
-			for b.Loop() {
-				v.compute(ref.plane(0), dist.plane(0))
-			}
-		})
+		ref, dist := vifTestPair(c.w, c.h, c.bpc, 0, 1)
+		pairs = append(pairs, pair{fmt.Sprintf("%dx%d_%dbit", c.w, c.h, c.bpc), []*Picture{ref}, []*Picture{dist}})
+	}
+	const clip = "dune_1920x1080_x264_crf38"
+	if slices.Contains(goldenNames(b), clip) {
+		g := loadGolden(b, clip, 4)
+		pairs = append(pairs, pair{clip, g.ref, g.dist})
+	}
+	for _, k := range vifKernelSets() {
+		for _, p := range pairs {
+			b.Run(k.name+"/"+p.name, func(b *testing.B) {
+				pl := p.ref[0].plane(0)
+				v := newVIFWith(pl.w, pl.h, pl.bpc, vifOptions{}, k)
+				v.compute(p.ref[0].plane(0), p.dist[0].plane(0)) // builds the shared tables
+				b.ReportAllocs()
+				i := 0
+				for b.Loop() {
+					v.compute(p.ref[i].plane(0), p.dist[i].plane(0))
+					i = (i + 1) % len(p.ref)
+				}
+			})
+		}
 	}
 }
 

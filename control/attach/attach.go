@@ -47,8 +47,12 @@ type Plane struct {
 	target *Target
 }
 
-// Start builds the target and serves it on cfg.Socket.
+// Start builds the target and serves it on cfg.Socket. The first Start in
+// a process gives the Go scheduler a spare processor (see spareProc), so
+// that control requests are answered promptly while scoring keeps every
+// CPU busy.
 func Start(cfg Config) (*Plane, error) {
+	spareProc()
 	t, err := NewTarget(cfg)
 	if err != nil {
 		return nil, err

@@ -1,0 +1,5 @@
+//go:build !libvmaf
+
+package gsttest
+
+var buildTags []string

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/vmafsink/vmafsink/vmaf"
 )
@@ -71,6 +72,9 @@ const (
 	// decoder branch (rc-lookahead 40 plus frame threads and decoder
 	// delay) with room to spare.
 	DefaultMaxPending = 120
+	// DefaultPendingTimeout is long enough for any real stream to deliver
+	// a frame, short enough for a live source to recover.
+	DefaultPendingTimeout = time.Second
 	// DefaultMaxHeld bounds the frames held by reference per side; the
 	// rest are copied, so small upstream buffer pools never run dry.
 	DefaultMaxHeld = 8
@@ -93,10 +97,17 @@ type Config struct {
 	PauseMode    PauseMode
 
 	// MaxPending bounds the frames waiting for a partner on each side
-	// (0: DefaultMaxPending). When a side's queue is full its oldest
-	// frame is released and counted as unpaired; pushers never block on
-	// pairing, so a tee feeding both sides cannot deadlock.
+	// (0: DefaultMaxPending). A side whose queue is full waits for the
+	// other stream to catch up, which keeps independent sources in step.
+	// If the other stream delivers nothing for PendingTimeout, as when
+	// both come from one tee and the other branch's latency exceeds the
+	// queue, the side stops waiting: its oldest frame is released and
+	// counted as unpaired for every new one, until the other stream
+	// delivers again. Memory stays bounded and the tee cannot deadlock.
 	MaxPending int
+	// PendingTimeout is how long a full side waits for the other stream
+	// (0: DefaultPendingTimeout).
+	PendingTimeout time.Duration
 	// MaxHeld is how many of a side's waiting frames may keep the host's
 	// memory (0: DefaultMaxHeld; negative: all of them); later ones are
 	// copied into memory the Runner owns and the host's is released.
@@ -128,6 +139,9 @@ func (c *Config) withDefaults() (Config, error) {
 		d.MaxHeld = d.MaxPending
 	}
 	d.CommandQueue = orDefault(d.CommandQueue, DefaultCommandQueue)
+	if d.PendingTimeout <= 0 {
+		d.PendingTimeout = DefaultPendingTimeout
+	}
 	d.Recent = orDefault(d.Recent, DefaultRecent)
 	d.Scorer.Threads = max(d.Scorer.Threads, 1)
 	d.Scorer.Subsample = max(d.Scorer.Subsample, 1)

@@ -49,6 +49,12 @@ type Runner struct {
 	finished     bool
 	finishErr    error
 
+	// A side whose pending queue is full waits on progress, which the
+	// other side's pushes and every abort signal; stall bounds the wait.
+	progress    chan struct{}
+	stall       *time.Timer
+	overflowing [2]bool // the side gave up waiting until the other delivers
+
 	pauseMode atomic.Int32
 	flushing  [2]atomic.Bool
 	stopped   atomic.Bool
@@ -75,7 +81,10 @@ func New(cfg Config) (*Runner, error) {
 		pendingSwaps: make([]*Ticket, 0, c.CommandQueue),
 		cmds:         newCommandQueue(c.CommandQueue),
 		pub:          newPublisher(c.Recent),
+		progress:     make(chan struct{}, 1),
+		stall:        time.NewTimer(time.Hour),
 	}
+	r.stall.Stop()
 	r.pauseMode.Store(int32(c.PauseMode))
 	r.pairer.discard = r.discard
 	r.pairer.queueing = r.hold
@@ -105,10 +114,18 @@ func (r *Runner) Push(s Side, f Frame) error {
 		f.release()
 		return err
 	}
+	if err := r.waitForRoom(s); err != nil {
+		f.release()
+		return err
+	}
 	if r.aborted(s) {
 		f.release()
 		return ErrFlushing
 	}
+	// This side delivered: the other may wait for it, or may stop
+	// overflowing.
+	r.overflowing[s.other()] = false
+	r.signalProgress()
 	pair, ok := r.pairer.push(s, f)
 	r.notePending()
 	if !ok {
@@ -136,6 +153,50 @@ func (r *Runner) boundary(s Side) error {
 		if r.finished {
 			return ErrFinished
 		}
+	}
+}
+
+// waitForRoom holds side s's pusher while its pending queue is full and
+// the other stream may still catch up, up to PendingTimeout without a
+// frame from the other side. Called with mu held; it releases mu while
+// waiting.
+func (r *Runner) waitForRoom(s Side) error {
+	o := s.other()
+	q := &r.pairer.queues[s]
+	if !q.full() || r.overflowing[s] {
+		return nil
+	}
+	r.stall.Reset(r.cfg.PendingTimeout)
+	defer r.stall.Stop()
+	for q.full() && !r.eos[o] {
+		if r.aborted(s) {
+			return ErrFlushing
+		}
+		r.mu.Unlock()
+		var stalled bool
+		select {
+		case <-r.progress:
+			r.stall.Reset(r.cfg.PendingTimeout)
+		case <-r.stall.C:
+			stalled = true
+		}
+		r.mu.Lock()
+		if r.finished {
+			return ErrFinished
+		}
+		if stalled {
+			r.overflowing[s] = true
+			r.count(func(c *Counters) { c.Stalls++ })
+			return nil
+		}
+	}
+	return nil
+}
+
+func (r *Runner) signalProgress() {
+	select {
+	case r.progress <- struct{}{}:
+	default:
 	}
 }
 
@@ -241,6 +302,7 @@ func (r *Runner) EndOfStream(s Side) (bothEnded bool) {
 	r.eos[s] = true
 	r.pairer.endOfStream(s)
 	r.notePending()
+	r.signalProgress()
 	return r.eos[Ref] && r.eos[Dist]
 }
 
@@ -271,6 +333,7 @@ func (r *Runner) Stop() {
 }
 
 func (r *Runner) wake() {
+	r.signalProgress()
 	r.cmds.wake()
 	if s := r.current.Load(); s != nil {
 		s.wake()

@@ -497,3 +497,63 @@ func TestRunnerPushDoesNotAllocate(t *testing.T) {
 		t.Errorf("%v allocations per pair, want 0", allocs)
 	}
 }
+
+func TestRunnerFullQueueWaitsForOtherSide(t *testing.T) {
+	r := newTestRunner(t, &fakeEngine{}, func(c *Config) { c.Pairing = PairByOrder; c.MaxPending = 2; c.PendingTimeout = time.Minute })
+	fs := newFrames(t)
+	ref := []Frame{fs.frame(1, -1), fs.frame(2, -1), fs.frame(3, -1)}
+	dist := []Frame{fs.frame(0, -1), fs.frame(0, -1), fs.frame(0, -1)}
+	done := make(chan struct{})
+	go func() {
+		for _, f := range ref {
+			push(t, r, Ref, f)
+		}
+		close(done)
+	}()
+	select {
+	case <-done:
+		t.Fatal("a third reference frame was accepted into a full queue of 2")
+	case <-time.After(100 * time.Millisecond):
+	}
+	push(t, r, Dist, dist[0])
+	<-done
+	push(t, r, Dist, dist[1])
+	push(t, r, Dist, dist[2])
+	finish(t, r)
+	if c := r.Status().Counters; c.Pairs != 3 || c.Unpaired != [2]uint64{} || c.Stalls != 0 {
+		t.Errorf("pairs %d unpaired %v stalls %d, want 3, none, 0", c.Pairs, c.Unpaired, c.Stalls)
+	}
+	fs.checkReleased()
+}
+
+func TestRunnerFullQueueStallDropsOldest(t *testing.T) {
+	r := newTestRunner(t, &fakeEngine{}, func(c *Config) { c.Pairing = PairByOrder; c.MaxPending = 2; c.PendingTimeout = 50 * time.Millisecond })
+	fs := newFrames(t)
+	start := time.Now()
+	for i := range 6 {
+		push(t, r, Ref, fs.frame(byte(i), -1))
+	}
+	if d := time.Since(start); d < 50*time.Millisecond || d > 5*time.Second {
+		t.Errorf("six frames into a queue of two took %v; want one stall of 50ms", d)
+	}
+	c := r.Status().Counters
+	if c.Stalls != 1 || c.Overflow != 4 || c.Unpaired[Ref] != 4 {
+		t.Errorf("stalls %d overflow %d unpaired %v, want 1, 4, [4 0]", c.Stalls, c.Overflow, c.Unpaired)
+	}
+	// The other side delivering ends the overflow: the queue waits again.
+	push(t, r, Dist, fs.frame(0, -1))
+	push(t, r, Ref, fs.frame(9, -1))
+	done := make(chan struct{})
+	go func() { push(t, r, Ref, fs.frame(10, -1)); close(done) }()
+	select {
+	case <-done:
+		t.Error("the full queue did not wait again after the other side delivered")
+	case <-time.After(30 * time.Millisecond):
+	}
+	<-done
+	if c := r.Status().Counters; c.Stalls != 2 {
+		t.Errorf("stalls %d, want 2", c.Stalls)
+	}
+	r.Close()
+	fs.checkReleased()
+}

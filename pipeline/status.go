@@ -32,6 +32,7 @@ type Counters struct {
 	Received [2]uint64 // frames pushed, indexed by Side
 	Unpaired [2]uint64 // frames released without a partner, indexed by Side
 	Overflow uint64    // of Unpaired: pushed out of a full pending queue
+	Stalls   uint64    // times a full side gave up waiting for the other stream
 	Pairs    uint64    // pairs formed
 	Scored   uint64    // results published
 	Skipped  uint64    // pairs not scored because the Runner was paused

@@ -1,0 +1,25 @@
+package element
+
+import "github.com/vmafsink/vmafsink/pipeline"
+
+// ControlStarter starts the agent control plane for one run of an
+// element whose mcp-uds property is set. The element calls it once the
+// run's Runner exists (READY→PAUSED) and closes the returned server when
+// the run ends (PAUSED→READY), after the Runner has finished, so the
+// server can still answer a last status query while the element stops.
+type ControlStarter func(ControlConfig) (ControlServer, error)
+
+// ControlConfig is what the control plane gets from the element.
+type ControlConfig struct {
+	SocketPath string   // the mcp-uds property
+	ModelDirs  []string // the model-dirs property, split
+	Element    string   // the element's name, for logs
+	Engine     string   // the engine property: auto, native or libvmaf
+	ModelSpec  string   // the model property the run started with
+	Runner     *pipeline.Runner
+}
+
+// ControlServer is a running control plane.
+type ControlServer interface {
+	Close() error
+}

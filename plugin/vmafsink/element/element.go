@@ -1,0 +1,138 @@
+// Package element implements vmafsink, the GStreamer element that scores
+// a distorted video stream against its reference while the pipeline runs.
+// It is a thin adapter: pads, caps and buffers on one side, the
+// frame-boundary engine of package pipeline on the other.
+package element
+
+/*
+#cgo pkg-config: gstreamer-1.0 gstreamer-video-1.0
+#include "gstglue.h"
+*/
+import "C"
+
+import (
+	"sync"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/go-gst/go-glib/glib"
+	"github.com/go-gst/go-gst/gst"
+)
+
+// Name is the element's factory name.
+const Name = "vmafsink"
+
+// Options configure the element factory the plugin registers.
+type Options struct {
+	// Control starts the agent control plane when the mcp-uds property is
+	// set; nil leaves the property without effect (a warning says so).
+	Control ControlStarter
+	// Version is shown by gst-inspect.
+	Version string
+}
+
+// Register registers the vmafsink element with a plugin.
+func Register(plugin *gst.Plugin, opts Options) bool {
+	return gst.RegisterElement(plugin, Name, gst.RankNone, &vmafSink{opts: opts}, gst.ExtendsElement)
+}
+
+// vmafSink is one element instance. Its settings live behind one lock;
+// its running state exists only between READY→PAUSED and PAUSED→READY.
+type vmafSink struct {
+	opts Options
+	self *C.GstElement
+
+	settingsMu sync.Mutex
+	settings   settings
+
+	state atomic.Pointer[runState]
+
+	// Read-only properties, kept after a run ends.
+	framesScored atomic.Uint64
+	lastScore    atomic.Uint64 // float64 bits
+}
+
+var _ glib.GoObjectSubclass = (*vmafSink)(nil)
+
+// New makes the Go half of a new instance; GObject calls it through the
+// registered prototype, so the factory's options carry over.
+func (e *vmafSink) New() glib.GoObjectSubclass {
+	return &vmafSink{opts: e.opts, settings: defaultSettings()}
+}
+
+func (e *vmafSink) ClassInit(klass *glib.ObjectClass) {
+	C.vs_class_init((*C.GstElementClass)(unsafe.Pointer(klass.Instance())), nil)
+	klass.InstallProperties(paramSpecs())
+}
+
+// Constructed adds the two always pads, once per instance.
+func (e *vmafSink) Constructed(obj *glib.Object) {
+	e.self = (*C.GstElement)(unsafe.Pointer(obj.Unsafe()))
+	C.vs_add_pads(e.self)
+}
+
+func (e *vmafSink) SetProperty(obj *glib.Object, id uint, value *glib.Value) {
+	if id >= uint(len(properties)) || properties[id].set == nil {
+		return
+	}
+	e.settingsMu.Lock()
+	err := properties[id].set(&e.settings, value)
+	s := e.settings
+	e.settingsMu.Unlock()
+	if err != nil {
+		e.warn("invalid value for property "+properties[id].spec().Name(), err.Error())
+		return
+	}
+	if st := e.state.Load(); st != nil {
+		st.propertyChanged(id, &s)
+	}
+}
+
+func (e *vmafSink) GetProperty(obj *glib.Object, id uint) *glib.Value {
+	if id >= uint(len(properties)) {
+		return nil
+	}
+	e.settingsMu.Lock()
+	s := e.settings
+	e.settingsMu.Unlock()
+	v, err := properties[id].get(e, &s)
+	if err != nil {
+		return nil
+	}
+	return v
+}
+
+// ChangeState starts a run on READY→PAUSED and ends it on PAUSED→READY.
+// Streaming threads are released before the pads deactivate, since a
+// pusher may be waiting on back-pressure or a pause.
+func (e *vmafSink) ChangeState(el *gst.Element, transition gst.StateChange) gst.StateChangeReturn {
+	switch transition {
+	case gst.StateChangeReadyToPaused:
+		e.settingsMu.Lock()
+		s := e.settings
+		e.settingsMu.Unlock()
+		st, err := start(e, s)
+		if err != nil {
+			e.fail(errSettings, "vmafsink cannot start", err.Error())
+			return gst.StateChangeFailure
+		}
+		e.state.Store(st)
+	case gst.StateChangePausedToReady:
+		if st := e.state.Load(); st != nil {
+			st.runner.Stop()
+		}
+	}
+	ret := el.ParentChangeState(transition)
+	if transition == gst.StateChangePausedToReady || (transition == gst.StateChangeReadyToPaused && ret == gst.StateChangeFailure) {
+		if st := e.state.Swap(nil); st != nil {
+			st.stop()
+		}
+	}
+	return ret
+}
+
+// fromParent finds the element behind a pad's parent pointer.
+func fromParent(parent unsafe.Pointer) *vmafSink {
+	e, _ := glib.FromObjectUnsafePrivate(parent).(*vmafSink)
+	return e
+}

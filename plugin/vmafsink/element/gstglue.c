@@ -1,0 +1,229 @@
+#include "gstglue.h"
+#include "_cgo_export.h"
+
+#define VS_FORMATS "{ I420, Y42B, Y444, GRAY8, I420_10LE, I422_10LE, Y444_10LE, I420_12LE, I422_12LE, Y444_12LE }"
+
+static GstStaticPadTemplate ref_template = GST_STATIC_PAD_TEMPLATE("ref_sink",
+    GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS(GST_VIDEO_CAPS_MAKE(VS_FORMATS)));
+static GstStaticPadTemplate dist_template = GST_STATIC_PAD_TEMPLATE("dist_sink",
+    GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS(GST_VIDEO_CAPS_MAKE(VS_FORMATS)));
+
+void vs_class_init(GstElementClass *klass, const char *version) {
+  (void)version;
+  gst_element_class_set_static_metadata(klass,
+      "VMAF video quality sink",
+      "Sink/Analyzer/Video",
+      "Scores a distorted video stream against its reference with VMAF "
+      "(libvmaf 3.2.0's numbers) while the pipeline runs, and posts every "
+      "frame's score on the bus",
+      "vmafsink developers <https://github.com/vmafsink/vmafsink>");
+  gst_element_class_add_static_pad_template(klass, &ref_template);
+  gst_element_class_add_static_pad_template(klass, &dist_template);
+}
+
+static gint pad_side(GstPad *pad) {
+  return GPOINTER_TO_INT(gst_pad_get_element_private(pad)) - 1;
+}
+
+static GstFlowReturn vs_chain(GstPad *pad, GstObject *parent, GstBuffer *buf) {
+  GstFlowReturn ret = (GstFlowReturn)vmafsinkChain(parent, pad_side(pad), buf);
+  /* Mapped frames hold their own reference. */
+  gst_buffer_unref(buf);
+  return ret;
+}
+
+static gboolean vs_event(GstPad *pad, GstObject *parent, GstEvent *event) {
+  switch (GST_EVENT_TYPE(event)) {
+  case GST_EVENT_CAPS:
+  case GST_EVENT_SEGMENT:
+  case GST_EVENT_EOS:
+  case GST_EVENT_FLUSH_START:
+  case GST_EVENT_FLUSH_STOP: {
+    gboolean ok = vmafsinkEvent(parent, pad_side(pad), event);
+    gst_event_unref(event);
+    return ok;
+  }
+  default:
+    return gst_pad_event_default(pad, parent, event);
+  }
+}
+
+GstEventType vs_event_type(GstEvent *event) { return GST_EVENT_TYPE(event); }
+
+GstCaps *vs_event_caps(GstEvent *event) {
+  GstCaps *caps = NULL;
+  gst_event_parse_caps(event, &caps);
+  return caps;
+}
+
+static gboolean vs_query(GstPad *pad, GstObject *parent, GstQuery *query) {
+  switch (GST_QUERY_TYPE(query)) {
+  case GST_QUERY_ALLOCATION:
+    /* Frames are mapped with gst_video_frame_map, which honours
+     * GstVideoMeta, so upstream may hand over padded or offset planes
+     * instead of copying them into the default layout. */
+    gst_query_add_allocation_meta(query, GST_VIDEO_META_API_TYPE, NULL);
+    return TRUE;
+  default:
+    return gst_pad_query_default(pad, parent, query);
+  }
+}
+
+static GstPad *make_pad(GstElement *element, GstStaticPadTemplate *tmpl, gint side) {
+  GstPad *pad = gst_pad_new_from_static_template(tmpl, tmpl->name_template);
+  gst_pad_set_element_private(pad, GINT_TO_POINTER(side + 1));
+  gst_pad_set_chain_function(pad, vs_chain);
+  gst_pad_set_event_function(pad, vs_event);
+  gst_pad_set_query_function(pad, vs_query);
+  gst_element_add_pad(element, pad);
+  return pad;
+}
+
+void vs_add_pads(GstElement *element) {
+  make_pad(element, &ref_template, VS_REF);
+  make_pad(element, &dist_template, VS_DIST);
+  GST_OBJECT_FLAG_SET(element, GST_ELEMENT_FLAG_SINK);
+}
+
+/* Enums. The values match the Go constants they stand for. */
+#define VS_ENUM(fn, tname, ...)                                         \
+  GType fn(void) {                                                      \
+    static gsize id = 0;                                                \
+    static const GEnumValue values[] = {__VA_ARGS__, {0, NULL, NULL}};  \
+    if (g_once_init_enter(&id))                                         \
+      g_once_init_leave(&id, g_enum_register_static(tname, values));    \
+    return (GType)id;                                                   \
+  }
+
+VS_ENUM(vs_pool_method_get_type, "GstVmafSinkPoolMethod",
+    {0, "Arithmetic mean", "mean"},
+    {1, "Harmonic mean (libvmaf: n / sum(1/(x+1)) - 1)", "harmonic-mean"},
+    {2, "Minimum", "min"},
+    {3, "Maximum", "max"})
+VS_ENUM(vs_results_format_get_type, "GstVmafSinkResultsFormat",
+    {0, "libvmaf XML", "xml"},
+    {1, "libvmaf JSON", "json"},
+    {2, "libvmaf CSV", "csv"})
+VS_ENUM(vs_engine_get_type, "GstVmafSinkEngine",
+    {0, "libvmaf when built in, else native", "auto"},
+    {1, "Native Go feature extractors", "native"},
+    {2, "libvmaf (builds with the libvmaf option only)", "libvmaf"})
+VS_ENUM(vs_pairing_get_type, "GstVmafSinkPairing",
+    {0, "Same running time, within half a frame duration", "timestamp"},
+    {1, "Arrival order (lockstep)", "order"})
+VS_ENUM(vs_backpressure_get_type, "GstVmafSinkBackpressure",
+    {0, "Block upstream until the scorer has room", "block"},
+    {1, "Drop the pair and count it", "drop"})
+VS_ENUM(vs_pause_mode_get_type, "GstVmafSinkPauseMode",
+    {0, "Keep frames flowing, count them as skipped", "skip"},
+    {1, "Hold the streaming threads until resume", "block"})
+
+GParamSpec *vs_enum_param(const char *name, const char *nick, const char *blurb, GType type, gint def, GParamFlags flags) {
+  return g_param_spec_enum(name, nick, blurb, type, def, flags);
+}
+
+gint vs_value_get_enum(const GValue *v) { return g_value_get_enum(v); }
+
+GValue *vs_value_new_enum(GType type, gint v) {
+  GValue *val = g_new0(GValue, 1);
+  g_value_init(val, type);
+  g_value_set_enum(val, v);
+  return val;
+}
+
+gboolean vs_info_from_caps(GstCaps *caps, GstVideoInfo *info) {
+  gst_video_info_init(info);
+  return gst_video_info_from_caps(info, caps);
+}
+
+gboolean vs_frame_map(GstVideoFrame *frame, const GstVideoInfo *info, GstBuffer *buf) {
+  return gst_video_frame_map(frame, (GstVideoInfo *)info, buf, GST_MAP_READ);
+}
+
+void vs_frame_unmap(GstVideoFrame *frame) { gst_video_frame_unmap(frame); }
+
+guint8 *vs_frame_plane(GstVideoFrame *frame, guint i, gint *stride) {
+  if (i >= GST_VIDEO_FRAME_N_PLANES(frame)) {
+    *stride = 0;
+    return NULL;
+  }
+  *stride = GST_VIDEO_FRAME_PLANE_STRIDE(frame, i);
+  return GST_VIDEO_FRAME_PLANE_DATA(frame, i);
+}
+
+gint vs_info_format(const GstVideoInfo *info) { return GST_VIDEO_INFO_FORMAT(info); }
+gint vs_info_width(const GstVideoInfo *info) { return GST_VIDEO_INFO_WIDTH(info); }
+gint vs_info_height(const GstVideoInfo *info) { return GST_VIDEO_INFO_HEIGHT(info); }
+gint vs_info_fps(const GstVideoInfo *info, gint *den) {
+  *den = GST_VIDEO_INFO_FPS_D(info);
+  return GST_VIDEO_INFO_FPS_N(info);
+}
+
+GstClockTime vs_buffer_pts(GstBuffer *buf) { return GST_BUFFER_PTS(buf); }
+GstClockTime vs_buffer_duration(GstBuffer *buf) { return GST_BUFFER_DURATION(buf); }
+
+guint64 vs_running_time(const GstSegment *seg, GstClockTime t) {
+  if (!GST_CLOCK_TIME_IS_VALID(t) || seg->format != GST_FORMAT_TIME)
+    return GST_CLOCK_TIME_NONE;
+  return gst_segment_to_running_time(seg, GST_FORMAT_TIME, t);
+}
+
+guint64 vs_stream_time(const GstSegment *seg, GstClockTime t) {
+  if (!GST_CLOCK_TIME_IS_VALID(t) || seg->format != GST_FORMAT_TIME)
+    return GST_CLOCK_TIME_NONE;
+  return gst_segment_to_stream_time(seg, GST_FORMAT_TIME, t);
+}
+
+void vs_post_error(GstElement *e, gint kind, const char *text, const char *debug) {
+  GQuark domain = GST_STREAM_ERROR;
+  gint code = GST_STREAM_ERROR_FAILED;
+  switch (kind) {
+  case VS_ERR_FORMAT:
+    code = GST_STREAM_ERROR_FORMAT;
+    break;
+  case VS_ERR_SETTINGS:
+    domain = GST_LIBRARY_ERROR;
+    code = GST_LIBRARY_ERROR_SETTINGS;
+    break;
+  case VS_ERR_WRITE:
+    domain = GST_RESOURCE_ERROR;
+    code = GST_RESOURCE_ERROR_WRITE;
+    break;
+  }
+  gst_element_message_full(e, GST_MESSAGE_ERROR, domain, code,
+      g_strdup(text), g_strdup(debug), __FILE__, "vmafsink", __LINE__);
+}
+
+void vs_post_warning(GstElement *e, const char *text, const char *debug) {
+  gst_element_message_full(e, GST_MESSAGE_WARNING, GST_STREAM_ERROR, GST_STREAM_ERROR_FAILED,
+      g_strdup(text), g_strdup(debug), __FILE__, "vmafsink", __LINE__);
+}
+
+void vs_post_eos(GstElement *e) {
+  gst_element_post_message(e, gst_message_new_eos(GST_OBJECT(e)));
+}
+
+GstStructure *vs_structure_new(const char *name, const char *type) {
+  return gst_structure_new(name, "type", G_TYPE_STRING, type, NULL);
+}
+
+void vs_structure_set_double(GstStructure *s, const char *field, gdouble v) {
+  gst_structure_set(s, field, G_TYPE_DOUBLE, v, NULL);
+}
+
+void vs_structure_set_uint64(GstStructure *s, const char *field, guint64 v) {
+  gst_structure_set(s, field, G_TYPE_UINT64, v, NULL);
+}
+
+void vs_structure_set_string(GstStructure *s, const char *field, const char *v) {
+  gst_structure_set(s, field, G_TYPE_STRING, v, NULL);
+}
+
+void vs_structure_set_doubles(GstStructure *s, gint n, const char *const *fields, const gdouble *values) {
+  for (gint i = 0; i < n; i++)
+    gst_structure_set(s, fields[i], G_TYPE_DOUBLE, values[i], NULL);
+}
+
+void vs_post_element_message(GstElement *e, GstStructure *s) {
+  gst_element_post_message(e, gst_message_new_element(GST_OBJECT(e), s));
+}

@@ -1,0 +1,59 @@
+/* C side of the vmafsink element: the parts that go-gst does not bind
+ * (pad functions without Go wrappers, video frame mapping, enum
+ * properties, element messages). */
+#ifndef VMAFSINK_GSTGLUE_H
+#define VMAFSINK_GSTGLUE_H
+
+#include <gst/gst.h>
+#include <gst/video/video.h>
+
+/* Sides, as pipeline.Side numbers them. */
+#define VS_REF 0
+#define VS_DIST 1
+
+void vs_class_init(GstElementClass *klass, const char *version);
+void vs_add_pads(GstElement *element);
+
+/* Enum GTypes of the element's enum properties. */
+GType vs_pool_method_get_type(void);
+GType vs_results_format_get_type(void);
+GType vs_engine_get_type(void);
+GType vs_pairing_get_type(void);
+GType vs_backpressure_get_type(void);
+GType vs_pause_mode_get_type(void);
+GParamSpec *vs_enum_param(const char *name, const char *nick, const char *blurb, GType type, gint def, GParamFlags flags);
+gint vs_value_get_enum(const GValue *v);
+GValue *vs_value_new_enum(GType type, gint v);
+
+/* Video mapping. */
+gboolean vs_info_from_caps(GstCaps *caps, GstVideoInfo *info);
+gboolean vs_frame_map(GstVideoFrame *frame, const GstVideoInfo *info, GstBuffer *buf);
+void vs_frame_unmap(GstVideoFrame *frame);
+guint8 *vs_frame_plane(GstVideoFrame *frame, guint i, gint *stride);
+gint vs_info_format(const GstVideoInfo *info);
+gint vs_info_width(const GstVideoInfo *info);
+gint vs_info_height(const GstVideoInfo *info);
+gint vs_info_fps(const GstVideoInfo *info, gint *den);
+
+/* Events, buffers and segments. */
+GstEventType vs_event_type(GstEvent *event);
+GstCaps *vs_event_caps(GstEvent *event);
+GstClockTime vs_buffer_pts(GstBuffer *buf);
+GstClockTime vs_buffer_duration(GstBuffer *buf);
+guint64 vs_running_time(const GstSegment *seg, GstClockTime t);
+guint64 vs_stream_time(const GstSegment *seg, GstClockTime t);
+
+/* Messages. */
+/* Error kinds, as the Go side names them. */
+enum { VS_ERR_FORMAT, VS_ERR_FAILED, VS_ERR_SETTINGS, VS_ERR_WRITE };
+void vs_post_error(GstElement *e, gint kind, const char *text, const char *debug);
+void vs_post_warning(GstElement *e, const char *text, const char *debug);
+void vs_post_eos(GstElement *e);
+GstStructure *vs_structure_new(const char *name, const char *type);
+void vs_structure_set_double(GstStructure *s, const char *field, gdouble v);
+void vs_structure_set_uint64(GstStructure *s, const char *field, guint64 v);
+void vs_structure_set_string(GstStructure *s, const char *field, const char *v);
+void vs_structure_set_doubles(GstStructure *s, gint n, const char *const *fields, const gdouble *values);
+void vs_post_element_message(GstElement *e, GstStructure *s);
+
+#endif

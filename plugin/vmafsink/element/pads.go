@@ -1,0 +1,158 @@
+package element
+
+/*
+#include "gstglue.h"
+*/
+import "C"
+
+import (
+	"errors"
+	"fmt"
+	"time"
+	"unsafe"
+
+	"github.com/vmafsink/vmafsink/pipeline"
+)
+
+var padNames = [2]string{"ref_sink", "dist_sink"}
+
+//export vmafsinkChain
+func vmafsinkChain(parent *C.GstObject, side C.gint, buf *C.GstBuffer) C.GstFlowReturn {
+	e := fromParent(unsafe.Pointer(parent))
+	if e == nil {
+		return C.GST_FLOW_ERROR
+	}
+	st := e.state.Load()
+	if st == nil {
+		return C.GST_FLOW_FLUSHING
+	}
+	return st.chain(pipeline.Side(side), buf)
+}
+
+//export vmafsinkEvent
+func vmafsinkEvent(parent *C.GstObject, side C.gint, ev *C.GstEvent) C.gboolean {
+	e := fromParent(unsafe.Pointer(parent))
+	if e == nil {
+		return 0
+	}
+	st := e.state.Load()
+	if st == nil {
+		// Flushes may arrive while the element is not running.
+		return 1
+	}
+	if st.event(pipeline.Side(side), ev) {
+		return 1
+	}
+	return 0
+}
+
+// chain maps a buffer and pushes it into the Runner.
+func (st *runState) chain(s pipeline.Side, buf *C.GstBuffer) C.GstFlowReturn {
+	ps := &st.pads[s]
+	if ps.format == nil {
+		st.e.fail(errFormat, fmt.Sprintf("%s received a buffer before caps", padNames[s]), "no caps event")
+		return C.GST_FLOW_NOT_NEGOTIATED
+	}
+	m, err := st.frames.mapBuffer(ps.format, buf)
+	if err != nil {
+		st.e.fail(errFailed, fmt.Sprintf("%s: cannot read the frame", padNames[s]), err.Error())
+		return C.GST_FLOW_ERROR
+	}
+	ps.flowed = true
+	err = st.runner.Push(s, pipeline.Frame{Picture: &m.pic, Timing: st.timing(ps, buf), Owner: m})
+	var fe *pipeline.FormatError
+	switch {
+	case err == nil:
+		return C.GST_FLOW_OK
+	case errors.Is(err, pipeline.ErrFlushing):
+		return C.GST_FLOW_FLUSHING
+	case errors.Is(err, pipeline.ErrFinished):
+		return C.GST_FLOW_EOS
+	case errors.As(err, &fe):
+		st.failMismatch(err.Error())
+		return C.GST_FLOW_NOT_NEGOTIATED
+	}
+	st.e.fail(errFailed, "VMAF scoring failed", err.Error())
+	return C.GST_FLOW_ERROR
+}
+
+// timing places a buffer on the pad's segment. A buffer without duration
+// lasts one frame at the caps' frame rate.
+func (st *runState) timing(ps *padState, buf *C.GstBuffer) pipeline.Timing {
+	pts := C.vs_buffer_pts(buf)
+	t := pipeline.Timing{
+		PTS:         fromClockTime(pts),
+		RunningTime: fromClockTime(C.vs_running_time(&ps.segment, pts)),
+		StreamTime:  fromClockTime(C.vs_stream_time(&ps.segment, pts)),
+		Duration:    fromClockTime(C.vs_buffer_duration(buf)),
+	}
+	if t.Duration == pipeline.NoTime {
+		var den C.gint
+		if num := C.vs_info_fps(&ps.format.info, &den); num > 0 && den > 0 {
+			t.Duration = time.Duration(int64(time.Second) * int64(den) / int64(num))
+		}
+	}
+	return t
+}
+
+func fromClockTime(t C.guint64) time.Duration {
+	if t == C.GST_CLOCK_TIME_NONE || t > C.guint64(1<<63-1) {
+		return pipeline.NoTime
+	}
+	return time.Duration(t)
+}
+
+func (st *runState) event(s pipeline.Side, ev *C.GstEvent) bool {
+	switch C.vs_event_type(ev) {
+	case C.GST_EVENT_CAPS:
+		return st.setCaps(s, C.vs_event_caps(ev))
+	case C.GST_EVENT_SEGMENT:
+		C.gst_event_copy_segment(ev, &st.pads[s].segment)
+	case C.GST_EVENT_EOS:
+		if st.runner.EndOfStream(s) && st.finish() {
+			st.e.postEOS()
+		}
+	case C.GST_EVENT_FLUSH_START:
+		st.runner.FlushStart(s)
+	case C.GST_EVENT_FLUSH_STOP:
+		st.runner.FlushStop(s)
+		C.gst_segment_init(&st.pads[s].segment, C.GST_FORMAT_TIME)
+	}
+	return true
+}
+
+// setCaps takes a pad's new format. Before any buffer has flowed, caps
+// that differ from the other pad's are an error at once; later, a
+// resolution change reaches the two pads one after the other, and the
+// Runner checks each pair instead.
+func (st *runState) setCaps(s pipeline.Side, caps *C.GstCaps) bool {
+	f, err := parseCaps(caps)
+	if err != nil {
+		st.e.fail(errFormat, fmt.Sprintf("%s: unsupported caps", padNames[s]), err.Error())
+		return false
+	}
+	st.formatMu.Lock()
+	st.pads[s].format = f
+	o := &st.pads[1-s]
+	mismatch := o.format != nil && !o.flowed && !st.pads[s].flowed && !f.sameStream(o.format)
+	st.formatMu.Unlock()
+	if mismatch {
+		st.failMismatch("the pads' caps differ before the first frame")
+		return false
+	}
+	return true
+}
+
+// failMismatch posts the caps mismatch error naming both pads' caps.
+func (st *runState) failMismatch(debug string) {
+	st.formatMu.Lock()
+	var caps [2]string
+	for i, p := range st.pads {
+		caps[i] = "(none)"
+		if p.format != nil {
+			caps[i] = p.format.caps
+		}
+	}
+	st.formatMu.Unlock()
+	st.e.fail(errFormat, fmt.Sprintf("ref_sink and dist_sink must have the same width, height and format: ref_sink has %s, dist_sink has %s", caps[0], caps[1]), debug)
+}

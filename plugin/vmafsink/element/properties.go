@@ -1,0 +1,296 @@
+package element
+
+/*
+#include <stdlib.h>
+#include "gstglue.h"
+*/
+import "C"
+
+import (
+	"fmt"
+	"math"
+	"path/filepath"
+	"strings"
+	"unsafe"
+
+	"github.com/go-gst/go-glib/glib"
+	"github.com/vmafsink/vmafsink/pipeline"
+	"github.com/vmafsink/vmafsink/report"
+	"github.com/vmafsink/vmafsink/vmaf"
+)
+
+// settings holds every property value; one lock (vmafSink.settingsMu)
+// guards it. A run copies it when it starts, so changes reach the next
+// run, except pause-mode and frame-message, which a running element also
+// applies at once.
+type settings struct {
+	model              string
+	psnr, ssim, msSSIM bool
+	poolMethod         vmaf.PoolMethod
+	threads            uint
+	subsample          uint
+	resultsFilename    string
+	resultsFormat      report.Format
+	frameMessage       bool
+	engine             engineKind
+	pairing            pipeline.Pairing
+	backpressure       pipeline.Backpressure
+	maxPending         uint
+	mcpUDS             string
+	pauseMode          pipeline.PauseMode
+	modelDirs          string
+}
+
+type engineKind int
+
+const (
+	engineAuto engineKind = iota
+	engineNative
+	engineLibvmaf
+)
+
+func (k engineKind) String() string {
+	return [...]string{"auto", "native", "libvmaf"}[k]
+}
+
+const defaultModel = "vmaf_v0.6.1"
+
+func defaultSettings() settings {
+	return settings{
+		model:         defaultModel,
+		poolMethod:    vmaf.PoolMean,
+		subsample:     1,
+		resultsFormat: report.XML,
+		frameMessage:  true,
+		maxPending:    pipeline.DefaultMaxPending,
+	}
+}
+
+// features lists the extra metrics the boolean properties ask for.
+func (s *settings) features() []string {
+	var f []string
+	if s.psnr {
+		f = append(f, "psnr")
+	}
+	if s.ssim {
+		f = append(f, "float_ssim")
+	}
+	if s.msSSIM {
+		f = append(f, "float_ms_ssim")
+	}
+	return f
+}
+
+// ModelDirs splits the model-dirs property: directories separated by the
+// platform's list separator, as in PATH.
+func (s *settings) modelDirList() []string {
+	var dirs []string
+	for _, d := range filepath.SplitList(s.modelDirs) {
+		if d = strings.TrimSpace(d); d != "" {
+			dirs = append(dirs, d)
+		}
+	}
+	return dirs
+}
+
+// property defines one GObject property: its spec, how a value is stored
+// into settings, and how it is read back. Property ids are indices into
+// properties, which is the one place properties are defined.
+type property struct {
+	spec func() *glib.ParamSpec
+	set  func(s *settings, v *glib.Value) error
+	get  func(e *vmafSink, s *settings) (*glib.Value, error)
+}
+
+const (
+	rw      = glib.ParameterReadWrite
+	ro      = glib.ParameterReadable
+	maxUint = math.MaxInt32
+)
+
+var properties = []property{
+	{
+		spec: func() *glib.ParamSpec {
+			d := defaultModel
+			return glib.NewStringParam("model", "Model",
+				"VMAF model: a built-in version ("+strings.Join(builtinVersions(), ", ")+"), a model file path, "+
+					"or libvmaf's spec grammar version=NAME|path=FILE[:name=KEY][:OPTION=VALUE...]", &d, rw)
+		},
+		set: func(s *settings, v *glib.Value) error { return setString(&s.model, v, defaultModel) },
+		get: func(_ *vmafSink, s *settings) (*glib.Value, error) { return glib.GValue(s.model) },
+	},
+	boolProperty("psnr", "PSNR", "Also compute PSNR (psnr_y, psnr_cb, psnr_cr; psnr-y in frame messages)",
+		func(s *settings) *bool { return &s.psnr }),
+	boolProperty("ssim", "SSIM", "Also compute SSIM (float_ssim; ssim in frame messages)",
+		func(s *settings) *bool { return &s.ssim }),
+	boolProperty("ms-ssim", "MS-SSIM", "Also compute MS-SSIM (float_ms_ssim; ms-ssim in frame messages)",
+		func(s *settings) *bool { return &s.msSSIM }),
+	enumProperty("pool-method", "Pool method", "How the pooled message's score summarises the frames' scores",
+		C.vs_pool_method_get_type(), int(vmaf.PoolMean), func(s *settings) *int { return (*int)(&s.poolMethod) }),
+	uintProperty("threads", "Threads", "Scoring worker threads (0: one per CPU)", 0, 1024, 0,
+		func(s *settings) *uint { return &s.threads }),
+	uintProperty("subsample", "Subsample", "Score every Nth frame pair; the frames between still count for motion", 1, maxUint, 1,
+		func(s *settings) *uint { return &s.subsample }),
+	{
+		spec: func() *glib.ParamSpec {
+			return glib.NewStringParam("results-filename", "Results filename",
+				"Write per-frame and pooled scores to this file, in vmaf-score's schema; the file is a valid document "+
+					"throughout the run and complete at EOS or when the element stops (unset: no file)", nil, rw)
+		},
+		set: func(s *settings, v *glib.Value) error { return setString(&s.resultsFilename, v, "") },
+		get: func(_ *vmafSink, s *settings) (*glib.Value, error) { return glib.GValue(s.resultsFilename) },
+	},
+	enumProperty("results-format", "Results format", "Format of results-filename",
+		C.vs_results_format_get_type(), int(report.XML), func(s *settings) *int { return (*int)(&s.resultsFormat) }),
+	boolPropertyDefault("frame-message", "Frame message",
+		"Post an element message named VMAF (type=frame) on the bus for every scored frame", true,
+		func(s *settings) *bool { return &s.frameMessage }),
+	enumProperty("engine", "Engine", "Scoring engine",
+		C.vs_engine_get_type(), int(engineAuto), func(s *settings) *int { return (*int)(&s.engine) }),
+	enumProperty("pairing", "Pairing", "How reference and distorted frames are matched",
+		C.vs_pairing_get_type(), int(pipeline.PairByTimestamp), func(s *settings) *int { return (*int)(&s.pairing) }),
+	enumProperty("backpressure", "Back-pressure", "What happens when scoring is slower than the streams",
+		C.vs_backpressure_get_type(), int(pipeline.Block), func(s *settings) *int { return (*int)(&s.backpressure) }),
+	uintProperty("max-pending", "Max pending",
+		"Frames per pad held while waiting for their partner (zero-copy up to 8, copied beyond). A full pad waits "+
+			"for the other; if the other delivers nothing for 1 s (a tee whose other branch has more latency than this), "+
+			"its oldest frames are released and counted as unpaired instead, so the pipeline never deadlocks",
+		1, 100000, pipeline.DefaultMaxPending, func(s *settings) *uint { return &s.maxPending }),
+	{
+		spec: func() *glib.ParamSpec {
+			return glib.NewStringParam("mcp-uds", "MCP socket",
+				"Serve the agent control plane (Model Context Protocol) on this Unix socket while the element runs (unset: off)", nil, rw)
+		},
+		set: func(s *settings, v *glib.Value) error { return setString(&s.mcpUDS, v, "") },
+		get: func(_ *vmafSink, s *settings) (*glib.Value, error) { return glib.GValue(s.mcpUDS) },
+	},
+	enumProperty("pause-mode", "Pause mode", "What a pause requested over the control plane does",
+		C.vs_pause_mode_get_type(), int(pipeline.PauseSkip), func(s *settings) *int { return (*int)(&s.pauseMode) }),
+	{
+		spec: func() *glib.ParamSpec {
+			return glib.NewStringParam("model-dirs", "Model directories",
+				"Directories, separated by ':', whose model files the control plane may list and load", nil, rw)
+		},
+		set: func(s *settings, v *glib.Value) error { return setString(&s.modelDirs, v, "") },
+		get: func(_ *vmafSink, s *settings) (*glib.Value, error) { return glib.GValue(s.modelDirs) },
+	},
+	{
+		spec: func() *glib.ParamSpec {
+			return glib.NewUint64Param("frames-scored", "Frames scored", "Frames scored so far in the current or last run",
+				0, math.MaxUint64, 0, ro)
+		},
+		get: func(e *vmafSink, _ *settings) (*glib.Value, error) { return glib.GValue(e.framesScored.Load()) },
+	},
+	{
+		spec: func() *glib.ParamSpec {
+			return glib.NewFloat64Param("last-score", "Last score", "Score of the last scored frame",
+				-math.MaxFloat64, math.MaxFloat64, 0, ro)
+		},
+		get: func(e *vmafSink, _ *settings) (*glib.Value, error) {
+			return glib.GValue(math.Float64frombits(e.lastScore.Load()))
+		},
+	},
+}
+
+// Property ids a running element reacts to at once.
+var (
+	propPauseMode    = propertyIndex("pause-mode")
+	propFrameMessage = propertyIndex("frame-message")
+)
+
+func propertyIndex(name string) uint {
+	for i, p := range properties {
+		if p.spec().Name() == name {
+			return uint(i)
+		}
+	}
+	panic("vmafsink: no property " + name)
+}
+
+func paramSpecs() []*glib.ParamSpec {
+	specs := make([]*glib.ParamSpec, len(properties))
+	for i, p := range properties {
+		specs[i] = p.spec()
+	}
+	return specs
+}
+
+func boolProperty(name, nick, blurb string, field func(*settings) *bool) property {
+	return boolPropertyDefault(name, nick, blurb, false, field)
+}
+
+func boolPropertyDefault(name, nick, blurb string, def bool, field func(*settings) *bool) property {
+	return property{
+		spec: func() *glib.ParamSpec { return glib.NewBoolParam(name, nick, blurb, def, rw) },
+		set: func(s *settings, v *glib.Value) error {
+			b, err := v.GoValue()
+			if err != nil {
+				return err
+			}
+			x, ok := b.(bool)
+			if !ok {
+				return fmt.Errorf("%s: want a boolean, got %T", name, b)
+			}
+			*field(s) = x
+			return nil
+		},
+		get: func(_ *vmafSink, s *settings) (*glib.Value, error) { return glib.GValue(*field(s)) },
+	}
+}
+
+func uintProperty(name, nick, blurb string, min, max, def uint, field func(*settings) *uint) property {
+	return property{
+		spec: func() *glib.ParamSpec { return glib.NewUintParam(name, nick, blurb, min, max, def, rw) },
+		set: func(s *settings, v *glib.Value) error {
+			u, err := v.GoValue()
+			if err != nil {
+				return err
+			}
+			x, ok := u.(uint)
+			if !ok {
+				return fmt.Errorf("%s: want an unsigned integer, got %T", name, u)
+			}
+			*field(s) = x
+			return nil
+		},
+		get: func(_ *vmafSink, s *settings) (*glib.Value, error) { return glib.GValue(*field(s)) },
+	}
+}
+
+func enumProperty(name, nick, blurb string, typ C.GType, def int, field func(*settings) *int) property {
+	return property{
+		spec: func() *glib.ParamSpec {
+			cname, cnick, cblurb := C.CString(name), C.CString(nick), C.CString(blurb)
+			defer C.free(unsafe.Pointer(cname))
+			defer C.free(unsafe.Pointer(cnick))
+			defer C.free(unsafe.Pointer(cblurb))
+			p := C.vs_enum_param(cname, cnick, cblurb, typ, C.gint(def), C.GParamFlags(rw))
+			return glib.ToParamSpec(unsafe.Pointer(p))
+		},
+		set: func(s *settings, v *glib.Value) error {
+			*field(s) = int(C.vs_value_get_enum((*C.GValue)(unsafe.Pointer(v.GValue))))
+			return nil
+		},
+		get: func(_ *vmafSink, s *settings) (*glib.Value, error) {
+			return glib.ValueFromNativeOwned(unsafe.Pointer(C.vs_value_new_enum(typ, C.gint(*field(s))))), nil
+		},
+	}
+}
+
+func setString(dst *string, v *glib.Value, unset string) error {
+	x, err := v.GoValue()
+	if err != nil {
+		return err
+	}
+	switch s := x.(type) {
+	case string:
+		*dst = s
+	case nil:
+		*dst = unset
+	default:
+		return fmt.Errorf("want a string, got %T", x)
+	}
+	return nil
+}
+
+func builtinVersions() []string { return vmaf.BuiltinModelVersions() }

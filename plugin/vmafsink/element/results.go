@@ -1,0 +1,74 @@
+package element
+
+import (
+	"os"
+	"sync"
+	"time"
+
+	"github.com/vmafsink/vmafsink/pipeline"
+	"github.com/vmafsink/vmafsink/report"
+)
+
+// resultsFile writes the records to results-filename with the report
+// package, as vmaf-score does. The document is opened at the first frame,
+// when the stream's size (which the XML header carries) is known, and is
+// complete on disk after each commit (at most a second apart), so a run
+// killed part-way still leaves a valid file; close completes it.
+type resultsFile struct {
+	mu       sync.Mutex
+	path     string
+	format   report.Format
+	geometry func() (width, height int)
+	w        *report.Writer
+	closed   bool
+	err      error
+}
+
+// createResults checks that path can be written, so a bad path fails the
+// element's start rather than its first frame.
+func createResults(path string, format report.Format, geometry func() (int, int)) (*resultsFile, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := f.Close(); err != nil {
+		return nil, err
+	}
+	return &resultsFile{path: path, format: format, geometry: geometry}, nil
+}
+
+func (f *resultsFile) open() error {
+	if f.w == nil && f.err == nil {
+		w, h := f.geometry()
+		f.w, f.err = report.Create(f.path, report.Options{Format: f.format, Width: w, Height: h, CommitInterval: time.Second})
+	}
+	return f.err
+}
+
+// write runs on the Runner's publishing goroutine.
+func (f *resultsFile) write(r *pipeline.Record) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.closed || f.open() != nil {
+		return
+	}
+	model := ""
+	if m := r.Model(); m != nil {
+		model = m.Version
+	}
+	f.err = f.w.WriteFrame(report.Frame{Num: r.Index, Model: model, Metrics: r.Metrics})
+}
+
+// close completes the document, an empty one if no frame was scored;
+// later calls return the first result.
+func (f *resultsFile) close() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if !f.closed {
+		f.closed = true
+		if f.open() == nil {
+			f.err = f.w.Close()
+		}
+	}
+	return f.err
+}

@@ -1,0 +1,187 @@
+package element
+
+/*
+#include "gstglue.h"
+*/
+import "C"
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/vmafsink/vmafsink/pipeline"
+	"github.com/vmafsink/vmafsink/vmaf"
+)
+
+// runState is everything that exists only while the element runs.
+type runState struct {
+	e        *vmafSink
+	settings settings
+	runner   *pipeline.Runner
+	frames   framePool
+	results  *resultsFile  // nil without results-filename
+	control  ControlServer // nil without mcp-uds
+	messages *frameMessenger
+	unsub    []func()
+
+	frameMessage atomic.Bool
+
+	// pads is each sink pad's state. A pad's streaming thread is the only
+	// writer of its entry; formatMu guards the formats, which the other
+	// pad's thread compares against.
+	pads     [2]padState
+	formatMu sync.Mutex
+
+	finishOnce sync.Once
+}
+
+type padState struct {
+	format  *videoFormat
+	segment C.GstSegment
+	flowed  bool // a buffer has been pushed since the caps were set
+}
+
+// start builds a run from the settings: the model, the Runner, the
+// results file and the control plane. Errors name the property at fault.
+func start(e *vmafSink, s settings) (*runState, error) {
+	model, err := vmaf.ParseModelSpec(s.model)
+	if err != nil {
+		return nil, fmt.Errorf("model %q: %w", s.model, err)
+	}
+	threads := int(s.threads)
+	if threads == 0 {
+		threads = runtime.NumCPU()
+	}
+	runner, err := pipeline.New(pipeline.Config{
+		Scorer: vmaf.Config{
+			Models:    []*vmaf.Model{model},
+			Features:  s.features(),
+			Threads:   threads,
+			Subsample: int(s.subsample),
+			Engine:    s.engine.String(),
+		},
+		Pairing:      s.pairing,
+		Backpressure: s.backpressure,
+		PauseMode:    s.pauseMode,
+		MaxPending:   int(s.maxPending),
+	})
+	if err != nil {
+		return nil, err
+	}
+	st := &runState{e: e, settings: s, runner: runner}
+	for i := range st.pads {
+		C.gst_segment_init(&st.pads[i].segment, C.GST_FORMAT_TIME)
+	}
+	st.frameMessage.Store(s.frameMessage)
+	st.messages = newFrameMessenger(e)
+	e.framesScored.Store(0)
+	st.unsub = append(st.unsub, runner.Subscribe(st.onRecord))
+	if s.resultsFilename != "" {
+		if st.results, err = createResults(s.resultsFilename, s.resultsFormat, st.geometry); err != nil {
+			st.abort()
+			return nil, fmt.Errorf("results-filename: %w", err)
+		}
+		st.unsub = append(st.unsub, runner.Subscribe(st.results.write))
+	}
+	if s.mcpUDS != "" {
+		if e.opts.Control == nil {
+			e.warn("mcp-uds is set but this build of vmafsink has no control plane", "socket "+s.mcpUDS+" not opened")
+		} else {
+			st.control, err = e.opts.Control(ControlConfig{
+				SocketPath: s.mcpUDS,
+				ModelDirs:  s.modelDirList(),
+				Element:    e.name(),
+				Engine:     s.engine.String(),
+				ModelSpec:  s.model,
+				Runner:     runner,
+			})
+			if err != nil {
+				st.abort()
+				return nil, fmt.Errorf("mcp-uds %q: %w", s.mcpUDS, err)
+			}
+		}
+	}
+	return st, nil
+}
+
+// geometry is the stream's picture size, 0×0 before the first pair.
+func (st *runState) geometry() (width, height int) {
+	if f := st.runner.Status().Format; f != nil {
+		return f.Width, f.Height
+	}
+	return 0, 0
+}
+
+// onRecord runs on the Runner's publishing goroutine for every record.
+func (st *runState) onRecord(r *pipeline.Record) {
+	st.e.framesScored.Add(1)
+	st.e.lastScore.Store(math.Float64bits(r.Score))
+	if st.frameMessage.Load() {
+		st.messages.post(r)
+	}
+}
+
+// propertyChanged applies the properties a running element honours at once.
+func (st *runState) propertyChanged(id uint, s *settings) {
+	switch id {
+	case propPauseMode:
+		st.runner.SetPauseMode(s.pauseMode)
+	case propFrameMessage:
+		st.frameMessage.Store(s.frameMessage)
+	}
+}
+
+// finish ends the run once both pads reached EOS, or when the element
+// stops: the pairs in flight are scored, the pooled message posted and
+// the results file completed. It reports whether this call did the work.
+func (st *runState) finish() (did bool) {
+	st.finishOnce.Do(func() {
+		did = true
+		if err := st.runner.Finish(); err != nil {
+			st.e.fail(errFailed, "VMAF scoring failed", err.Error())
+		}
+		st.e.postPooled(st.runner.Status(), st.runner.Pooled(), st.settings.poolMethod)
+		if st.results != nil {
+			if err := st.results.close(); err != nil {
+				st.e.fail(errWrite, "cannot write the VMAF results file", err.Error())
+			}
+		}
+	})
+	return did
+}
+
+// stop ends the run when the element leaves PAUSED: what was scored is
+// kept (finish), then the control plane, the Runner and the frame memory
+// go away.
+func (st *runState) stop() {
+	st.finish()
+	st.abort()
+}
+
+// abort releases everything without finishing.
+func (st *runState) abort() {
+	if st.control != nil {
+		if err := st.control.Close(); err != nil {
+			st.e.warn("control plane did not shut down cleanly", err.Error())
+		}
+	}
+	st.runner.Close()
+	for _, u := range st.unsub {
+		u()
+	}
+	if st.results != nil {
+		st.results.close()
+	}
+	st.messages.free()
+	st.frames.destroy()
+}
+
+func (e *vmafSink) name() string {
+	c := C.gst_object_get_name((*C.GstObject)(unsafe.Pointer(e.self)))
+	defer C.g_free(C.gpointer(c))
+	return C.GoString(c)
+}

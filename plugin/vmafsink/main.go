@@ -1,0 +1,44 @@
+// Command vmafsink is the GStreamer plugin holding the vmafsink element,
+// built with go build -buildmode=c-shared -o libgstvmafsink.so.
+package main
+
+import "C"
+
+import (
+	"unsafe"
+
+	"github.com/go-gst/go-gst/gst"
+	"github.com/vmafsink/vmafsink/plugin/vmafsink/element"
+)
+
+// version is the plugin's version; builds may set it with
+// -ldflags "-X main.version=...".
+var version = "0.1.0"
+
+var plugin = &gst.PluginMetadata{
+	MajorVersion: gst.VersionMajor,
+	MinorVersion: gst.VersionMinor,
+	Name:         "vmafsink",
+	Description:  "VMAF video quality scoring in the pipeline, with libvmaf 3.2.0's numbers",
+	Version:      version,
+	License:      gst.LicenseBSD,
+	Source:       "vmafsink",
+	Package:      "vmafsink",
+	Origin:       "https://github.com/vmafsink/vmafsink",
+	ReleaseDate:  "2026-01-01",
+	Init: func(p *gst.Plugin) bool {
+		return element.Register(p, element.Options{Control: controlStarter, Version: version})
+	},
+}
+
+// controlStarter wires the agent control plane into the element; nil
+// until the control package provides one.
+var controlStarter element.ControlStarter
+
+// gst_plugin_vmafsink_get_desc is the symbol GStreamer looks up in
+// libgstvmafsink.so.
+//
+//export gst_plugin_vmafsink_get_desc
+func gst_plugin_vmafsink_get_desc() unsafe.Pointer { return plugin.Export() }
+
+func main() {}

@@ -11,6 +11,8 @@ import (
 // The AVX2 VIF kernels are Go assembly generated with avo by
 // internal/asmgen/vif (a module of its own, so that building vmaf never
 // needs avo); run go generate in this directory after changing it.
+// internal/asmgen/README.md says why assembly rather than the simd/archsimd
+// experiment, and how the kernels stay bit-identical to the portable ones.
 //
 //go:generate go run -C ../internal/asmgen ./vif -out ../../vmaf/vif_amd64.s -stubs ../../vmaf/vif_stub_amd64.go -pkg vmaf
 

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"encoding/json"
 	"maps"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -83,5 +86,33 @@ func TestPooledPrintOrder(t *testing.T) {
 	}
 	if !strings.Contains(lines[2], "ci.p95: [") {
 		t.Errorf("last line %q lacks the interval", lines[2])
+	}
+}
+
+// -o may name a pipe (/dev/stdout piped on, a FIFO), which libvmaf's
+// tool writes like any file; the document then goes out whole at the end.
+func TestOutputToPipe(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	read := make(chan []byte, 1)
+	go func() {
+		data, err := os.ReadFile(fifo)
+		if err != nil {
+			t.Error(err)
+		}
+		read <- data
+	}()
+	res := vmafScore(t, "-r", goldenY4M(t, smallRef), "-d", goldenY4M(t, smallDist), "--frame_cnt", "2", "-q", "--json", "-o", fifo)
+	if res.code != 0 {
+		t.Fatalf("exit %d: %s", res.code, res.stderr)
+	}
+	var l scoreLog
+	if err := json.Unmarshal(<-read, &l); err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Frames) != 2 || l.Pooled["vmaf"] == nil {
+		t.Errorf("%d frames, pooled %v", len(l.Frames), l.Pooled)
 	}
 }

@@ -107,10 +107,22 @@ func score(ctx context.Context, s *settings, stdout, stderr io.Writer) error {
 	if s.output != "" {
 		f := ref.format()
 		opts := report.Options{Format: s.format, Width: f.Width, Height: f.Height}
-		if s.output == "-" {
+		switch {
+		case s.output == "-":
 			j.out = report.NewWriter(stdout, opts)
-		} else if j.out, err = report.Create(s.output, opts); err != nil {
-			return err
+		case isStream(s.output):
+			// A pipe or terminal (/dev/stdout, a FIFO) cannot be
+			// rewritten in place: the document goes out whole at the
+			// end, as libvmaf writes it.
+			if j.outFile, err = os.OpenFile(s.output, os.O_WRONLY, 0); err != nil {
+				return fmt.Errorf("output: %w", err)
+			}
+			defer j.outFile.Close()
+			j.out = report.NewWriter(j.outFile, opts)
+		default:
+			if j.out, err = report.Create(s.output, opts); err != nil {
+				return err
+			}
 		}
 		j.results.out = j.out
 	}
@@ -140,6 +152,13 @@ func msssimFits(w, h int) bool {
 		w, h = w/2, h/2
 	}
 	return true
+}
+
+// isStream reports whether path names something other than a regular
+// file or directory, such as a pipe or a terminal.
+func isStream(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && !st.Mode().IsRegular() && !st.IsDir()
 }
 
 // conform checks the inputs can be scored together, converting the

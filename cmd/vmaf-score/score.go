@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"sync/atomic"
 
@@ -25,6 +26,7 @@ type job struct {
 
 	ref, dist source
 	out       *report.Writer // nil without -o
+	outFile   *os.File       // the pipe or terminal -o names, if it does
 	results   results
 }
 

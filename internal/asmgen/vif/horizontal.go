@@ -9,8 +9,9 @@ import (
 )
 
 // The horizontal kernels read padded rows through pointers at the first
-// sample of column 0's window. For output column j they walk the window
-// with two element indices, lo from j up and hi from j+2·half down.
+// sample of column 0's window. The decimating one walks each column's
+// window with two element indices, lo from j up and hi from j+2·half down;
+// the statistics one reads neighbouring pairs of taps from j up.
 
 // window walks one block's windows: lo and hi index the pair's samples,
 // mid the centre, coef points at the pair's coefficient.
@@ -36,7 +37,6 @@ func (w window) next() {
 }
 
 func (w window) w32() Mem { return Mem{Base: w.coef, Disp: tapsW32} }
-func (w window) f64() Mem { return Mem{Base: w.coef, Disp: tapsF64} }
 
 // mulRounded returns the 32-bit lanes (a·b + 2^31) >> 32 of two vectors of
 // 32-bit lanes; ao and bo are a and b shifted right by 32 in 64-bit lanes.

@@ -4,14 +4,15 @@
 // the main module does not depend on avo.
 //
 // The kernels reproduce vmaf's portable VIF kernels (vmaf/vif_kernels.go)
-// bit for bit. Means are summed in 32-bit integer lanes, as the portable
-// code does. Second moments need up to 48 bits; they are summed as float64,
-// which holds every integer below 2^53 exactly, so that the horizontal pass
-// can use four-lane fused multiply-adds instead of 64-bit integer products.
-// Rounding right shifts of those sums are done exactly in floating point:
-// for an integer S and a shift s >= 1, floor((S + 2^(s-1)) / 2^s) is
-// (S + 0.5) * 2^-s rounded to nearest, which adding 2^52 performs and
-// which can never be a tie.
+// bit for bit; ../README.md describes how. Means are summed in 32-bit
+// integer lanes, as the portable code does. The vertical pass sums the
+// second moments of 16-bit samples, which need up to 48 bits, as float64,
+// which holds every integer below 2^53 exactly, and rounds them exactly in
+// floating point: for an integer S and a shift s >= 1,
+// floor((S + 2^(s-1)) / 2^s) is (S + 0.5) * 2^-s rounded to nearest, which
+// adding 2^52 performs and which can never be a tie. The vertical passes
+// leave every sum as biased 16-bit words, which the horizontal pass filters
+// with VPMADDWD and rebuilds exactly in 32-bit arithmetic.
 package main
 
 import (
@@ -43,7 +44,6 @@ const (
 var (
 	magic   Mem // 2^52 as float64: adding it rounds to an integer in the low mantissa bits
 	half    Mem // 0.5 as float64
-	scale16 Mem // 2^-16 as float64
 	round8  Mem // 1<<7 in 32-bit lanes
 	round16 Mem // 1<<15 in 32-bit lanes
 	round32 Mem // 1<<31 in 64-bit lanes
@@ -55,7 +55,6 @@ func main() {
 	ConstraintExpr("amd64,!purego")
 	magic = constant64("vifMagic", 0x4330000000000000)
 	half = constant64("vifHalf", 0x3fe0000000000000)
-	scale16 = constant64("vifScale16", 0x3ef0000000000000)
 	round8 = constant32("vifRound8", 1<<7)
 	round16 = constant32("vifRound16", 1<<15)
 	round32 = constant64("vifRound32", 1<<31)

@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/go-gst/go-gst/gst"
+	"github.com/vmafsink/vmafsink/control/attach"
 	"github.com/vmafsink/vmafsink/plugin/vmafsink/element"
 )
 
@@ -31,9 +32,18 @@ var plugin = &gst.PluginMetadata{
 	},
 }
 
-// controlStarter wires the agent control plane into the element; nil
-// until the control package provides one.
-var controlStarter element.ControlStarter
+// controlStarter serves the agent control plane (package control, through
+// its Runner adapter) for an element whose mcp-uds property is set.
+func controlStarter(c element.ControlConfig) (element.ControlServer, error) {
+	return attach.Start(attach.Config{
+		Socket:    c.SocketPath,
+		Runner:    c.Runner,
+		ModelDirs: c.ModelDirs,
+		ModelSpec: c.ModelSpec,
+		Engine:    c.Engine,
+		Features:  c.Features,
+	})
+}
 
 // gst_plugin_vmafsink_get_desc is the symbol GStreamer looks up in
 // libgstvmafsink.so.

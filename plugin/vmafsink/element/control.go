@@ -16,6 +16,7 @@ type ControlConfig struct {
 	Element    string   // the element's name, for logs
 	Engine     string   // the engine property: auto, native or libvmaf
 	ModelSpec  string   // the model property the run started with
+	Features   []string // extra metrics scored (psnr, float_ssim, float_ms_ssim)
 	Runner     *pipeline.Runner
 }
 

@@ -97,6 +97,7 @@ func start(e *vmafSink, s settings) (*runState, error) {
 				Element:    e.name(),
 				Engine:     s.engine.String(),
 				ModelSpec:  s.model,
+				Features:   s.features(),
 				Runner:     runner,
 			})
 			if err != nil {

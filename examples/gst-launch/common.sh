@@ -12,14 +12,19 @@ if ! gst-inspect-1.0 vmafsink >/dev/null 2>&1; then
   exit 1
 fi
 
-# sample_clip NAME: a golden clip from testdata, decompressed once into
-# a temporary directory.
+# sample_clip NAME: prints the path of a sample clip from the repository's
+# test data, decompressed once into a temporary directory.
 sample_dir=${TMPDIR:-/tmp}/vmafsink-examples
 sample_clip() {
-  local src="$root/testdata/goldens/$1.y4m.xz" out="$sample_dir/$1.y4m"
+  local src="$root/testdata/goldens/clips/$1.y4m.xz" out="$sample_dir/$1.y4m"
   if [ ! -f "$out" ]; then
     mkdir -p "$sample_dir"
-    xz -dc "$src" >"$out.tmp" && mv "$out.tmp" "$out"
+    if ! xz -dc "$src" >"$out.tmp"; then
+      rm -f "$out.tmp"
+      echo "cannot decompress the sample clip $src" >&2
+      return 1
+    fi
+    mv "$out.tmp" "$out"
   fi
   echo "$out"
 }

@@ -4,13 +4,18 @@
 #
 #   ./encoded-vs-source.sh [SOURCE.y4m [ENCODED]]
 #
+# SOURCE is an 8-bit Y4M file (read with libav's demuxer).
 # Without ENCODED, the source is first encoded to H.264 in MP4 at a low
 # bitrate. The decoded stream must have the source's size; it is converted
 # to the source's pixel format.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
-src=${1:-$(sample_clip storm_640x360_ref)}
+if [ $# -ge 1 ]; then
+  src=$1
+else
+  src=$(sample_clip storm_640x360_ref)
+fi
 enc=${2:-}
 if [ -z "$enc" ]; then
   enc=${TMPDIR:-/tmp}/vmafsink-encoded.mp4

@@ -4,14 +4,19 @@
 #   ./two-files.sh [REFERENCE DISTORTED [RESULTS.json]]
 #
 # Without arguments it scores a sample pair from the repository's test
-# data. Y4M files are read with libav's demuxer (GStreamer 1.22's y4mdec
-# rejects some valid headers); anything else goes through decodebin. Both
-# must decode to the same size and format.
+# data. 8-bit Y4M files are read with libav's demuxer (GStreamer 1.22's
+# y4mdec rejects some valid headers, and libav's crashes on 10-bit ones);
+# anything else goes through decodebin. Both must decode to the same size
+# and format.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
-ref=${1:-$(sample_clip flower_576x324_ref)}
-dist=${2:-$(sample_clip flower_576x324_x264_crf22)}
+if [ $# -ge 2 ]; then
+  ref=$1 dist=$2
+else
+  ref=$(sample_clip flower_576x324_ref)
+  dist=$(sample_clip flower_576x324_x264_crf22)
+fi
 results=${3:-${TMPDIR:-/tmp}/vmafsink-two-files.json}
 
 source_of() {

@@ -24,11 +24,11 @@ var admAVX2Kernels = admKernels{
 	decouple0:  admDecouple0Vec,
 	cube0:      admCube0Vec,
 	cm0:        admCM0Vec,
-	dwtNVert:   admDWTNVert,
-	dwtNHoriz:  admDWTNHoriz,
-	decoupleN:  admDecoupleN,
+	dwtNVert:   admDWTNVertVec,
+	dwtNHoriz:  admDWTNHorizVec,
+	decoupleN:  admDecoupleNVec,
 	cubeN:      admCubeN,
-	cmN:        admCMN,
+	cmN:        admCMNVec,
 }
 
 // admHasAVX2 tells whether the CPU and OS support the AVX2 kernels.

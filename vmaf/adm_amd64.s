@@ -216,6 +216,208 @@ DATA admRound12<>+24(SB)/4, $0x00000800
 DATA admRound12<>+28(SB)/4, $0x00000800
 GLOBL admRound12<>(SB), RODATA|NOPTR, $32
 
+DATA admTapLo0<>+0(SB)/4, $0x00003dd2
+DATA admTapLo0<>+4(SB)/4, $0x00003dd2
+DATA admTapLo0<>+8(SB)/4, $0x00003dd2
+DATA admTapLo0<>+12(SB)/4, $0x00003dd2
+DATA admTapLo0<>+16(SB)/4, $0x00003dd2
+DATA admTapLo0<>+20(SB)/4, $0x00003dd2
+DATA admTapLo0<>+24(SB)/4, $0x00003dd2
+DATA admTapLo0<>+28(SB)/4, $0x00003dd2
+GLOBL admTapLo0<>(SB), RODATA|NOPTR, $32
+
+DATA admTapHi0<>+0(SB)/4, $0xffffef70
+DATA admTapHi0<>+4(SB)/4, $0xffffef70
+DATA admTapHi0<>+8(SB)/4, $0xffffef70
+DATA admTapHi0<>+12(SB)/4, $0xffffef70
+DATA admTapHi0<>+16(SB)/4, $0xffffef70
+DATA admTapHi0<>+20(SB)/4, $0xffffef70
+DATA admTapHi0<>+24(SB)/4, $0xffffef70
+DATA admTapHi0<>+28(SB)/4, $0xffffef70
+GLOBL admTapHi0<>(SB), RODATA|NOPTR, $32
+
+DATA admTapLo1<>+0(SB)/4, $0x00006b13
+DATA admTapLo1<>+4(SB)/4, $0x00006b13
+DATA admTapLo1<>+8(SB)/4, $0x00006b13
+DATA admTapLo1<>+12(SB)/4, $0x00006b13
+DATA admTapLo1<>+16(SB)/4, $0x00006b13
+DATA admTapLo1<>+20(SB)/4, $0x00006b13
+DATA admTapLo1<>+24(SB)/4, $0x00006b13
+DATA admTapLo1<>+28(SB)/4, $0x00006b13
+GLOBL admTapLo1<>(SB), RODATA|NOPTR, $32
+
+DATA admTapHi1<>+0(SB)/4, $0xffffe34f
+DATA admTapHi1<>+4(SB)/4, $0xffffe34f
+DATA admTapHi1<>+8(SB)/4, $0xffffe34f
+DATA admTapHi1<>+12(SB)/4, $0xffffe34f
+DATA admTapHi1<>+16(SB)/4, $0xffffe34f
+DATA admTapHi1<>+20(SB)/4, $0xffffe34f
+DATA admTapHi1<>+24(SB)/4, $0xffffe34f
+DATA admTapHi1<>+28(SB)/4, $0xffffe34f
+GLOBL admTapHi1<>(SB), RODATA|NOPTR, $32
+
+DATA admTapLo2<>+0(SB)/4, $0x00001cb1
+DATA admTapLo2<>+4(SB)/4, $0x00001cb1
+DATA admTapLo2<>+8(SB)/4, $0x00001cb1
+DATA admTapLo2<>+12(SB)/4, $0x00001cb1
+DATA admTapLo2<>+16(SB)/4, $0x00001cb1
+DATA admTapLo2<>+20(SB)/4, $0x00001cb1
+DATA admTapLo2<>+24(SB)/4, $0x00001cb1
+DATA admTapLo2<>+28(SB)/4, $0x00001cb1
+GLOBL admTapLo2<>(SB), RODATA|NOPTR, $32
+
+DATA admTapHi2<>+0(SB)/4, $0x00006b13
+DATA admTapHi2<>+4(SB)/4, $0x00006b13
+DATA admTapHi2<>+8(SB)/4, $0x00006b13
+DATA admTapHi2<>+12(SB)/4, $0x00006b13
+DATA admTapHi2<>+16(SB)/4, $0x00006b13
+DATA admTapHi2<>+20(SB)/4, $0x00006b13
+DATA admTapHi2<>+24(SB)/4, $0x00006b13
+DATA admTapHi2<>+28(SB)/4, $0x00006b13
+GLOBL admTapHi2<>(SB), RODATA|NOPTR, $32
+
+DATA admTapLo3<>+0(SB)/4, $0xffffef70
+DATA admTapLo3<>+4(SB)/4, $0xffffef70
+DATA admTapLo3<>+8(SB)/4, $0xffffef70
+DATA admTapLo3<>+12(SB)/4, $0xffffef70
+DATA admTapLo3<>+16(SB)/4, $0xffffef70
+DATA admTapLo3<>+20(SB)/4, $0xffffef70
+DATA admTapLo3<>+24(SB)/4, $0xffffef70
+DATA admTapLo3<>+28(SB)/4, $0xffffef70
+GLOBL admTapLo3<>(SB), RODATA|NOPTR, $32
+
+DATA admTapHi3<>+0(SB)/4, $0xffffc22e
+DATA admTapHi3<>+4(SB)/4, $0xffffc22e
+DATA admTapHi3<>+8(SB)/4, $0xffffc22e
+DATA admTapHi3<>+12(SB)/4, $0xffffc22e
+DATA admTapHi3<>+16(SB)/4, $0xffffc22e
+DATA admTapHi3<>+20(SB)/4, $0xffffc22e
+DATA admTapHi3<>+24(SB)/4, $0xffffc22e
+DATA admTapHi3<>+28(SB)/4, $0xffffc22e
+GLOBL admTapHi3<>(SB), RODATA|NOPTR, $32
+
+DATA admEvenFirst<>+0(SB)/4, $0x00000000
+DATA admEvenFirst<>+4(SB)/4, $0x00000002
+DATA admEvenFirst<>+8(SB)/4, $0x00000004
+DATA admEvenFirst<>+12(SB)/4, $0x00000006
+DATA admEvenFirst<>+16(SB)/4, $0x00000001
+DATA admEvenFirst<>+20(SB)/4, $0x00000003
+DATA admEvenFirst<>+24(SB)/4, $0x00000005
+DATA admEvenFirst<>+28(SB)/4, $0x00000007
+GLOBL admEvenFirst<>(SB), RODATA|NOPTR, $32
+
+DATA admLowDword<>+0(SB)/8, $0x00000000ffffffff
+DATA admLowDword<>+8(SB)/8, $0x00000000ffffffff
+DATA admLowDword<>+16(SB)/8, $0x00000000ffffffff
+DATA admLowDword<>+24(SB)/8, $0x00000000ffffffff
+GLOBL admLowDword<>(SB), RODATA|NOPTR, $32
+
+DATA admOne64<>+0(SB)/8, $0x0000000000000001
+DATA admOne64<>+8(SB)/8, $0x0000000000000001
+DATA admOne64<>+16(SB)/8, $0x0000000000000001
+DATA admOne64<>+24(SB)/8, $0x0000000000000001
+GLOBL admOne64<>(SB), RODATA|NOPTR, $32
+
+DATA admC14Q<>+0(SB)/8, $0x000000000000000e
+DATA admC14Q<>+8(SB)/8, $0x000000000000000e
+DATA admC14Q<>+16(SB)/8, $0x000000000000000e
+DATA admC14Q<>+24(SB)/8, $0x000000000000000e
+GLOBL admC14Q<>(SB), RODATA|NOPTR, $32
+
+DATA admC15Q<>+0(SB)/8, $0x000000000000000f
+DATA admC15Q<>+8(SB)/8, $0x000000000000000f
+DATA admC15Q<>+16(SB)/8, $0x000000000000000f
+DATA admC15Q<>+24(SB)/8, $0x000000000000000f
+GLOBL admC15Q<>(SB), RODATA|NOPTR, $32
+
+DATA admC30Q<>+0(SB)/8, $0x000000000000001e
+DATA admC30Q<>+8(SB)/8, $0x000000000000001e
+DATA admC30Q<>+16(SB)/8, $0x000000000000001e
+DATA admC30Q<>+24(SB)/8, $0x000000000000001e
+GLOBL admC30Q<>(SB), RODATA|NOPTR, $32
+
+DATA admRound27Q<>+0(SB)/8, $0x0000000008000000
+DATA admRound27Q<>+8(SB)/8, $0x0000000008000000
+DATA admRound27Q<>+16(SB)/8, $0x0000000008000000
+DATA admRound27Q<>+24(SB)/8, $0x0000000008000000
+GLOBL admRound27Q<>(SB), RODATA|NOPTR, $32
+
+DATA admTwo31Q<>+0(SB)/8, $0x0000000080000000
+DATA admTwo31Q<>+8(SB)/8, $0x0000000080000000
+DATA admTwo31Q<>+16(SB)/8, $0x0000000080000000
+DATA admTwo31Q<>+24(SB)/8, $0x0000000080000000
+GLOBL admTwo31Q<>(SB), RODATA|NOPTR, $32
+
+DATA admOne32<>+0(SB)/4, $0x00000001
+DATA admOne32<>+4(SB)/4, $0x00000001
+DATA admOne32<>+8(SB)/4, $0x00000001
+DATA admOne32<>+12(SB)/4, $0x00000001
+DATA admOne32<>+16(SB)/4, $0x00000001
+DATA admOne32<>+20(SB)/4, $0x00000001
+DATA admOne32<>+24(SB)/4, $0x00000001
+DATA admOne32<>+28(SB)/4, $0x00000001
+GLOBL admOne32<>(SB), RODATA|NOPTR, $32
+
+DATA admExpMask<>+0(SB)/4, $0x000000ff
+DATA admExpMask<>+4(SB)/4, $0x000000ff
+DATA admExpMask<>+8(SB)/4, $0x000000ff
+DATA admExpMask<>+12(SB)/4, $0x000000ff
+DATA admExpMask<>+16(SB)/4, $0x000000ff
+DATA admExpMask<>+20(SB)/4, $0x000000ff
+DATA admExpMask<>+24(SB)/4, $0x000000ff
+DATA admExpMask<>+28(SB)/4, $0x000000ff
+GLOBL admExpMask<>(SB), RODATA|NOPTR, $32
+
+DATA admExp141<>+0(SB)/4, $0x0000008d
+DATA admExp141<>+4(SB)/4, $0x0000008d
+DATA admExp141<>+8(SB)/4, $0x0000008d
+DATA admExp141<>+12(SB)/4, $0x0000008d
+DATA admExp141<>+16(SB)/4, $0x0000008d
+DATA admExp141<>+20(SB)/4, $0x0000008d
+DATA admExp141<>+24(SB)/4, $0x0000008d
+DATA admExp141<>+28(SB)/4, $0x0000008d
+GLOBL admExp141<>(SB), RODATA|NOPTR, $32
+
+DATA admClearLow8<>+0(SB)/4, $0xffffff00
+DATA admClearLow8<>+4(SB)/4, $0xffffff00
+DATA admClearLow8<>+8(SB)/4, $0xffffff00
+DATA admClearLow8<>+12(SB)/4, $0xffffff00
+DATA admClearLow8<>+16(SB)/4, $0xffffff00
+DATA admClearLow8<>+20(SB)/4, $0xffffff00
+DATA admClearLow8<>+24(SB)/4, $0xffffff00
+DATA admClearLow8<>+28(SB)/4, $0xffffff00
+GLOBL admClearLow8<>(SB), RODATA|NOPTR, $32
+
+DATA admBigMask<>+0(SB)/4, $0xfc000000
+DATA admBigMask<>+4(SB)/4, $0xfc000000
+DATA admBigMask<>+8(SB)/4, $0xfc000000
+DATA admBigMask<>+12(SB)/4, $0xfc000000
+DATA admBigMask<>+16(SB)/4, $0xfc000000
+DATA admBigMask<>+20(SB)/4, $0xfc000000
+DATA admBigMask<>+24(SB)/4, $0xfc000000
+DATA admBigMask<>+28(SB)/4, $0xfc000000
+GLOBL admBigMask<>(SB), RODATA|NOPTR, $32
+
+DATA admC15th<>+0(SB)/4, $0x11111111
+DATA admC15th<>+4(SB)/4, $0x11111111
+DATA admC15th<>+8(SB)/4, $0x11111111
+DATA admC15th<>+12(SB)/4, $0x11111111
+DATA admC15th<>+16(SB)/4, $0x11111111
+DATA admC15th<>+20(SB)/4, $0x11111111
+DATA admC15th<>+24(SB)/4, $0x11111111
+DATA admC15th<>+28(SB)/4, $0x11111111
+GLOBL admC15th<>(SB), RODATA|NOPTR, $32
+
+DATA admC30th<>+0(SB)/4, $0x08888889
+DATA admC30th<>+4(SB)/4, $0x08888889
+DATA admC30th<>+8(SB)/4, $0x08888889
+DATA admC30th<>+12(SB)/4, $0x08888889
+DATA admC30th<>+16(SB)/4, $0x08888889
+DATA admC30th<>+20(SB)/4, $0x08888889
+DATA admC30th<>+24(SB)/4, $0x08888889
+DATA admC30th<>+28(SB)/4, $0x08888889
+GLOBL admC30th<>(SB), RODATA|NOPTR, $32
+
 // func admDWT0Vert8AVX2(lo *int16, hi *int16, r0 *byte, r1 *byte, r2 *byte, r3 *byte, n int)
 // Requires: AVX, AVX2
 TEXT ·admDWT0Vert8AVX2(SB), NOSPLIT, $0-56
@@ -950,6 +1152,1020 @@ cm0:
 	JMP       cm0
 
 cm0Done:
+	VEXTRACTI128 $0x01, Y1, X0
+	VPADDQ       X0, X1, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
+	MOVQ         AX, h+24(FP)
+	VEXTRACTI128 $0x01, Y2, X0
+	VPADDQ       X0, X2, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
+	MOVQ         AX, v+32(FP)
+	VEXTRACTI128 $0x01, Y3, X0
+	VPADDQ       X0, X3, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
+	MOVQ         AX, d+40(FP)
+	VZEROUPPER
+	RET
+
+// func admDWTNVertAVX2(lo *int32, hi *int32, r0 *int32, r1 *int32, r2 *int32, r3 *int32, n int, shift uint64, round int64)
+// Requires: AVX, AVX2
+TEXT ·admDWTNVertAVX2(SB), NOSPLIT, $0-72
+	MOVQ         lo+0(FP), AX
+	MOVQ         hi+8(FP), CX
+	MOVQ         r0+16(FP), DX
+	MOVQ         r1+24(FP), BX
+	MOVQ         r2+32(FP), SI
+	MOVQ         r3+40(FP), DI
+	MOVQ         n+48(FP), R8
+	VMOVQ        shift+56(FP), X0
+	MOVQ         round+64(FP), R9
+	VMOVQ        R9, X1
+	VPBROADCASTQ X1, Y1
+	XORQ         R9, R9
+
+vertN:
+	CMPQ     R9, R8
+	JAE      vertNDone
+	VMOVDQU  (DX)(R9*4), Y2
+	VPSRLQ   $0x20, Y2, Y3
+	VMOVDQU  (BX)(R9*4), Y4
+	VPSRLQ   $0x20, Y4, Y5
+	VMOVDQU  (SI)(R9*4), Y6
+	VPSRLQ   $0x20, Y6, Y7
+	VMOVDQU  (DI)(R9*4), Y8
+	VPSRLQ   $0x20, Y8, Y9
+	VPMULDQ  admTapLo0<>+0(SB), Y2, Y10
+	VPMULDQ  admTapLo1<>+0(SB), Y4, Y11
+	VPADDQ   Y11, Y10, Y10
+	VPMULDQ  admTapLo2<>+0(SB), Y6, Y11
+	VPADDQ   Y11, Y10, Y10
+	VPMULDQ  admTapLo3<>+0(SB), Y8, Y11
+	VPADDQ   Y11, Y10, Y10
+	VPADDQ   Y1, Y10, Y10
+	VPMULDQ  admTapLo0<>+0(SB), Y3, Y11
+	VPMULDQ  admTapLo1<>+0(SB), Y5, Y12
+	VPADDQ   Y12, Y11, Y11
+	VPMULDQ  admTapLo2<>+0(SB), Y7, Y12
+	VPADDQ   Y12, Y11, Y11
+	VPMULDQ  admTapLo3<>+0(SB), Y9, Y12
+	VPADDQ   Y12, Y11, Y11
+	VPADDQ   Y1, Y11, Y11
+	VPSRLQ   X0, Y10, Y10
+	VPSRLQ   X0, Y11, Y11
+	VPSLLQ   $0x20, Y11, Y11
+	VPBLENDD $0xaa, Y11, Y10, Y10
+	VMOVDQU  Y10, (AX)(R9*4)
+	VPMULDQ  admTapHi0<>+0(SB), Y2, Y2
+	VPMULDQ  admTapHi1<>+0(SB), Y4, Y4
+	VPADDQ   Y4, Y2, Y2
+	VPMULDQ  admTapHi2<>+0(SB), Y6, Y4
+	VPADDQ   Y4, Y2, Y2
+	VPMULDQ  admTapHi3<>+0(SB), Y8, Y4
+	VPADDQ   Y4, Y2, Y2
+	VPADDQ   Y1, Y2, Y2
+	VPMULDQ  admTapHi0<>+0(SB), Y3, Y3
+	VPMULDQ  admTapHi1<>+0(SB), Y5, Y4
+	VPADDQ   Y4, Y3, Y3
+	VPMULDQ  admTapHi2<>+0(SB), Y7, Y4
+	VPADDQ   Y4, Y3, Y3
+	VPMULDQ  admTapHi3<>+0(SB), Y9, Y4
+	VPADDQ   Y4, Y3, Y3
+	VPADDQ   Y1, Y3, Y3
+	VPSRLQ   X0, Y2, Y2
+	VPSRLQ   X0, Y3, Y3
+	VPSLLQ   $0x20, Y3, Y3
+	VPBLENDD $0xaa, Y3, Y2, Y2
+	VMOVDQU  Y2, (CX)(R9*4)
+	ADDQ     $0x00000008, R9
+	JMP      vertN
+
+vertNDone:
+	VZEROUPPER
+	RET
+
+// func admDWTNHorizAVX2(ll *int32, dh *int32, dv *int32, dd *int32, lo *int32, hi *int32, n int, shift uint64, round int64)
+// Requires: AVX, AVX2
+TEXT ·admDWTNHorizAVX2(SB), NOSPLIT, $0-72
+	MOVQ         ll+0(FP), AX
+	MOVQ         dh+8(FP), CX
+	MOVQ         dv+16(FP), DX
+	MOVQ         dd+24(FP), BX
+	MOVQ         lo+32(FP), SI
+	MOVQ         hi+40(FP), DI
+	MOVQ         n+48(FP), R8
+	VMOVQ        shift+56(FP), X0
+	MOVQ         round+64(FP), R9
+	VMOVQ        R9, X1
+	VPBROADCASTQ X1, Y1
+	VMOVDQU      admEvenFirst<>+0(SB), Y2
+	XORQ         R9, R9
+
+horizN:
+	CMPQ     R9, R8
+	JAE      horizNDone
+	VMOVDQU  (SI)(R9*8), Y3
+	VMOVDQU  4(SI)(R9*8), Y4
+	VMOVDQU  8(SI)(R9*8), Y5
+	VMOVDQU  12(SI)(R9*8), Y6
+	VPMULDQ  admTapHi0<>+0(SB), Y3, Y3
+	VPMULDQ  admTapHi1<>+0(SB), Y4, Y4
+	VPADDQ   Y4, Y3, Y3
+	VPMULDQ  admTapHi2<>+0(SB), Y5, Y4
+	VPADDQ   Y4, Y3, Y3
+	VPMULDQ  admTapHi3<>+0(SB), Y6, Y4
+	VPADDQ   Y4, Y3, Y3
+	VPADDQ   Y1, Y3, Y3
+	VPSRLQ   X0, Y3, Y3
+	VMOVDQU  32(SI)(R9*8), Y4
+	VMOVDQU  36(SI)(R9*8), Y5
+	VMOVDQU  40(SI)(R9*8), Y6
+	VMOVDQU  44(SI)(R9*8), Y7
+	VPMULDQ  admTapHi0<>+0(SB), Y4, Y4
+	VPMULDQ  admTapHi1<>+0(SB), Y5, Y5
+	VPADDQ   Y5, Y4, Y4
+	VPMULDQ  admTapHi2<>+0(SB), Y6, Y5
+	VPADDQ   Y5, Y4, Y4
+	VPMULDQ  admTapHi3<>+0(SB), Y7, Y5
+	VPADDQ   Y5, Y4, Y4
+	VPADDQ   Y1, Y4, Y4
+	VPSRLQ   X0, Y4, Y4
+	VPSLLQ   $0x20, Y4, Y4
+	VPBLENDD $0xaa, Y4, Y3, Y3
+	VPERMD   Y3, Y2, Y3
+	VMOVDQU  Y3, (DX)(R9*4)
+	VMOVDQU  (DI)(R9*8), Y3
+	VMOVDQU  4(DI)(R9*8), Y4
+	VMOVDQU  8(DI)(R9*8), Y5
+	VMOVDQU  12(DI)(R9*8), Y6
+	VPMULDQ  admTapLo0<>+0(SB), Y3, Y3
+	VPMULDQ  admTapLo1<>+0(SB), Y4, Y4
+	VPADDQ   Y4, Y3, Y3
+	VPMULDQ  admTapLo2<>+0(SB), Y5, Y4
+	VPADDQ   Y4, Y3, Y3
+	VPMULDQ  admTapLo3<>+0(SB), Y6, Y4
+	VPADDQ   Y4, Y3, Y3
+	VPADDQ   Y1, Y3, Y3
+	VPSRLQ   X0, Y3, Y3
+	VMOVDQU  32(DI)(R9*8), Y4
+	VMOVDQU  36(DI)(R9*8), Y5
+	VMOVDQU  40(DI)(R9*8), Y6
+	VMOVDQU  44(DI)(R9*8), Y7
+	VPMULDQ  admTapLo0<>+0(SB), Y4, Y4
+	VPMULDQ  admTapLo1<>+0(SB), Y5, Y5
+	VPADDQ   Y5, Y4, Y4
+	VPMULDQ  admTapLo2<>+0(SB), Y6, Y5
+	VPADDQ   Y5, Y4, Y4
+	VPMULDQ  admTapLo3<>+0(SB), Y7, Y5
+	VPADDQ   Y5, Y4, Y4
+	VPADDQ   Y1, Y4, Y4
+	VPSRLQ   X0, Y4, Y4
+	VPSLLQ   $0x20, Y4, Y4
+	VPBLENDD $0xaa, Y4, Y3, Y3
+	VPERMD   Y3, Y2, Y3
+	VMOVDQU  Y3, (CX)(R9*4)
+	VMOVDQU  (DI)(R9*8), Y3
+	VMOVDQU  4(DI)(R9*8), Y4
+	VMOVDQU  8(DI)(R9*8), Y5
+	VMOVDQU  12(DI)(R9*8), Y6
+	VPMULDQ  admTapHi0<>+0(SB), Y3, Y3
+	VPMULDQ  admTapHi1<>+0(SB), Y4, Y4
+	VPADDQ   Y4, Y3, Y3
+	VPMULDQ  admTapHi2<>+0(SB), Y5, Y4
+	VPADDQ   Y4, Y3, Y3
+	VPMULDQ  admTapHi3<>+0(SB), Y6, Y4
+	VPADDQ   Y4, Y3, Y3
+	VPADDQ   Y1, Y3, Y3
+	VPSRLQ   X0, Y3, Y3
+	VMOVDQU  32(DI)(R9*8), Y4
+	VMOVDQU  36(DI)(R9*8), Y5
+	VMOVDQU  40(DI)(R9*8), Y6
+	VMOVDQU  44(DI)(R9*8), Y7
+	VPMULDQ  admTapHi0<>+0(SB), Y4, Y4
+	VPMULDQ  admTapHi1<>+0(SB), Y5, Y5
+	VPADDQ   Y5, Y4, Y4
+	VPMULDQ  admTapHi2<>+0(SB), Y6, Y5
+	VPADDQ   Y5, Y4, Y4
+	VPMULDQ  admTapHi3<>+0(SB), Y7, Y5
+	VPADDQ   Y5, Y4, Y4
+	VPADDQ   Y1, Y4, Y4
+	VPSRLQ   X0, Y4, Y4
+	VPSLLQ   $0x20, Y4, Y4
+	VPBLENDD $0xaa, Y4, Y3, Y3
+	VPERMD   Y3, Y2, Y3
+	VMOVDQU  Y3, (BX)(R9*4)
+	TESTQ    AX, AX
+	JZ       horizNNoLL
+	VMOVDQU  (SI)(R9*8), Y3
+	VMOVDQU  4(SI)(R9*8), Y4
+	VMOVDQU  8(SI)(R9*8), Y5
+	VMOVDQU  12(SI)(R9*8), Y6
+	VPMULDQ  admTapLo0<>+0(SB), Y3, Y3
+	VPMULDQ  admTapLo1<>+0(SB), Y4, Y4
+	VPADDQ   Y4, Y3, Y3
+	VPMULDQ  admTapLo2<>+0(SB), Y5, Y4
+	VPADDQ   Y4, Y3, Y3
+	VPMULDQ  admTapLo3<>+0(SB), Y6, Y4
+	VPADDQ   Y4, Y3, Y3
+	VPADDQ   Y1, Y3, Y3
+	VPSRLQ   X0, Y3, Y3
+	VMOVDQU  32(SI)(R9*8), Y4
+	VMOVDQU  36(SI)(R9*8), Y5
+	VMOVDQU  40(SI)(R9*8), Y6
+	VMOVDQU  44(SI)(R9*8), Y7
+	VPMULDQ  admTapLo0<>+0(SB), Y4, Y4
+	VPMULDQ  admTapLo1<>+0(SB), Y5, Y5
+	VPADDQ   Y5, Y4, Y4
+	VPMULDQ  admTapLo2<>+0(SB), Y6, Y5
+	VPADDQ   Y5, Y4, Y4
+	VPMULDQ  admTapLo3<>+0(SB), Y7, Y5
+	VPADDQ   Y5, Y4, Y4
+	VPADDQ   Y1, Y4, Y4
+	VPSRLQ   X0, Y4, Y4
+	VPSLLQ   $0x20, Y4, Y4
+	VPBLENDD $0xaa, Y4, Y3, Y3
+	VPERMD   Y3, Y2, Y3
+	VMOVDQU  Y3, (AX)(R9*4)
+
+horizNNoLL:
+	ADDQ $0x00000008, R9
+	JMP  horizN
+
+horizNDone:
+	VZEROUPPER
+	RET
+
+// func admDecoupleNAVX2(r *[]int32, j0 int, n int, gain float64, cos float64, recip *int32) int
+// Requires: AVX, AVX2
+TEXT ·admDecoupleNAVX2(SB), NOSPLIT, $0-56
+	MOVQ         r+0(FP), AX
+	MOVQ         j0+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         recip+40(FP), BX
+	VBROADCASTSD gain+24(FP), Y0
+	VBROADCASTSD cos+32(FP), Y1
+	VPXOR        Y2, Y2, Y2
+
+decN:
+	CMPQ         CX, DX
+	JAE          decNDone
+	MOVQ         (AX), SI
+	VMOVDQU      (SI)(CX*4), Y3
+	MOVQ         24(AX), SI
+	VMOVDQU      (SI)(CX*4), Y4
+	MOVQ         72(AX), SI
+	VMOVDQU      (SI)(CX*4), Y5
+	MOVQ         96(AX), SI
+	VMOVDQU      (SI)(CX*4), Y6
+	VPABSD       Y3, Y7
+	VPABSD       Y4, Y8
+	VPOR         Y8, Y7, Y7
+	VPABSD       Y5, Y8
+	VPOR         Y8, Y7, Y7
+	VPABSD       Y6, Y8
+	VPOR         Y8, Y7, Y7
+	VPTEST       admBigMask<>+0(SB), Y7
+	JNZ          decNDone
+	VCVTDQ2PD    X3, Y7
+	VEXTRACTI128 $0x01, Y3, X3
+	VCVTDQ2PD    X3, Y3
+	VCVTDQ2PD    X4, Y8
+	VEXTRACTI128 $0x01, Y4, X4
+	VCVTDQ2PD    X4, Y4
+	VCVTDQ2PD    X5, Y10
+	VEXTRACTI128 $0x01, Y5, X5
+	VCVTDQ2PD    X5, Y5
+	VCVTDQ2PD    X6, Y11
+	VEXTRACTI128 $0x01, Y6, X6
+	VCVTDQ2PD    X6, Y6
+	VMULPD       Y10, Y7, Y12
+	VMULPD       Y11, Y8, Y13
+	VADDPD       Y13, Y12, Y12
+	VMULPD       Y7, Y7, Y7
+	VMULPD       Y8, Y8, Y13
+	VADDPD       Y13, Y7, Y7
+	VMULPD       Y10, Y10, Y8
+	VMULPD       Y11, Y11, Y13
+	VADDPD       Y13, Y8, Y8
+	VCVTPD2PSY   Y12, X9
+	VCVTPS2PD    X9, Y12
+	VCVTPD2PSY   Y7, X7
+	VCVTPS2PD    X7, Y7
+	VCVTPD2PSY   Y8, X8
+	VCVTPS2PD    X8, Y8
+	VMULPD       Y5, Y3, Y10
+	VMULPD       Y6, Y4, Y11
+	VADDPD       Y11, Y10, Y10
+	VMULPD       Y3, Y3, Y3
+	VMULPD       Y4, Y4, Y11
+	VADDPD       Y11, Y3, Y3
+	VMULPD       Y5, Y5, Y4
+	VMULPD       Y6, Y6, Y11
+	VADDPD       Y11, Y4, Y4
+	VCVTPD2PSY   Y10, X5
+	VCVTPS2PD    X5, Y10
+	VCVTPD2PSY   Y3, X3
+	VCVTPS2PD    X3, Y3
+	VCVTPD2PSY   Y4, X4
+	VCVTPS2PD    X4, Y4
+	VPXOR        Y5, Y5, Y5
+	VMULPD       Y12, Y12, Y6
+	VMULPD       Y7, Y1, Y7
+	VMULPD       Y8, Y7, Y7
+	VCMPPD       $0x1d, Y7, Y6, Y6
+	VCMPPD       $0x1d, Y5, Y12, Y7
+	VANDPD       Y7, Y6, Y6
+	VMULPD       Y10, Y10, Y7
+	VMULPD       Y3, Y1, Y3
+	VMULPD       Y4, Y3, Y3
+	VCMPPD       $0x1d, Y3, Y7, Y7
+	VCMPPD       $0x1d, Y5, Y10, Y3
+	VANDPD       Y3, Y7, Y7
+	VSHUFPS      $0x88, Y7, Y6, Y3
+	VPERMQ       $0xd8, Y3, Y3
+	MOVQ         (AX), SI
+	VMOVDQU      (SI)(CX*4), Y4
+	MOVQ         72(AX), SI
+	VMOVDQU      (SI)(CX*4), Y5
+	VPABSD       Y4, Y6
+	VPAND        admClearLow8<>+0(SB), Y6, Y7
+	VCVTDQ2PS    Y7, Y7
+	VPSRLD       $0x17, Y7, Y7
+	VPAND        admExpMask<>+0(SB), Y7, Y7
+	VPSUBD       admExp141<>+0(SB), Y7, Y7
+	VPMAXSD      Y2, Y7, Y7
+	VMOVDQU      admOne32<>+0(SB), Y8
+	VPSLLVD      Y7, Y8, Y8
+	VPSRLD       $0x01, Y8, Y8
+	VPADDD       Y8, Y6, Y6
+	VPSRLVD      Y7, Y6, Y6
+	VPCMPEQD     Y8, Y8, Y8
+	VPXOR        Y10, Y10, Y10
+	VPGATHERDD   Y8, (BX)(Y6*4), Y10
+	VPSRAD       $0x1f, Y4, Y6
+	VPSRLQ       $0x20, Y10, Y8
+	VPSRLQ       $0x20, Y5, Y11
+	VPMULDQ      Y5, Y10, Y10
+	VPSHUFD      $0xa0, Y6, Y12
+	VPXOR        Y12, Y10, Y10
+	VPSUBQ       Y12, Y10, Y10
+	VPAND        admLowDword<>+0(SB), Y7, Y12
+	VPADDQ       admC14Q<>+0(SB), Y12, Y14
+	VMOVDQU      admOne64<>+0(SB), Y13
+	VPSLLVQ      Y14, Y13, Y13
+	VPADDQ       Y13, Y10, Y10
+	VPADDQ       admC15Q<>+0(SB), Y12, Y12
+	VPADDQ       admC15Q<>+0(SB), Y12, Y14
+	VMOVDQU      admOne64<>+0(SB), Y13
+	VPSLLVQ      Y14, Y13, Y13
+	VPCMPGTQ     Y10, Y2, Y14
+	VPANDN       Y10, Y14, Y10
+	VPCMPGTQ     Y13, Y10, Y14
+	VPBLENDVB    Y14, Y13, Y10, Y10
+	VPSRLVQ      Y12, Y10, Y10
+	VPMULDQ      Y11, Y8, Y8
+	VPSHUFD      $0xf5, Y6, Y6
+	VPXOR        Y6, Y8, Y8
+	VPSUBQ       Y6, Y8, Y8
+	VPSRLQ       $0x20, Y7, Y6
+	VPADDQ       admC14Q<>+0(SB), Y6, Y11
+	VMOVDQU      admOne64<>+0(SB), Y7
+	VPSLLVQ      Y11, Y7, Y7
+	VPADDQ       Y7, Y8, Y8
+	VPADDQ       admC15Q<>+0(SB), Y6, Y6
+	VPADDQ       admC15Q<>+0(SB), Y6, Y11
+	VMOVDQU      admOne64<>+0(SB), Y7
+	VPSLLVQ      Y11, Y7, Y7
+	VPCMPGTQ     Y8, Y2, Y11
+	VPANDN       Y8, Y11, Y8
+	VPCMPGTQ     Y7, Y8, Y11
+	VPBLENDVB    Y11, Y7, Y8, Y8
+	VPSRLVQ      Y6, Y8, Y8
+	VPSLLQ       $0x20, Y8, Y8
+	VPBLENDD     $0xaa, Y8, Y10, Y6
+	VPCMPEQD     Y2, Y4, Y7
+	VPAND        admK32768<>+0(SB), Y7, Y8
+	VPOR         Y8, Y6, Y6
+	VPSRLQ       $0x20, Y4, Y8
+	VPSRLQ       $0x20, Y6, Y10
+	VPMULDQ      Y4, Y6, Y11
+	VPADDQ       admRound15Q<>+0(SB), Y11, Y11
+	VPSRLQ       $0x0f, Y11, Y11
+	VPMULDQ      Y8, Y10, Y8
+	VPADDQ       admRound15Q<>+0(SB), Y8, Y8
+	VPSRLQ       $0x0f, Y8, Y8
+	VPSLLQ       $0x20, Y8, Y8
+	VPBLENDD     $0xaa, Y8, Y11, Y8
+	VPCMPGTD     Y2, Y6, Y6
+	VPAND        Y3, Y6, Y6
+	VPANDN       Y6, Y7, Y6
+	VPCMPGTD     Y2, Y4, Y4
+	VCVTDQ2PD    X8, Y7
+	VEXTRACTI128 $0x01, Y8, X9
+	VCVTDQ2PD    X9, Y10
+	VCVTDQ2PD    X5, Y11
+	VEXTRACTI128 $0x01, Y5, X9
+	VCVTDQ2PD    X9, Y12
+	VMULPD       Y0, Y7, Y7
+	VMINPD       Y11, Y7, Y13
+	VMAXPD       Y11, Y7, Y7
+	VPMOVSXDQ    X4, Y11
+	VBLENDVPD    Y11, Y13, Y7, Y7
+	VCVTTPD2DQY  Y7, X9
+	VMULPD       Y0, Y10, Y10
+	VMINPD       Y12, Y10, Y7
+	VMAXPD       Y12, Y10, Y10
+	VEXTRACTI128 $0x01, Y4, X4
+	VPMOVSXDQ    X4, Y4
+	VBLENDVPD    Y4, Y7, Y10, Y10
+	VCVTTPD2DQY  Y10, X4
+	VINSERTI128  $0x01, X4, Y9, Y4
+	VPBLENDVB    Y6, Y4, Y8, Y4
+	VPSUBD       Y4, Y5, Y5
+	MOVQ         144(AX), SI
+	VMOVDQU      Y4, (SI)(CX*4)
+	MOVQ         216(AX), SI
+	VMOVDQU      Y5, (SI)(CX*4)
+	VPBROADCASTD 576(AX), Y6
+	VPSRLQ       $0x20, Y4, Y7
+	VPMULDQ      Y6, Y4, Y4
+	VPADDQ       admRound27Q<>+0(SB), Y4, Y4
+	VPSRLQ       $0x1c, Y4, Y4
+	VPMULDQ      Y6, Y7, Y7
+	VPADDQ       admRound27Q<>+0(SB), Y7, Y7
+	VPSRLQ       $0x1c, Y7, Y7
+	VPSLLQ       $0x20, Y7, Y7
+	VPBLENDD     $0xaa, Y7, Y4, Y4
+	MOVQ         288(AX), SI
+	VMOVDQU      Y4, (SI)(CX*4)
+	VPABSD       Y4, Y4
+	VPSRLQ       $0x20, Y4, Y7
+	VPMULDQ      admC30th<>+0(SB), Y4, Y4
+	VPSUBQ       admTwo31Q<>+0(SB), Y4, Y4
+	VPMULDQ      admC30th<>+0(SB), Y7, Y7
+	VPSUBQ       admTwo31Q<>+0(SB), Y7, Y7
+	VPSRLQ       $0x20, Y4, Y4
+	VPBLENDD     $0xaa, Y7, Y4, Y4
+	MOVQ         360(AX), SI
+	VMOVDQU      Y4, (SI)(CX*4)
+	VPSRLQ       $0x20, Y5, Y4
+	VPMULDQ      Y6, Y5, Y5
+	VPADDQ       admRound27Q<>+0(SB), Y5, Y5
+	VPSRLQ       $0x1c, Y5, Y5
+	VPMULDQ      Y6, Y4, Y4
+	VPADDQ       admRound27Q<>+0(SB), Y4, Y4
+	VPSRLQ       $0x1c, Y4, Y4
+	VPSLLQ       $0x20, Y4, Y4
+	VPBLENDD     $0xaa, Y4, Y5, Y4
+	MOVQ         432(AX), SI
+	VMOVDQU      Y4, (SI)(CX*4)
+	VPABSD       Y4, Y4
+	VPSRLQ       $0x20, Y4, Y5
+	VPMULDQ      admC30th<>+0(SB), Y4, Y4
+	VPSUBQ       admTwo31Q<>+0(SB), Y4, Y4
+	VPMULDQ      admC30th<>+0(SB), Y5, Y5
+	VPSUBQ       admTwo31Q<>+0(SB), Y5, Y5
+	VPSRLQ       $0x20, Y4, Y4
+	VPBLENDD     $0xaa, Y5, Y4, Y4
+	MOVQ         504(AX), SI
+	VMOVDQU      Y4, (SI)(CX*4)
+	MOVQ         24(AX), SI
+	VMOVDQU      (SI)(CX*4), Y4
+	MOVQ         96(AX), SI
+	VMOVDQU      (SI)(CX*4), Y5
+	VPABSD       Y4, Y6
+	VPAND        admClearLow8<>+0(SB), Y6, Y7
+	VCVTDQ2PS    Y7, Y7
+	VPSRLD       $0x17, Y7, Y7
+	VPAND        admExpMask<>+0(SB), Y7, Y7
+	VPSUBD       admExp141<>+0(SB), Y7, Y7
+	VPMAXSD      Y2, Y7, Y7
+	VMOVDQU      admOne32<>+0(SB), Y8
+	VPSLLVD      Y7, Y8, Y8
+	VPSRLD       $0x01, Y8, Y8
+	VPADDD       Y8, Y6, Y6
+	VPSRLVD      Y7, Y6, Y6
+	VPCMPEQD     Y8, Y8, Y8
+	VPXOR        Y10, Y10, Y10
+	VPGATHERDD   Y8, (BX)(Y6*4), Y10
+	VPSRAD       $0x1f, Y4, Y6
+	VPSRLQ       $0x20, Y10, Y8
+	VPSRLQ       $0x20, Y5, Y11
+	VPMULDQ      Y5, Y10, Y10
+	VPSHUFD      $0xa0, Y6, Y12
+	VPXOR        Y12, Y10, Y10
+	VPSUBQ       Y12, Y10, Y10
+	VPAND        admLowDword<>+0(SB), Y7, Y12
+	VPADDQ       admC14Q<>+0(SB), Y12, Y14
+	VMOVDQU      admOne64<>+0(SB), Y13
+	VPSLLVQ      Y14, Y13, Y13
+	VPADDQ       Y13, Y10, Y10
+	VPADDQ       admC15Q<>+0(SB), Y12, Y12
+	VPADDQ       admC15Q<>+0(SB), Y12, Y14
+	VMOVDQU      admOne64<>+0(SB), Y13
+	VPSLLVQ      Y14, Y13, Y13
+	VPCMPGTQ     Y10, Y2, Y14
+	VPANDN       Y10, Y14, Y10
+	VPCMPGTQ     Y13, Y10, Y14
+	VPBLENDVB    Y14, Y13, Y10, Y10
+	VPSRLVQ      Y12, Y10, Y10
+	VPMULDQ      Y11, Y8, Y8
+	VPSHUFD      $0xf5, Y6, Y6
+	VPXOR        Y6, Y8, Y8
+	VPSUBQ       Y6, Y8, Y8
+	VPSRLQ       $0x20, Y7, Y6
+	VPADDQ       admC14Q<>+0(SB), Y6, Y11
+	VMOVDQU      admOne64<>+0(SB), Y7
+	VPSLLVQ      Y11, Y7, Y7
+	VPADDQ       Y7, Y8, Y8
+	VPADDQ       admC15Q<>+0(SB), Y6, Y6
+	VPADDQ       admC15Q<>+0(SB), Y6, Y11
+	VMOVDQU      admOne64<>+0(SB), Y7
+	VPSLLVQ      Y11, Y7, Y7
+	VPCMPGTQ     Y8, Y2, Y11
+	VPANDN       Y8, Y11, Y8
+	VPCMPGTQ     Y7, Y8, Y11
+	VPBLENDVB    Y11, Y7, Y8, Y8
+	VPSRLVQ      Y6, Y8, Y8
+	VPSLLQ       $0x20, Y8, Y8
+	VPBLENDD     $0xaa, Y8, Y10, Y6
+	VPCMPEQD     Y2, Y4, Y7
+	VPAND        admK32768<>+0(SB), Y7, Y8
+	VPOR         Y8, Y6, Y6
+	VPSRLQ       $0x20, Y4, Y8
+	VPSRLQ       $0x20, Y6, Y10
+	VPMULDQ      Y4, Y6, Y11
+	VPADDQ       admRound15Q<>+0(SB), Y11, Y11
+	VPSRLQ       $0x0f, Y11, Y11
+	VPMULDQ      Y8, Y10, Y8
+	VPADDQ       admRound15Q<>+0(SB), Y8, Y8
+	VPSRLQ       $0x0f, Y8, Y8
+	VPSLLQ       $0x20, Y8, Y8
+	VPBLENDD     $0xaa, Y8, Y11, Y8
+	VPCMPGTD     Y2, Y6, Y6
+	VPAND        Y3, Y6, Y6
+	VPANDN       Y6, Y7, Y6
+	VPCMPGTD     Y2, Y4, Y4
+	VCVTDQ2PD    X8, Y7
+	VEXTRACTI128 $0x01, Y8, X9
+	VCVTDQ2PD    X9, Y10
+	VCVTDQ2PD    X5, Y11
+	VEXTRACTI128 $0x01, Y5, X9
+	VCVTDQ2PD    X9, Y12
+	VMULPD       Y0, Y7, Y7
+	VMINPD       Y11, Y7, Y13
+	VMAXPD       Y11, Y7, Y7
+	VPMOVSXDQ    X4, Y11
+	VBLENDVPD    Y11, Y13, Y7, Y7
+	VCVTTPD2DQY  Y7, X9
+	VMULPD       Y0, Y10, Y10
+	VMINPD       Y12, Y10, Y7
+	VMAXPD       Y12, Y10, Y10
+	VEXTRACTI128 $0x01, Y4, X4
+	VPMOVSXDQ    X4, Y4
+	VBLENDVPD    Y4, Y7, Y10, Y10
+	VCVTTPD2DQY  Y10, X4
+	VINSERTI128  $0x01, X4, Y9, Y4
+	VPBLENDVB    Y6, Y4, Y8, Y4
+	VPSUBD       Y4, Y5, Y5
+	MOVQ         168(AX), SI
+	VMOVDQU      Y4, (SI)(CX*4)
+	MOVQ         240(AX), SI
+	VMOVDQU      Y5, (SI)(CX*4)
+	VPBROADCASTD 584(AX), Y6
+	VPSRLQ       $0x20, Y4, Y7
+	VPMULDQ      Y6, Y4, Y4
+	VPADDQ       admRound27Q<>+0(SB), Y4, Y4
+	VPSRLQ       $0x1c, Y4, Y4
+	VPMULDQ      Y6, Y7, Y7
+	VPADDQ       admRound27Q<>+0(SB), Y7, Y7
+	VPSRLQ       $0x1c, Y7, Y7
+	VPSLLQ       $0x20, Y7, Y7
+	VPBLENDD     $0xaa, Y7, Y4, Y4
+	MOVQ         312(AX), SI
+	VMOVDQU      Y4, (SI)(CX*4)
+	VPABSD       Y4, Y4
+	VPSRLQ       $0x20, Y4, Y7
+	VPMULDQ      admC30th<>+0(SB), Y4, Y4
+	VPSUBQ       admTwo31Q<>+0(SB), Y4, Y4
+	VPMULDQ      admC30th<>+0(SB), Y7, Y7
+	VPSUBQ       admTwo31Q<>+0(SB), Y7, Y7
+	VPSRLQ       $0x20, Y4, Y4
+	VPBLENDD     $0xaa, Y7, Y4, Y4
+	MOVQ         384(AX), SI
+	VMOVDQU      Y4, (SI)(CX*4)
+	VPSRLQ       $0x20, Y5, Y4
+	VPMULDQ      Y6, Y5, Y5
+	VPADDQ       admRound27Q<>+0(SB), Y5, Y5
+	VPSRLQ       $0x1c, Y5, Y5
+	VPMULDQ      Y6, Y4, Y4
+	VPADDQ       admRound27Q<>+0(SB), Y4, Y4
+	VPSRLQ       $0x1c, Y4, Y4
+	VPSLLQ       $0x20, Y4, Y4
+	VPBLENDD     $0xaa, Y4, Y5, Y4
+	MOVQ         456(AX), SI
+	VMOVDQU      Y4, (SI)(CX*4)
+	VPABSD       Y4, Y4
+	VPSRLQ       $0x20, Y4, Y5
+	VPMULDQ      admC30th<>+0(SB), Y4, Y4
+	VPSUBQ       admTwo31Q<>+0(SB), Y4, Y4
+	VPMULDQ      admC30th<>+0(SB), Y5, Y5
+	VPSUBQ       admTwo31Q<>+0(SB), Y5, Y5
+	VPSRLQ       $0x20, Y4, Y4
+	VPBLENDD     $0xaa, Y5, Y4, Y4
+	MOVQ         528(AX), SI
+	VMOVDQU      Y4, (SI)(CX*4)
+	MOVQ         48(AX), SI
+	VMOVDQU      (SI)(CX*4), Y4
+	MOVQ         120(AX), SI
+	VMOVDQU      (SI)(CX*4), Y5
+	VPABSD       Y4, Y6
+	VPAND        admClearLow8<>+0(SB), Y6, Y7
+	VCVTDQ2PS    Y7, Y7
+	VPSRLD       $0x17, Y7, Y7
+	VPAND        admExpMask<>+0(SB), Y7, Y7
+	VPSUBD       admExp141<>+0(SB), Y7, Y7
+	VPMAXSD      Y2, Y7, Y7
+	VMOVDQU      admOne32<>+0(SB), Y8
+	VPSLLVD      Y7, Y8, Y8
+	VPSRLD       $0x01, Y8, Y8
+	VPADDD       Y8, Y6, Y6
+	VPSRLVD      Y7, Y6, Y6
+	VPCMPEQD     Y8, Y8, Y8
+	VPXOR        Y10, Y10, Y10
+	VPGATHERDD   Y8, (BX)(Y6*4), Y10
+	VPSRAD       $0x1f, Y4, Y6
+	VPSRLQ       $0x20, Y10, Y8
+	VPSRLQ       $0x20, Y5, Y11
+	VPMULDQ      Y5, Y10, Y10
+	VPSHUFD      $0xa0, Y6, Y12
+	VPXOR        Y12, Y10, Y10
+	VPSUBQ       Y12, Y10, Y10
+	VPAND        admLowDword<>+0(SB), Y7, Y12
+	VPADDQ       admC14Q<>+0(SB), Y12, Y14
+	VMOVDQU      admOne64<>+0(SB), Y13
+	VPSLLVQ      Y14, Y13, Y13
+	VPADDQ       Y13, Y10, Y10
+	VPADDQ       admC15Q<>+0(SB), Y12, Y12
+	VPADDQ       admC15Q<>+0(SB), Y12, Y14
+	VMOVDQU      admOne64<>+0(SB), Y13
+	VPSLLVQ      Y14, Y13, Y13
+	VPCMPGTQ     Y10, Y2, Y14
+	VPANDN       Y10, Y14, Y10
+	VPCMPGTQ     Y13, Y10, Y14
+	VPBLENDVB    Y14, Y13, Y10, Y10
+	VPSRLVQ      Y12, Y10, Y10
+	VPMULDQ      Y11, Y8, Y8
+	VPSHUFD      $0xf5, Y6, Y6
+	VPXOR        Y6, Y8, Y8
+	VPSUBQ       Y6, Y8, Y8
+	VPSRLQ       $0x20, Y7, Y6
+	VPADDQ       admC14Q<>+0(SB), Y6, Y11
+	VMOVDQU      admOne64<>+0(SB), Y7
+	VPSLLVQ      Y11, Y7, Y7
+	VPADDQ       Y7, Y8, Y8
+	VPADDQ       admC15Q<>+0(SB), Y6, Y6
+	VPADDQ       admC15Q<>+0(SB), Y6, Y11
+	VMOVDQU      admOne64<>+0(SB), Y7
+	VPSLLVQ      Y11, Y7, Y7
+	VPCMPGTQ     Y8, Y2, Y11
+	VPANDN       Y8, Y11, Y8
+	VPCMPGTQ     Y7, Y8, Y11
+	VPBLENDVB    Y11, Y7, Y8, Y8
+	VPSRLVQ      Y6, Y8, Y8
+	VPSLLQ       $0x20, Y8, Y8
+	VPBLENDD     $0xaa, Y8, Y10, Y6
+	VPCMPEQD     Y2, Y4, Y7
+	VPAND        admK32768<>+0(SB), Y7, Y8
+	VPOR         Y8, Y6, Y6
+	VPSRLQ       $0x20, Y4, Y8
+	VPSRLQ       $0x20, Y6, Y10
+	VPMULDQ      Y4, Y6, Y11
+	VPADDQ       admRound15Q<>+0(SB), Y11, Y11
+	VPSRLQ       $0x0f, Y11, Y11
+	VPMULDQ      Y8, Y10, Y8
+	VPADDQ       admRound15Q<>+0(SB), Y8, Y8
+	VPSRLQ       $0x0f, Y8, Y8
+	VPSLLQ       $0x20, Y8, Y8
+	VPBLENDD     $0xaa, Y8, Y11, Y8
+	VPCMPGTD     Y2, Y6, Y6
+	VPAND        Y3, Y6, Y6
+	VPANDN       Y6, Y7, Y6
+	VPCMPGTD     Y2, Y4, Y3
+	VCVTDQ2PD    X8, Y4
+	VEXTRACTI128 $0x01, Y8, X7
+	VCVTDQ2PD    X7, Y7
+	VCVTDQ2PD    X5, Y10
+	VEXTRACTI128 $0x01, Y5, X9
+	VCVTDQ2PD    X9, Y11
+	VMULPD       Y0, Y4, Y4
+	VMINPD       Y10, Y4, Y12
+	VMAXPD       Y10, Y4, Y4
+	VPMOVSXDQ    X3, Y10
+	VBLENDVPD    Y10, Y12, Y4, Y4
+	VCVTTPD2DQY  Y4, X9
+	VMULPD       Y0, Y7, Y7
+	VMINPD       Y11, Y7, Y4
+	VMAXPD       Y11, Y7, Y7
+	VEXTRACTI128 $0x01, Y3, X3
+	VPMOVSXDQ    X3, Y3
+	VBLENDVPD    Y3, Y4, Y7, Y7
+	VCVTTPD2DQY  Y7, X3
+	VINSERTI128  $0x01, X3, Y9, Y3
+	VPBLENDVB    Y6, Y3, Y8, Y3
+	VPSUBD       Y3, Y5, Y4
+	MOVQ         192(AX), SI
+	VMOVDQU      Y3, (SI)(CX*4)
+	MOVQ         264(AX), SI
+	VMOVDQU      Y4, (SI)(CX*4)
+	VPBROADCASTD 592(AX), Y5
+	VPSRLQ       $0x20, Y3, Y6
+	VPMULDQ      Y5, Y3, Y3
+	VPADDQ       admRound27Q<>+0(SB), Y3, Y3
+	VPSRLQ       $0x1c, Y3, Y3
+	VPMULDQ      Y5, Y6, Y6
+	VPADDQ       admRound27Q<>+0(SB), Y6, Y6
+	VPSRLQ       $0x1c, Y6, Y6
+	VPSLLQ       $0x20, Y6, Y6
+	VPBLENDD     $0xaa, Y6, Y3, Y3
+	MOVQ         336(AX), SI
+	VMOVDQU      Y3, (SI)(CX*4)
+	VPABSD       Y3, Y3
+	VPSRLQ       $0x20, Y3, Y6
+	VPMULDQ      admC30th<>+0(SB), Y3, Y3
+	VPSUBQ       admTwo31Q<>+0(SB), Y3, Y3
+	VPMULDQ      admC30th<>+0(SB), Y6, Y6
+	VPSUBQ       admTwo31Q<>+0(SB), Y6, Y6
+	VPSRLQ       $0x20, Y3, Y3
+	VPBLENDD     $0xaa, Y6, Y3, Y3
+	MOVQ         408(AX), SI
+	VMOVDQU      Y3, (SI)(CX*4)
+	VPSRLQ       $0x20, Y4, Y3
+	VPMULDQ      Y5, Y4, Y4
+	VPADDQ       admRound27Q<>+0(SB), Y4, Y4
+	VPSRLQ       $0x1c, Y4, Y4
+	VPMULDQ      Y5, Y3, Y3
+	VPADDQ       admRound27Q<>+0(SB), Y3, Y3
+	VPSRLQ       $0x1c, Y3, Y3
+	VPSLLQ       $0x20, Y3, Y3
+	VPBLENDD     $0xaa, Y3, Y4, Y3
+	MOVQ         480(AX), SI
+	VMOVDQU      Y3, (SI)(CX*4)
+	VPABSD       Y3, Y3
+	VPSRLQ       $0x20, Y3, Y4
+	VPMULDQ      admC30th<>+0(SB), Y3, Y3
+	VPSUBQ       admTwo31Q<>+0(SB), Y3, Y3
+	VPMULDQ      admC30th<>+0(SB), Y4, Y4
+	VPSUBQ       admTwo31Q<>+0(SB), Y4, Y4
+	VPSRLQ       $0x20, Y3, Y3
+	VPBLENDD     $0xaa, Y4, Y3, Y3
+	MOVQ         552(AX), SI
+	VMOVDQU      Y3, (SI)(CX*4)
+	ADDQ         $0x08, CX
+	JMP          decN
+
+decNDone:
+	MOVQ CX, ret+48(FP)
+	VZEROUPPER
+	RET
+
+// func admCMNAVX2(r *[]int32, p *int32, n int) (h int64, v int64, d int64)
+// Requires: AVX, AVX2
+TEXT ·admCMNAVX2(SB), NOSPLIT, $0-48
+	MOVQ r+0(FP), AX
+	MOVQ p+8(FP), CX
+	MOVQ n+16(FP), DX
+	MOVQ 384(AX), BX
+	XORQ SI, SI
+
+cols:
+	CMPQ    SI, DX
+	JAE     colsDone
+	MOVQ    144(AX), DI
+	VMOVDQU (DI)(SI*4), Y0
+	MOVQ    168(AX), DI
+	VMOVDQU (DI)(SI*4), Y1
+	VPADDD  Y1, Y0, Y0
+	MOVQ    192(AX), DI
+	VMOVDQU (DI)(SI*4), Y1
+	VPADDD  Y1, Y0, Y0
+	MOVQ    216(AX), DI
+	VMOVDQU (DI)(SI*4), Y1
+	VPADDD  Y1, Y0, Y0
+	MOVQ    240(AX), DI
+	VMOVDQU (DI)(SI*4), Y1
+	VPADDD  Y1, Y0, Y0
+	MOVQ    264(AX), DI
+	VMOVDQU (DI)(SI*4), Y1
+	VPADDD  Y1, Y0, Y0
+	MOVQ    288(AX), DI
+	VMOVDQU (DI)(SI*4), Y1
+	VPADDD  Y1, Y0, Y0
+	MOVQ    312(AX), DI
+	VMOVDQU (DI)(SI*4), Y1
+	VPADDD  Y1, Y0, Y0
+	MOVQ    336(AX), DI
+	VMOVDQU (DI)(SI*4), Y1
+	VPADDD  Y1, Y0, Y0
+	VMOVDQU Y0, (BX)(SI*4)
+	ADDQ    $0x00000008, SI
+	JMP     cols
+
+colsDone:
+	LEAQ    -6(DX), SI
+	MOVQ    144(AX), DI
+	VMOVDQU (DI)(SI*4), Y0
+	MOVQ    168(AX), DI
+	VMOVDQU (DI)(SI*4), Y1
+	VPADDD  Y1, Y0, Y0
+	MOVQ    192(AX), DI
+	VMOVDQU (DI)(SI*4), Y1
+	VPADDD  Y1, Y0, Y0
+	MOVQ    216(AX), DI
+	VMOVDQU (DI)(SI*4), Y1
+	VPADDD  Y1, Y0, Y0
+	MOVQ    240(AX), DI
+	VMOVDQU (DI)(SI*4), Y1
+	VPADDD  Y1, Y0, Y0
+	MOVQ    264(AX), DI
+	VMOVDQU (DI)(SI*4), Y1
+	VPADDD  Y1, Y0, Y0
+	MOVQ    288(AX), DI
+	VMOVDQU (DI)(SI*4), Y1
+	VPADDD  Y1, Y0, Y0
+	MOVQ    312(AX), DI
+	VMOVDQU (DI)(SI*4), Y1
+	VPADDD  Y1, Y0, Y0
+	MOVQ    336(AX), DI
+	VMOVDQU (DI)(SI*4), Y1
+	VPADDD  Y1, Y0, Y0
+	VMOVDQU Y0, (BX)(SI*4)
+	VPXOR   Y0, Y0, Y0
+	VPXOR   Y1, Y1, Y1
+	VPXOR   Y2, Y2, Y2
+	VPXOR   Y3, Y3, Y3
+	XORQ    BX, BX
+
+cmN:
+	CMPQ     BX, DX
+	JAE      cmNDone
+	MOVQ     384(AX), SI
+	VMOVDQU  (SI)(BX*4), Y4
+	VPADDD   4(SI)(BX*4), Y4, Y4
+	VPADDD   8(SI)(BX*4), Y4, Y4
+	MOVQ     72(AX), SI
+	VMOVDQU  (SI)(BX*4), Y5
+	VPABSD   Y5, Y5
+	VPSRLQ   $0x20, Y5, Y6
+	VPMULDQ  admC15th<>+0(SB), Y5, Y5
+	VPSUBQ   admTwo31Q<>+0(SB), Y5, Y5
+	VPMULDQ  admC15th<>+0(SB), Y6, Y6
+	VPSUBQ   admTwo31Q<>+0(SB), Y6, Y6
+	VPSRLQ   $0x20, Y5, Y5
+	VPBLENDD $0xaa, Y6, Y5, Y5
+	VPADDD   Y5, Y4, Y4
+	MOVQ     216(AX), SI
+	VPSUBD   4(SI)(BX*4), Y4, Y4
+	MOVQ     96(AX), SI
+	VMOVDQU  (SI)(BX*4), Y5
+	VPABSD   Y5, Y5
+	VPSRLQ   $0x20, Y5, Y6
+	VPMULDQ  admC15th<>+0(SB), Y5, Y5
+	VPSUBQ   admTwo31Q<>+0(SB), Y5, Y5
+	VPMULDQ  admC15th<>+0(SB), Y6, Y6
+	VPSUBQ   admTwo31Q<>+0(SB), Y6, Y6
+	VPSRLQ   $0x20, Y5, Y5
+	VPBLENDD $0xaa, Y6, Y5, Y5
+	VPADDD   Y5, Y4, Y4
+	MOVQ     240(AX), SI
+	VPSUBD   4(SI)(BX*4), Y4, Y4
+	MOVQ     120(AX), SI
+	VMOVDQU  (SI)(BX*4), Y5
+	VPABSD   Y5, Y5
+	VPSRLQ   $0x20, Y5, Y6
+	VPMULDQ  admC15th<>+0(SB), Y5, Y5
+	VPSUBQ   admTwo31Q<>+0(SB), Y5, Y5
+	VPMULDQ  admC15th<>+0(SB), Y6, Y6
+	VPSUBQ   admTwo31Q<>+0(SB), Y6, Y6
+	VPSRLQ   $0x20, Y5, Y5
+	VPBLENDD $0xaa, Y6, Y5, Y5
+	VPADDD   Y5, Y4, Y4
+	MOVQ     264(AX), SI
+	VPSUBD   4(SI)(BX*4), Y4, Y4
+	MOVQ     (AX), SI
+	VMOVDQU  (SI)(BX*4), Y5
+	VPSRLQ   $0x20, Y5, Y6
+	VPMULDQ  (CX), Y5, Y5
+	VPADDQ   admRound27Q<>+0(SB), Y5, Y5
+	VPSRLQ   $0x1c, Y5, Y5
+	VPMULDQ  (CX), Y6, Y6
+	VPADDQ   admRound27Q<>+0(SB), Y6, Y6
+	VPSRLQ   $0x1c, Y6, Y6
+	VPSLLQ   $0x20, Y6, Y6
+	VPBLENDD $0xaa, Y6, Y5, Y5
+	VPABSD   Y5, Y5
+	VPSUBD   Y4, Y5, Y5
+	VPMAXSD  Y0, Y5, Y5
+	VPMULUDQ Y5, Y5, Y6
+	VPADDQ   32(CX), Y6, Y6
+	VPSRLQ   112(CX), Y6, Y6
+	VPMULDQ  Y5, Y6, Y6
+	VPADDQ   64(CX), Y6, Y6
+	VPCMPGTQ Y6, Y0, Y7
+	VPSLLQ   144(CX), Y7, Y7
+	VPSRLQ   128(CX), Y6, Y6
+	VPOR     Y7, Y6, Y6
+	VPADDQ   Y6, Y1, Y1
+	VPSRLQ   $0x20, Y5, Y5
+	VPMULUDQ Y5, Y5, Y6
+	VPADDQ   32(CX), Y6, Y6
+	VPSRLQ   112(CX), Y6, Y6
+	VPMULDQ  Y5, Y6, Y5
+	VPADDQ   64(CX), Y5, Y5
+	VPCMPGTQ Y5, Y0, Y6
+	VPSLLQ   144(CX), Y6, Y6
+	VPSRLQ   128(CX), Y5, Y5
+	VPOR     Y6, Y5, Y5
+	VPADDQ   Y5, Y1, Y1
+	MOVQ     24(AX), SI
+	VMOVDQU  (SI)(BX*4), Y5
+	VPSRLQ   $0x20, Y5, Y6
+	VPMULDQ  160(CX), Y5, Y5
+	VPADDQ   admRound27Q<>+0(SB), Y5, Y5
+	VPSRLQ   $0x1c, Y5, Y5
+	VPMULDQ  160(CX), Y6, Y6
+	VPADDQ   admRound27Q<>+0(SB), Y6, Y6
+	VPSRLQ   $0x1c, Y6, Y6
+	VPSLLQ   $0x20, Y6, Y6
+	VPBLENDD $0xaa, Y6, Y5, Y5
+	VPABSD   Y5, Y5
+	VPSUBD   Y4, Y5, Y5
+	VPMAXSD  Y0, Y5, Y5
+	VPMULUDQ Y5, Y5, Y6
+	VPADDQ   192(CX), Y6, Y6
+	VPSRLQ   272(CX), Y6, Y6
+	VPMULDQ  Y5, Y6, Y6
+	VPADDQ   224(CX), Y6, Y6
+	VPCMPGTQ Y6, Y0, Y7
+	VPSLLQ   304(CX), Y7, Y7
+	VPSRLQ   288(CX), Y6, Y6
+	VPOR     Y7, Y6, Y6
+	VPADDQ   Y6, Y2, Y2
+	VPSRLQ   $0x20, Y5, Y5
+	VPMULUDQ Y5, Y5, Y6
+	VPADDQ   192(CX), Y6, Y6
+	VPSRLQ   272(CX), Y6, Y6
+	VPMULDQ  Y5, Y6, Y5
+	VPADDQ   224(CX), Y5, Y5
+	VPCMPGTQ Y5, Y0, Y6
+	VPSLLQ   304(CX), Y6, Y6
+	VPSRLQ   288(CX), Y5, Y5
+	VPOR     Y6, Y5, Y5
+	VPADDQ   Y5, Y2, Y2
+	MOVQ     48(AX), SI
+	VMOVDQU  (SI)(BX*4), Y5
+	VPSRLQ   $0x20, Y5, Y6
+	VPMULDQ  320(CX), Y5, Y5
+	VPADDQ   admRound27Q<>+0(SB), Y5, Y5
+	VPSRLQ   $0x1c, Y5, Y5
+	VPMULDQ  320(CX), Y6, Y6
+	VPADDQ   admRound27Q<>+0(SB), Y6, Y6
+	VPSRLQ   $0x1c, Y6, Y6
+	VPSLLQ   $0x20, Y6, Y6
+	VPBLENDD $0xaa, Y6, Y5, Y5
+	VPABSD   Y5, Y5
+	VPSUBD   Y4, Y5, Y5
+	VPMAXSD  Y0, Y5, Y5
+	VPMULUDQ Y5, Y5, Y4
+	VPADDQ   352(CX), Y4, Y4
+	VPSRLQ   432(CX), Y4, Y4
+	VPMULDQ  Y5, Y4, Y4
+	VPADDQ   384(CX), Y4, Y4
+	VPCMPGTQ Y4, Y0, Y6
+	VPSLLQ   464(CX), Y6, Y6
+	VPSRLQ   448(CX), Y4, Y4
+	VPOR     Y6, Y4, Y4
+	VPADDQ   Y4, Y3, Y3
+	VPSRLQ   $0x20, Y5, Y4
+	VPMULUDQ Y4, Y4, Y5
+	VPADDQ   352(CX), Y5, Y5
+	VPSRLQ   432(CX), Y5, Y5
+	VPMULDQ  Y4, Y5, Y4
+	VPADDQ   384(CX), Y4, Y4
+	VPCMPGTQ Y4, Y0, Y5
+	VPSLLQ   464(CX), Y5, Y5
+	VPSRLQ   448(CX), Y4, Y4
+	VPOR     Y5, Y4, Y4
+	VPADDQ   Y4, Y3, Y3
+	ADDQ     $0x00000008, BX
+	JMP      cmN
+
+cmNDone:
 	VEXTRACTI128 $0x01, Y1, X0
 	VPADDQ       X0, X1, X0
 	VPSHUFD      $0x4e, X0, X1

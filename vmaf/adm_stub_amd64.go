@@ -42,3 +42,32 @@ func admCube0AVX2(row *int16, n int) uint64
 //
 //go:noescape
 func admCM0AVX2(r *[]int16, p *int32, n int) (h int64, v int64, d int64)
+
+// admDWTNVertAVX2 is admDWTNVert for the first n columns (a multiple
+// of 8) of rows r0 to r3.
+//
+//go:noescape
+func admDWTNVertAVX2(lo *int32, hi *int32, r0 *int32, r1 *int32, r2 *int32, r3 *int32, n int, shift uint64, round int64)
+
+// admDWTNHorizAVX2 is admDWTNHoriz for the first n outputs (a multiple
+// of 8); lo and hi must hold 2n+3 samples. ll may be nil.
+//
+//go:noescape
+func admDWTNHorizAVX2(ll *int32, dh *int32, dv *int32, dd *int32, lo *int32, hi *int32, n int, shift uint64, round int64)
+
+// admDecoupleNAVX2 is admDecoupleN for the columns from j0 to n (a
+// multiple of 8 apart) of r, for a finite gain; cos is
+// float64(admCos1Sq), recip admRecip. It stops at the first block
+// of 8 columns holding h or v detail of 2^26 or more in magnitude
+// (which the float64 angle test cannot take) and returns its first
+// column, or n.
+//
+//go:noescape
+func admDecoupleNAVX2(r *[]int32, j0 int, n int, gain float64, cos float64, recip *int32) int
+
+// admCMNAVX2 is admCMN for the first n columns (a multiple of 8, at
+// least 8) of r; p points at the three orientations' parameters,
+// whose factors must be below 2^31.
+//
+//go:noescape
+func admCMNAVX2(r *[]int32, p *int32, n int) (h int64, v int64, d int64)

@@ -213,3 +213,48 @@ func cube0() {
 	VZEROUPPER()
 	RET()
 }
+
+func cmN() {
+	TEXT("admCMNAVX2", NOSPLIT, "func(r *[]int32, p *int32, n int) (h, v, d int64)")
+	Pragma("noescape")
+	Doc("admCMNAVX2 is admCMN for the first n columns (a multiple of 8, at",
+		"least 8) of r; p points at the three orientations' parameters,",
+		"whose factors must be below 2^31.")
+	r, p := Load(Param("r"), GP64()), Load(Param("p"), GP64())
+	n := Load(Param("n"), GP64())
+	colSums(r, n, func(ptr Register, k Register) VecVirtual {
+		v := YMM()
+		VMOVDQU(Mem{Base: ptr, Index: k, Scale: 4}, v)
+		return v
+	})
+	z := zero()
+	var acc [3]VecVirtual
+	for b := range acc {
+		acc[b] = zero()
+	}
+	loop("cmN", n, 8, func(j Register) {
+		thr := boxSums(r, j)
+		// The centre term, int32((|m|·(2^32/15) - 2^31) >> 32), replaces
+		// the centre's own contribution.
+		for b := range 3 {
+			m := YMM()
+			VMOVDQU(Mem{Base: field(r, cmMsk, b), Index: j, Scale: 4}, m)
+			VPADDD(highMul(m, c15th), thr, thr)
+			VPSUBD(Mem{Base: field(r, cmFMid, b), Index: j, Scale: 4, Disp: 4}, thr, thr)
+		}
+		for b := range 3 {
+			band := Mem{Base: p, Disp: b * vbSize}
+			// x = max(|int32((src·rf + 2^27) >> 28)| - thr, 0).
+			s := YMM()
+			VMOVDQU(Mem{Base: field(r, cmSrc, b), Index: j, Scale: 4}, s)
+			x := mulShift32(s, band.Offset(vbRF), round27q, 28)
+			VPABSD(x, x)
+			VPSUBD(thr, x, x)
+			VPMAXSD(z, x, x)
+			cube(x, acc[b], band, z)
+		}
+	})
+	storeSums(acc)
+	VZEROUPPER()
+	RET()
+}

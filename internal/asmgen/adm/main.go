@@ -42,6 +42,8 @@ func main() {
 	dwtConstants()
 	csfConstants()
 	cmConstants()
+	dwtNConstants()
+	decoupleNConstants()
 
 	dwt0Vert8()
 	dwt0Vert16()
@@ -49,6 +51,10 @@ func main() {
 	decouple0()
 	cube0()
 	cm0()
+	dwtNVert()
+	dwtNHoriz()
+	decoupleN()
+	cmN()
 	Generate()
 }
 

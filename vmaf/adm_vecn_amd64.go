@@ -1,0 +1,141 @@
+//go:build !purego
+
+package vmaf
+
+import "math"
+
+// Wrappers of the AVX2 kernels of levels 1 to 3 (see adm_amd64.go).
+
+func admDWTNVertVec(lo, hi []int32, r *[4][]int32, p *admDWTNParams) {
+	n := len(lo) &^ 7
+	if n > 0 {
+		admDWTNVertAVX2(admAt(lo, n), admAt(hi, n), admAt(r[0], n), admAt(r[1], n), admAt(r[2], n), admAt(r[3], n), n,
+			uint64(p.vShift), p.vRound)
+	}
+	if n < len(lo) {
+		admDWTNVert(lo[n:], hi[n:], &[4][]int32{r[0][n:], r[1][n:], r[2][n:], r[3][n:]}, p)
+	}
+}
+
+func admDWTNHorizVec(ll []int32, det *[3][]int32, lo, hi []int32, p *admDWTNParams) {
+	n := len(det[0])
+	// The kernel reads one sample past the last output's window.
+	v := 0
+	if m := min(len(lo), len(hi)); m >= 3 {
+		v = min(n, (m-3)/2) &^ 7
+	}
+	if v > 0 {
+		var pll *int32
+		if ll != nil {
+			pll = admAt(ll, v)
+		}
+		admDWTNHorizAVX2(pll, admAt(det[0], v), admAt(det[1], v), admAt(det[2], v), admAt(lo, 2*v+3), admAt(hi, 2*v+3), v,
+			uint64(p.hShift), p.hRound)
+	}
+	if v < n {
+		if ll != nil {
+			ll = ll[v:]
+		}
+		admDWTNHoriz(ll, &[3][]int32{det[0][v:], det[1][v:], det[2][v:]}, lo[2*v:], hi[2*v:], p)
+	}
+}
+
+// admVecFactor reports whether the kernels' signed 32-bit products take
+// the Q32 CSF factors f.
+func admVecFactor(f [3]int64) bool {
+	for _, v := range f {
+		if v < 0 || v > math.MaxInt32 {
+			return false
+		}
+	}
+	return true
+}
+
+func admDecoupleNVec(r *admDecouple32Row, gain float64) {
+	n := len(r.o[0])
+	v := n &^ 7
+	if math.IsInf(gain, 0) || !admVecFactor(r.rf) || !r.holds(n) {
+		v = 0
+	}
+	for j := 0; j < v; {
+		j = admDecoupleNAVX2(&r.o[0], j, v, gain, float64(admCos1Sq), &admRecip[0])
+		if j < v {
+			// Detail too large for the kernel's float64 angle test.
+			blk := r.cols(j, j+8)
+			admDecoupleN(&blk, gain)
+			j += 8
+		}
+	}
+	if v < n {
+		tail := r.cols(v, n)
+		admDecoupleN(&tail, gain)
+	}
+}
+
+// holds reports whether every row of r has n columns.
+func (r *admDecouple32Row) holds(n int) bool {
+	for _, f := range [...]*[3][]int32{&r.o, &r.t, &r.rst, &r.add, &r.mR, &r.fR, &r.mA, &r.fA} {
+		for _, s := range f {
+			if len(s) < n {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// cols returns columns [j0, j1) of r.
+func (r *admDecouple32Row) cols(j0, j1 int) admDecouple32Row {
+	t := admDecouple32Row{rf: r.rf}
+	for i, f := range [...]*[3][]int32{&r.o, &r.t, &r.rst, &r.add, &r.mR, &r.fR, &r.mA, &r.fA} {
+		d := [...]*[3][]int32{&t.o, &t.t, &t.rst, &t.add, &t.mR, &t.fR, &t.mA, &t.fA}[i]
+		for b := range f {
+			d[b] = f[b][j0:j1]
+		}
+	}
+	return t
+}
+
+func admCMNVec(r *admCM32Row, p *admCMParams) [3]int64 {
+	n := len(r.src[0])
+	v := n &^ 7
+	if !admVecFactor(p.rf) || !r.holds(n) {
+		v = 0
+	}
+	var acc [3]int64
+	if v > 0 {
+		var vp [3]admCMVecBand
+		for b := range vp {
+			vp[b].set(p, b)
+		}
+		acc[0], acc[1], acc[2] = admCMNAVX2(&r.src[0], &vp[0].rf[0], v)
+	}
+	if v < n {
+		tail := r.from(v)
+		s := admCMN(&tail, p)
+		for b := range acc {
+			acc[b] += s[b]
+		}
+	}
+	return acc
+}
+
+// holds reports whether r's rows and scratch fit n columns.
+func (r *admCM32Row) holds(n int) bool {
+	for b := range 3 {
+		if len(r.src[b]) < n || len(r.msk[b]) < n || len(r.fUp[b]) < n+2 || len(r.fMid[b]) < n+2 || len(r.fDn[b]) < n+2 {
+			return false
+		}
+	}
+	return len(r.thr) >= n && len(r.colSum) >= n+2
+}
+
+// from returns r without its first n columns, sharing the scratch.
+func (r *admCM32Row) from(n int) admCM32Row {
+	t := admCM32Row{thr: r.thr, colSum: r.colSum}
+	for b := range 3 {
+		t.src[b], t.msk[b] = r.src[b][n:], r.msk[b][n:]
+		t.fUp[b], t.fMid[b], t.fDn[b] = r.fUp[b][n:], r.fMid[b][n:], r.fDn[b][n:]
+	}
+	return t
+}

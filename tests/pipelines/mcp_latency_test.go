@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vmafsink/vmafsink/control"
 	"github.com/vmafsink/vmafsink/vmaf"
 )
 
@@ -116,5 +117,82 @@ func BenchmarkMCPStatusWhileScoring1080p(b *testing.B) {
 	rtts := statusRoundTrips(b, b.N)
 	b.ReportMetric(float64(percentile(rtts, 0.5).Microseconds())/1000, "p50-ms")
 	b.ReportMetric(float64(percentile(rtts, 0.99).Microseconds())/1000, "p99-ms")
+	b.ReportMetric(0, "ns/op")
+}
+
+// BenchmarkMCPSwap swaps the model back and forth over the socket while a
+// pipeline scores 576x324 at 25 frames/s, and reports how long preparing
+// a swap takes (request to reply: resolve, load, engine check, queue),
+// how many frame boundaries passed between the model being ready and the
+// swap taking effect (0: the first one), and the longest gap between
+// frames within 3 frames of a swap relative to the median frame interval,
+// beside the same figure for the frames away from any swap, and the
+// duration of the push that applied a swap beside the median push:
+//
+//	go test -run '^$' -bench MCPSwap -benchtime 10x ./tests/pipelines
+func BenchmarkMCPSwap(b *testing.B) {
+	const interval = 40 * time.Millisecond
+	ref, dist := mcpFrames(b, "flower_576x324_ref"), mcpFrames(b, "flower_576x324_x264_crf22")
+	run := mcpStart(b, mcpConfig{})
+	cs, _ := mcpConnect(b, run.sock)
+	done := run.feed(ref, dist, interval, 1000)
+	type swapTimes struct {
+		ready time.Time
+		frame int
+	}
+	var swaps []swapTimes
+	var prepare []time.Duration
+	models := []string{"vmaf_v0.6.1neg", "vmaf_v0.6.1"}
+	for i := 0; b.Loop(); i++ {
+		mcpWaitStatus(b, cs, time.Minute, "frames", func(st control.Status) bool { return st.FramesScored >= uint64(5*(i+1)) })
+		t0 := time.Now()
+		var cmd control.Command
+		if msg := mcpCall(b, cs, "vmaf_request_model_swap", map[string]any{"model": models[i%2]}, &cmd); msg != "" {
+			b.Fatal(msg)
+		}
+		ready := time.Now()
+		prepare = append(prepare, ready.Sub(t0))
+		st := mcpWaitStatus(b, cs, time.Minute, "swap applied", func(st control.Status) bool {
+			return len(st.Swaps) == i+1 && st.Swaps[i].FirstFrame >= 0
+		})
+		swaps = append(swaps, swapTimes{ready, int(st.Swaps[i].FirstFrame)})
+	}
+	run.stopFeed()
+	fs := <-done
+	var gaps []time.Duration
+	for i := 1; i < len(fs.start); i++ {
+		gaps = append(gaps, fs.start[i].Sub(fs.start[i-1]))
+	}
+	med := median(gaps)
+	lateBoundaries, worstGap := 0, time.Duration(0)
+	near := map[int]bool{}
+	for _, s := range swaps {
+		lateBoundaries = max(lateBoundaries, s.frame-firstStartedAfter(fs.start, s.ready))
+		for i := max(s.frame-3, 1); i <= min(s.frame+3, len(gaps)); i++ {
+			worstGap = max(worstGap, gaps[i-1])
+			near[i-1] = true
+		}
+	}
+	// The same measure away from any swap: what the machine does anyway.
+	var worstElsewhere time.Duration
+	for i, g := range gaps {
+		if !near[i] {
+			worstElsewhere = max(worstElsewhere, g)
+		}
+	}
+	b.ReportMetric(float64(worstElsewhere)/float64(med), "no-swap-gap/interval")
+	// The boundary's own cost: the push that applied a swap against the
+	// median push (both push the pair; the former also swaps the model).
+	var swapPush time.Duration
+	for _, s := range swaps {
+		if s.frame < len(fs.pushed) {
+			swapPush = max(swapPush, fs.pushed[s.frame])
+		}
+	}
+	b.ReportMetric(float64(swapPush.Microseconds()), "swap-push-µs")
+	b.ReportMetric(float64(median(fs.pushed).Microseconds()), "median-push-µs")
+	b.ReportMetric(float64(percentile(prepare, 0.5).Microseconds())/1000, "prepare-ms")
+	b.ReportMetric(float64(lateBoundaries), "late-boundaries")
+	b.ReportMetric(float64(worstGap)/float64(med), "swap-gap/interval")
 	b.ReportMetric(0, "ns/op")
 }

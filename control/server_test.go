@@ -14,10 +14,10 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// protocols are the versions each client-facing test runs under: the
-// newest (sessionless, SEP-2575) and the newest with the initialize
-// handshake, which the TypeScript SDK and most hosts speak.
-var protocols = []string{"2026-07-28", "2025-11-25", "2025-03-26"}
+// protocols are the versions each client-facing test runs under: every
+// one the SDK negotiates, from the sessionless 2026-07-28 (SEP-2575) down
+// through the initialize-handshake versions hosts speak today.
+var protocols = []string{"2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
 
 func startTest(t *testing.T, f *fakeTarget, opts Options) *Server {
 	t.Helper()

@@ -198,10 +198,14 @@ func TestVIFIdenticalAndMismatch(t *testing.T) {
 }
 
 func TestVIFNoAllocs(t *testing.T) {
-	ref, dist := vifTestPair(67, 41, 8, 0, 5)
-	v := newVIF(67, 41, 8, vifOptions{})
-	if n := testing.AllocsPerRun(5, func() { v.compute(ref.plane(0), dist.plane(0)) }); n != 0 {
-		t.Fatalf("compute allocates %v times per frame", n)
+	for _, k := range vifKernelSets() {
+		for _, bpc := range []int{8, 10} {
+			ref, dist := vifTestPair(67, 41, bpc, 0, 5)
+			v := newVIFWith(67, 41, bpc, vifOptions{}, k)
+			if n := testing.AllocsPerRun(5, func() { v.compute(ref.plane(0), dist.plane(0)) }); n != 0 {
+				t.Errorf("%s kernels, %d-bit: compute allocates %v times per frame", k.name, bpc, n)
+			}
+		}
 	}
 }
 

@@ -154,7 +154,7 @@ func newServer(path string, t Target, opts Options) *Server {
 	}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "vmafsink", Title: "vmafsink VMAF measurement", Version: opts.Version}, &mcp.ServerOptions{
 		Instructions:       instructions,
-		Logger:             opts.Logger,
+		Logger:             slog.New(atLeast{opts.Logger.Handler(), slog.LevelWarn}),
 		SubscribeHandler:   s.subscribe,
 		UnsubscribeHandler: s.unsubscribe,
 		Capabilities: &mcp.ServerCapabilities{
@@ -316,6 +316,25 @@ func (s *Server) snapshot(buf []*session) []*session {
 		buf = append(buf, sess)
 	}
 	return buf
+}
+
+// atLeast passes on records at or above a level: the SDK logs every
+// notification it sends at Info, which per frame would flood a log.
+type atLeast struct {
+	slog.Handler
+	min slog.Level
+}
+
+func (a atLeast) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= a.min && a.Handler.Enabled(ctx, l)
+}
+
+func (a atLeast) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return atLeast{a.Handler.WithAttrs(attrs), a.min}
+}
+
+func (a atLeast) WithGroup(name string) slog.Handler {
+	return atLeast{a.Handler.WithGroup(name), a.min}
 }
 
 const instructions = `This server controls a running VMAF video-quality measurement.

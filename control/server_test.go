@@ -3,6 +3,7 @@ package control
 import (
 	"context"
 	"encoding/json"
+	"log/slog"
 	"net"
 	"path/filepath"
 	"regexp"
@@ -318,3 +319,34 @@ func TestSwapAndPause(t *testing.T) {
 		t.Errorf("resume wait timeout: %q", resultText(res))
 	}
 }
+
+func TestSDKLogQuiet(t *testing.T) {
+	var buf strings.Builder
+	var mu sync.Mutex
+	logger := slog.New(slog.NewTextHandler(writerFunc(func(p []byte) (int, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		return buf.Write(p)
+	}), &slog.HandlerOptions{Level: slog.LevelDebug}))
+	f := newFake()
+	s := startTest(t, f, Options{Logger: logger})
+	cs, _ := connectTest(t, s, "2025-11-25")
+	cs.Subscribe(context.Background(), &mcp.SubscribeParams{URI: liveURI})
+	for i := range 20 {
+		f.frame(float64(i))
+	}
+	time.Sleep(100 * time.Millisecond)
+	mu.Lock()
+	out := buf.String()
+	mu.Unlock()
+	if !strings.Contains(out, "control client connected") {
+		t.Errorf("our own connection log is missing:\n%s", out)
+	}
+	if n := strings.Count(out, "resource updated"); n > 0 {
+		t.Errorf("the SDK logged %d per-frame lines", n)
+	}
+}
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }

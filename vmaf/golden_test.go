@@ -135,9 +135,7 @@ func readClip(t testing.TB, file string, max int) []*Picture {
 
 // loadGolden reads a pair and libvmaf's scores for it, limited to max
 // frames when max > 0 (mind that motion2 of the last frame read then lacks
-// its successor). When the clip file itself stops before the scored clip
-// did, g.frames drops the last frame read, whose motion2 libvmaf computed
-// from a successor the file lacks.
+// its successor).
 func loadGolden(t testing.TB, name string, max int) *goldenPair {
 	t.Helper()
 	p, _, err := findGolden(filepath.Join("scores", name+".vmaf.json"))
@@ -170,11 +168,6 @@ func loadGolden(t testing.TB, name string, max int) *goldenPair {
 	}
 	if max > 0 && len(g.frames) > max {
 		g.frames = g.frames[:max]
-	}
-	if n := len(g.ref); n < len(g.frames) {
-		// A clip cut short of the scored one: its last frame lacks the
-		// successor that libvmaf's motion2 used, so it is not comparable.
-		g.frames = g.frames[:n-1]
 	}
 	return g
 }

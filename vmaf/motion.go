@@ -46,7 +46,7 @@ type motionFrame struct {
 	// row is scratch for motionSAD when this frame is its cur argument: the
 	// rounded vertical difference of one row with motionRadius mirrored
 	// samples on either side.
-	row []int64
+	row []int32
 }
 
 func newMotionFrame(w, h int) *motionFrame {
@@ -54,7 +54,7 @@ func newMotionFrame(w, h int) *motionFrame {
 		w:    w,
 		h:    h,
 		sums: make([]uint32, w*h),
-		row:  make([]int64, w+2*motionRadius),
+		row:  make([]int32, w+2*motionRadius),
 	}
 }
 
@@ -63,10 +63,21 @@ func newMotionFrame(w, h int) *motionFrame {
 // destination frame and needs no other scratch.
 type motionBlur struct {
 	w, h, bpc int
+	kern      *motionKernels
+	// The rows of the window, kept here because the kernels are called
+	// through function values, which escape analysis cannot see through.
+	rows8  [5][]byte
+	rows16 [5][]uint16
 }
 
 func newMotionBlur(w, h, bpc int) *motionBlur {
-	return &motionBlur{w: w, h: h, bpc: bpc}
+	return newMotionBlurWith(w, h, bpc, motionBestKernels())
+}
+
+// newMotionBlurWith is newMotionBlur with a chosen kernel set, so that
+// tests can hold the implementations against each other.
+func newMotionBlurWith(w, h, bpc int, k *motionKernels) *motionBlur {
+	return &motionBlur{w: w, h: h, bpc: bpc, kern: k}
 }
 
 // blur stores the vertical 5-tap sums of ref (a w x h luma plane at the
@@ -76,34 +87,19 @@ func (m *motionBlur) blur(ref plane, dst *motionFrame) {
 	dst.bpc = m.bpc
 	for y := 0; y < h; y++ {
 		out := dst.sums[y*w : y*w+w]
-		r0 := motionMirror(y-2, h)
-		r1 := motionMirror(y-1, h)
-		r3 := motionMirror(y+1, h)
-		r4 := motionMirror(y+2, h)
-		if m.bpc == 8 {
-			a, b, c, d, e := ref.row8(r0), ref.row8(r1), ref.row8(y), ref.row8(r3), ref.row8(r4)
-			verticalSums8(out, a, b, c, d, e)
-		} else {
-			a, b, c, d, e := ref.row16(r0), ref.row16(r1), ref.row16(y), ref.row16(r3), ref.row16(r4)
-			verticalSums16(out, a, b, c, d, e)
+		for k := range 5 {
+			r := motionMirror(y-motionRadius+k, h)
+			if m.bpc == 8 {
+				m.rows8[k] = ref.row8(r)[:w]
+			} else {
+				m.rows16[k] = ref.row16(r)[:w]
+			}
 		}
-	}
-}
-
-func verticalSums8(out []uint32, a, b, c, d, e []byte) {
-	a, b, c, d, e = a[:len(out)], b[:len(out)], c[:len(out)], d[:len(out)], e[:len(out)]
-	for x := range out {
-		out[x] = 3571*(uint32(a[x])+uint32(e[x])) + 16004*(uint32(b[x])+uint32(d[x])) + 26386*uint32(c[x])
-	}
-}
-
-func verticalSums16(out []uint32, a, b, c, d, e []uint16) {
-	a, b, c, d, e = a[:len(out)], b[:len(out)], c[:len(out)], d[:len(out)], e[:len(out)]
-	for x := range out {
-		// The pairs can reach 2*65535*16004 > 2^32 before the other taps
-		// are added, so add in 64 bits; the total fits in 32.
-		s := 3571*(uint64(a[x])+uint64(e[x])) + 16004*(uint64(b[x])+uint64(d[x])) + 26386*uint64(c[x])
-		out[x] = uint32(s)
+		if m.bpc == 8 {
+			m.kern.vert8(out, &m.rows8)
+		} else {
+			m.kern.vert16(out, &m.rows16)
+		}
 	}
 }
 
@@ -112,48 +108,25 @@ func verticalSums16(out []uint32, a, b, c, d, e []uint16) {
 // geometry: the mean absolute blurred difference, capped at motionMaxValue.
 // It uses cur's scratch row.
 func motionSAD(cur, prev *motionFrame) float64 {
+	return motionSADWith(cur, prev, motionBestKernels())
+}
+
+// motionSADWith is motionSAD with a chosen kernel set.
+func motionSADWith(cur, prev *motionFrame, k *motionKernels) float64 {
 	w, h := cur.w, cur.h
 	shift := uint(cur.bpc)
-	half := int64(1) << (shift - 1)
 	row := cur.row
 	var sad uint64
 	for y := 0; y < h; y++ {
-		p := prev.sums[y*w : y*w+w]
-		c := cur.sums[y*w : y*w+w]
 		inner := row[motionRadius : motionRadius+w]
-		var any int64
-		for x := range inner {
-			// libvmaf subtracts the current frame from the previous one;
-			// the order matters because the rounding is not symmetric.
-			v := (int64(p[x]) - int64(c[x]) + half) >> shift
-			inner[x] = v
-			any |= v
-		}
-		if any == 0 {
+		if !k.diff(inner, prev.sums[y*w:y*w+w], cur.sums[y*w:y*w+w], shift) {
 			continue
 		}
 		row[1], row[0] = row[motionRadius+1], row[motionRadius+2]
 		row[w+motionRadius] = row[w+motionRadius-2]
 		row[w+motionRadius+1] = row[w+motionRadius-3]
-		sad += uint64(motionRowSAD(row, w))
+		sad += uint64(k.rowSAD(row, w))
 	}
 	score := float64(sad) / 256 / float64(w*h)
 	return min(score, motionMaxValue)
-}
-
-// motionRowSAD filters one padded row horizontally, rounds back from 16.16
-// and sums the magnitudes. libvmaf keeps the per-row sum in 32 bits.
-func motionRowSAD(row []int64, w int) uint32 {
-	var sum uint32
-	row = row[:w+2*motionRadius]
-	for x := 0; x < w; x++ {
-		t := row[x : x+5]
-		acc := motionTaps[0]*(t[0]+t[4]) + motionTaps[1]*(t[1]+t[3]) + motionTaps[2]*t[2]
-		v := int32((acc + 1<<15) >> 16)
-		if v < 0 {
-			v = -v
-		}
-		sum += uint32(v)
-	}
-	return sum
 }

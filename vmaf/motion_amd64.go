@@ -1,0 +1,82 @@
+//go:build !purego
+
+package vmaf
+
+import "golang.org/x/sys/cpu"
+
+// The AVX2 motion kernels are Go assembly generated with avo by
+// internal/asmgen/motion; run go generate in this directory after changing
+// it. The wrappers hand the kernels whole vector blocks and finish a row
+// with the portable code.
+//
+//go:generate go run -C ../internal/asmgen ./motion -out ../../vmaf/motion_amd64.s -stubs ../../vmaf/motion_stub_amd64.go -pkg vmaf
+
+var motionAVX2Kernels = motionKernels{
+	name:   "avx2",
+	vert8:  motionVert8Vec,
+	vert16: motionVert16Vec,
+	diff:   motionDiffVec,
+	rowSAD: motionRowSADVec,
+}
+
+// motionBestKernels returns the fastest kernel set this machine runs.
+func motionBestKernels() *motionKernels {
+	if cpu.X86.HasAVX2 {
+		return &motionAVX2Kernels
+	}
+	return &motionScalarKernels
+}
+
+// motionKernelSets lists every kernel set this machine runs, for tests.
+func motionKernelSets() []*motionKernels {
+	if cpu.X86.HasAVX2 {
+		return []*motionKernels{&motionScalarKernels, &motionAVX2Kernels}
+	}
+	return []*motionKernels{&motionScalarKernels}
+}
+
+func motionVert8Vec(out []uint32, r *[5][]byte) {
+	n := len(out) &^ 7
+	if n > 0 {
+		motionVert8AVX2(admAt(out, n), admAt(r[0], n), admAt(r[1], n), admAt(r[2], n), admAt(r[3], n), admAt(r[4], n), n)
+	}
+	if n < len(out) {
+		motionVert8(out[n:], &[5][]byte{r[0][n:], r[1][n:], r[2][n:], r[3][n:], r[4][n:]})
+	}
+}
+
+func motionVert16Vec(out []uint32, r *[5][]uint16) {
+	n := len(out) &^ 7
+	if n > 0 {
+		motionVert16AVX2(admAt(out, n), admAt(r[0], n), admAt(r[1], n), admAt(r[2], n), admAt(r[3], n), admAt(r[4], n), n)
+	}
+	if n < len(out) {
+		motionVert16(out[n:], &[5][]uint16{r[0][n:], r[1][n:], r[2][n:], r[3][n:], r[4][n:]})
+	}
+}
+
+func motionDiffVec(v []int32, p, c []uint32, shift uint) bool {
+	n := len(v) &^ 7
+	any := false
+	if n > 0 && shift >= 1 && shift <= 16 {
+		any = motionDiffAVX2(admAt(v, n), admAt(p, n), admAt(c, n), n, uint64(shift), 1<<(shift-1), 1<<shift-1)
+	} else {
+		n = 0
+	}
+	if n < len(v) {
+		any = motionDiff(v[n:], p[n:], c[n:], shift) || any
+	}
+	return any
+}
+
+func motionRowSADVec(row []int32, w int) uint32 {
+	n := w &^ 7
+	var s uint32
+	if n > 0 {
+		s = motionRowSADAVX2(admAt(row, n+2*motionRadius), n)
+	}
+	if n < w {
+		s += motionRowSAD(row[n:], w-n)
+	}
+	return s
+}

@@ -1,0 +1,9 @@
+//go:build !amd64 || purego
+
+package vmaf
+
+// motionBestKernels returns the fastest kernel set this machine runs.
+func motionBestKernels() *motionKernels { return &motionScalarKernels }
+
+// motionKernelSets lists every kernel set this machine runs, for tests.
+func motionKernelSets() []*motionKernels { return []*motionKernels{&motionScalarKernels} }

@@ -1,0 +1,111 @@
+package vmaf
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+// The vector motion kernels must give exactly the portable kernels' bits,
+// row by row over the full range of their inputs, and frame by frame.
+
+func motionOtherKernelSets(t *testing.T) []*motionKernels {
+	var sets []*motionKernels
+	for _, k := range motionKernelSets() {
+		if k != &motionScalarKernels {
+			sets = append(sets, k)
+		}
+	}
+	if len(sets) == 0 {
+		t.Skip("this machine runs only the portable motion kernels")
+	}
+	return sets
+}
+
+func TestMotionKernelRows(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	for _, k := range motionOtherKernelSets(t) {
+		for _, w := range admKernelWidths {
+			for _, bpc := range []int{8, 10, 12, 16} {
+				name := fmt.Sprintf("%s/w%d/%dbit", k.name, w, bpc)
+				got, want := make([]uint32, w), make([]uint32, w)
+				if bpc == 8 {
+					var r [5][]byte
+					for i := range r {
+						r[i] = admRandSamples[uint8](rng, w, 8)
+					}
+					k.vert8(got, &r)
+					motionScalarKernels.vert8(want, &r)
+				} else {
+					var r [5][]uint16
+					for i := range r {
+						r[i] = admRandSamples[uint16](rng, w, bpc)
+					}
+					k.vert16(got, &r)
+					motionScalarKernels.vert16(want, &r)
+				}
+				admEqual(t, name+" vertical", got, want)
+
+				// Sums of any size, and sums of bpc-bit samples.
+				p, c := make([]uint32, w), make([]uint32, w)
+				for j := range p {
+					p[j], c[j] = rng.Uint32(), rng.Uint32()
+					if rng.IntN(2) == 0 {
+						p[j] >>= 16 - bpc
+						c[j] >>= 16 - bpc
+					}
+				}
+				v, wv := make([]int32, w), make([]int32, w)
+				a, wa := k.diff(v, p, c, uint(bpc)), motionScalarKernels.diff(wv, p, c, uint(bpc))
+				admEqual(t, name+" difference", v, wv)
+				if a != wa {
+					t.Fatalf("%s difference: nonzero %v, portable %v", name, a, wa)
+				}
+				copy(c, p)
+				if k.diff(v, p, c, uint(bpc)) {
+					t.Fatalf("%s difference of equal rows is nonzero", name)
+				}
+			}
+			row := make([]int32, w+2*motionRadius)
+			for j := range row {
+				switch rng.IntN(4) {
+				case 0:
+					row[j] = [...]int32{1 << 22, -1 << 22, 1 << 16, -1 << 16, 0}[rng.IntN(5)]
+				default:
+					row[j] = int32(rng.IntN(1<<23)) - 1<<22
+				}
+			}
+			if got, want := k.rowSAD(row, w), motionScalarKernels.rowSAD(row, w); got != want {
+				t.Fatalf("%s/w%d row SAD: %d, portable %d", k.name, w, got, want)
+			}
+		}
+	}
+}
+
+// TestMotionKernelFrames holds the SAD of every kernel set against the
+// portable one, over depths, odd sizes and content of every kind.
+func TestMotionKernelFrames(t *testing.T) {
+	sets := motionOtherKernelSets(t)
+	for _, sz := range [][2]int{{3, 3}, {7, 9}, {17, 17}, {66, 40}, {97, 63}, {321, 71}} {
+		for _, bpc := range []int{8, 10, 12, 16} {
+			rng := rand.New(rand.NewPCG(uint64(sz[0]), uint64(bpc)))
+			sad := func(k *motionKernels, prev, cur plane) float64 {
+				b := newMotionBlurWith(sz[0], sz[1], bpc, k)
+				fp, fc := newMotionFrame(sz[0], sz[1]), newMotionFrame(sz[0], sz[1])
+				b.blur(prev, fp)
+				b.blur(cur, fc)
+				return motionSADWith(fc, fp, k)
+			}
+			for kind := range 4 {
+				prev := admRandPlane(rng, sz[0], sz[1], bpc, kind)
+				cur := admRandPlane(rng, sz[0], sz[1], bpc, (kind+1)%4)
+				want := sad(&motionScalarKernels, prev, cur)
+				for _, k := range sets {
+					if got := sad(k, prev, cur); got != want {
+						t.Fatalf("%s %dx%d %d-bit content %d: SAD %v, portable %v", k.name, sz[0], sz[1], bpc, kind, got, want)
+					}
+				}
+			}
+		}
+	}
+}

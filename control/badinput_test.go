@@ -64,6 +64,21 @@ func TestBatchInOldProtocol(t *testing.T) {
 	if err != nil || !strings.HasPrefix(line, "[") || !strings.Contains(line, `"frames_scored"`) {
 		t.Fatalf("batch reply %q (%v)", line, err)
 	}
+	// Notifications in a batch (which the SDK alone would choke on) and a
+	// request: the request's reply is still a batch, and the session lives.
+	c.send(t, `[{"jsonrpc":"2.0","method":"notifications/x"},{"jsonrpc":"2.0","id":3,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/y"}]`)
+	c.send(t, `[{"jsonrpc":"2.0","method":"notifications/x"},{"jsonrpc":"2.0","method":"notifications/y"}]`)
+	if line, err := c.r.ReadString('\n'); err != nil || !strings.HasPrefix(line, `[{"jsonrpc":"2.0","id":3,`) {
+		t.Fatalf("reply to a batch with notifications: %q (%v)", line, err)
+	}
+	c.send(t, `[{"jsonrpc":"2.0","id":4,"method":"ping"},{"jsonrpc":"2.0","id":4,"method":"ping"}]`)
+	if code, msg := errorCode(c.recv(t)); code != -32600 || !strings.Contains(msg, "twice") {
+		t.Errorf("repeated id: %v %q", code, msg)
+	}
+	c.send(t, `{"jsonrpc":"2.0","id":"alive","method":"ping"}`)
+	if m := c.recv(t); m["id"] != "alive" {
+		t.Errorf("session after the batches: %v", m)
+	}
 }
 
 func TestInFlightLimit(t *testing.T) {

@@ -68,9 +68,9 @@ func (w *wireConn) nextLine() ([]byte, error) {
 				return nil, werr
 			}
 		} else if msg := bytes.TrimSpace(line); len(msg) > 0 {
-			id, code, reason := w.check(msg)
+			out, id, code, reason := w.check(msg)
 			if code == 0 {
-				return append(msg, '\n'), nil
+				return out, nil
 			}
 			if werr := w.reply(id, code, reason); werr != nil {
 				return nil, werr
@@ -110,37 +110,17 @@ func (w *wireConn) readLine() (line []byte, oversized bool, err error) {
 	}
 }
 
-// check classifies one message: code 0 accepts it; otherwise code and
-// reason say why not, and id is the request's id when it could be read.
-func (w *wireConn) check(msg []byte) (id any, code int64, reason string) {
+// check classifies one message: code 0 accepts it, and out is what to
+// hand the SDK for it; otherwise code and reason say why not, and id is
+// the request's id when it could be read.
+func (w *wireConn) check(msg []byte) (out []byte, id any, code int64, reason string) {
 	if !json.Valid(msg) {
 		var raw json.RawMessage
 		err := json.Unmarshal(msg, &raw)
-		return nil, jsonrpc.CodeParseError, fmt.Sprintf("parse error: %v", err)
+		return nil, nil, jsonrpc.CodeParseError, fmt.Sprintf("parse error: %v", err)
 	}
 	if msg[0] == '[' {
-		var batch []json.RawMessage
-		if err := json.Unmarshal(msg, &batch); err != nil || len(batch) == 0 {
-			return nil, jsonrpc.CodeInvalidRequest, "invalid request: empty batch"
-		}
-		if !w.batchOK {
-			return nil, jsonrpc.CodeInvalidRequest, "invalid request: JSON-RPC batches are not part of the negotiated protocol version"
-		}
-		ids := make(map[jsonrpc.ID]bool, len(batch))
-		for _, m := range batch {
-			msg, err := jsonrpc.DecodeMessage(m)
-			if err != nil {
-				return nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("invalid request in batch: %v", err)
-			}
-			// The SDK drops the session on a batch that repeats an id.
-			if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
-				if ids[req.ID] {
-					return nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("invalid request: id %v appears twice in the batch", req.ID.Raw())
-				}
-				ids[req.ID] = true
-			}
-		}
-		return nil, 0, ""
+		return w.checkBatch(msg)
 	}
 	m, err := jsonrpc.DecodeMessage(msg)
 	if err != nil {
@@ -152,7 +132,7 @@ func (w *wireConn) check(msg []byte) (id any, code int64, reason string) {
 		case string, float64:
 			id = probe.ID
 		}
-		return id, jsonrpc.CodeInvalidRequest, fmt.Sprintf("invalid request: %v", err)
+		return nil, id, jsonrpc.CodeInvalidRequest, fmt.Sprintf("invalid request: %v", err)
 	}
 	if req, ok := m.(*jsonrpc.Request); ok && req.Method == "initialize" && !w.initSeen {
 		w.initSeen = true
@@ -162,7 +142,52 @@ func (w *wireConn) check(msg []byte) (id any, code int64, reason string) {
 		json.Unmarshal(req.Params, &p)
 		w.batchOK = p.ProtocolVersion == "2024-11-05" || p.ProtocolVersion == "2025-03-26"
 	}
-	return nil, 0, ""
+	return append(msg, '\n'), nil, 0, ""
+}
+
+// checkBatch vets a batch. The SDK ends the session on a batch it cannot
+// take apart (an id used twice; two notifications, whose empty ids it
+// takes for a repeated one), so such batches are refused, or rewritten:
+// notifications need no reply, so they go on as lines of their own and
+// the requests stay a batch, answered as one.
+func (w *wireConn) checkBatch(msg []byte) (out []byte, id any, code int64, reason string) {
+	var batch []json.RawMessage
+	if err := json.Unmarshal(msg, &batch); err != nil || len(batch) == 0 {
+		return nil, nil, jsonrpc.CodeInvalidRequest, "invalid request: empty batch"
+	}
+	if !w.batchOK {
+		return nil, nil, jsonrpc.CodeInvalidRequest, "invalid request: JSON-RPC batches are not part of the negotiated protocol version"
+	}
+	ids := make(map[jsonrpc.ID]bool, len(batch))
+	var calls, notes []json.RawMessage
+	for _, raw := range batch {
+		m, err := jsonrpc.DecodeMessage(raw)
+		if err != nil {
+			return nil, nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("invalid request in batch: %v", err)
+		}
+		if req, ok := m.(*jsonrpc.Request); ok {
+			if !req.IsCall() {
+				notes = append(notes, raw)
+				continue
+			}
+			if ids[req.ID] {
+				return nil, nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("invalid request: id %v appears twice in the batch", req.ID.Raw())
+			}
+			ids[req.ID] = true
+		}
+		calls = append(calls, raw)
+	}
+	if len(notes) < 2 {
+		return append(msg, '\n'), nil, 0, ""
+	}
+	for _, n := range notes {
+		out = append(append(out, n...), '\n')
+	}
+	if len(calls) > 0 {
+		b, _ := json.Marshal(calls)
+		out = append(append(out, b...), '\n')
+	}
+	return out, nil, 0, ""
 }
 
 // reply writes a JSON-RPC error response for a message the SDK never saw.

@@ -26,9 +26,10 @@ func admRowNeighbours(i, n int) (up, dn int) {
 // admBoxSums sets thr[j] to the sum of colSum[j : j+3], the 3x3 sum of
 // the rows' contributions around column j.
 func admBoxSums(thr, colSum []int32) {
-	colSum = colSum[:len(thr)+2]
+	n := len(thr)
+	l, c, r := colSum[:n], colSum[1:n+1], colSum[2:n+2]
 	for j := range thr {
-		thr[j] = colSum[j] + colSum[j+1] + colSum[j+2]
+		thr[j] = l[j] + c[j] + r[j]
 	}
 }
 
@@ -74,11 +75,9 @@ func admCM0(r *admCM16Row, p *admCMParams, trunc bool) (acc [3]int64) {
 		sqRnd, cRnd := int64(1)<<(sq-1), admRoundHalf(int(cs))
 		var inner int64
 		for j, v := range s {
-			x := admAbs32(int32(v)*rf) - thr[j]<<sub
-			if x <= 0 {
-				continue
-			}
-			x64 := int64(x)
+			// A term of x <= 0 is skipped; taken as 0 it adds nothing,
+			// which saves a branch the predictor cannot learn.
+			x64 := int64(max(admAbs32(int32(v)*rf)-thr[j]<<sub, 0))
 			x2 := int64(int32((x64*x64 + sqRnd) >> sq))
 			inner += (x2*x64 + cRnd) >> cs
 		}
@@ -114,11 +113,7 @@ func admCMN(r *admCM32Row, p *admCMParams) (acc [3]int64) {
 		sqRnd, cRnd := int64(1)<<(sq-1), admRoundHalf(int(cs))
 		var inner int64
 		for j, v := range s {
-			x := admAbs32(int32((int64(v)*rf+(1<<27))>>28)) - thr[j]
-			if x <= 0 {
-				continue
-			}
-			x64 := int64(x)
+			x64 := int64(max(admAbs32(int32((int64(v)*rf+(1<<27))>>28))-thr[j], 0))
 			x2 := int64(int32((x64*x64 + sqRnd) >> sq))
 			inner += (x2*x64 + cRnd) >> cs
 		}

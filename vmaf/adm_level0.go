@@ -85,11 +85,11 @@ func admDecouple16(o, t int16, same bool, gain float64) (rst, add int16) {
 }
 
 // admAbs32 is |x|, wrapping for the most negative value as C's abs does.
+// It has no branch: the signs of ADM's coefficients do not follow a
+// pattern a predictor could learn.
 func admAbs32(x int32) int32 {
-	if x < 0 {
-		return -x
-	}
-	return x
+	m := x >> 31
+	return (x ^ m) - m
 }
 
 // admCube0 sums |v|^3 over a level-0 row; a row of up to 2^19 samples

@@ -75,8 +75,9 @@ const (
 	// DefaultPendingTimeout is long enough for any real stream to deliver
 	// a frame, short enough for a live source to recover.
 	DefaultPendingTimeout = time.Second
-	// DefaultMaxHeld bounds the frames held by reference per side; the
-	// rest are copied, so small upstream buffer pools never run dry.
+	// DefaultMaxHeld bounds the waiting frames per side that keep memory
+	// from a bounded upstream pool; the rest are copied, so small pools
+	// never run dry.
 	DefaultMaxHeld = 8
 	// DefaultCommandQueue bounds the commands waiting for a frame boundary.
 	DefaultCommandQueue = 16
@@ -108,9 +109,10 @@ type Config struct {
 	// PendingTimeout is how long a full side waits for the other stream
 	// (0: DefaultPendingTimeout).
 	PendingTimeout time.Duration
-	// MaxHeld is how many of a side's waiting frames may keep the host's
-	// memory (0: DefaultMaxHeld; negative: all of them); later ones are
-	// copied into memory the Runner owns and the host's is released.
+	// MaxHeld is how many of a side's waiting frames may keep memory from
+	// a bounded pool (see Frame.HoldLimit) before later ones are copied
+	// into memory the Runner owns and the host's is released
+	// (0: DefaultMaxHeld; negative: never copy).
 	MaxHeld int
 	// CommandQueue bounds the queued commands (0: DefaultCommandQueue).
 	CommandQueue int

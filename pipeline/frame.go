@@ -51,6 +51,12 @@ type Frame struct {
 	Picture *vmaf.Picture
 	Timing  Timing
 	Owner   Releaser // nil when the memory outlives the Runner
+	// HoldLimit, when positive, says the picture's memory comes from a
+	// bounded pool upstream, of which at most this many buffers may wait
+	// in the Runner (and at most Config.MaxHeld); a frame that would wait
+	// beyond that is copied and its memory given back at once. Zero: the
+	// memory is not pooled, so holding it costs no more than a copy would.
+	HoldLimit int
 }
 
 func (f *Frame) release() {

@@ -418,11 +418,11 @@ func (r *Runner) discard(s Side, f *Frame, why discardReason) {
 	r.statMu.Unlock()
 }
 
-// hold copies a frame about to wait in a deep queue, so the host's buffer
-// pool gets its memory back. A frame that cannot be copied keeps the
-// host's memory.
+// hold copies a frame about to wait in a deep queue when its memory
+// belongs to a bounded upstream pool, so the pool never runs dry. A
+// frame that cannot be copied keeps the host's memory.
 func (r *Runner) hold(f *Frame, depth int) {
-	if depth >= r.cfg.MaxHeld && f.Picture != nil {
+	if f.HoldLimit > 0 && depth >= min(f.HoldLimit, r.cfg.MaxHeld) && f.Picture != nil {
 		_ = r.spares.detach(f)
 	}
 }

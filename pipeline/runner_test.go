@@ -432,27 +432,42 @@ func TestRunnerFormatMismatch(t *testing.T) {
 }
 
 func TestRunnerCopiesLongWaitingFrames(t *testing.T) {
-	r := newTestRunner(t, &fakeEngine{}, func(c *Config) { c.Pairing = PairByOrder; c.MaxHeld = 2 })
-	recs := collect(r)
-	fs := newFrames(t)
-	for i := range 5 {
-		push(t, r, Ref, fs.frame(byte(10+i), -1))
+	tests := []struct {
+		name       string
+		holdLimit  int
+		copiedFrom int // first frame index that is copied; -1: none
+	}{
+		{"unpooled frames are held", 0, -1},
+		{"pooled frames beyond MaxHeld are copied", 100, 2},
+		{"pooled frames beyond the pool's limit are copied", 1, 1},
 	}
-	for i, o := range fs.owners {
-		if got, want := o.n.Load() == 1, i >= 2; got != want {
-			t.Errorf("reference frame %d released early = %v, want %v", i, got, want)
-		}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newTestRunner(t, &fakeEngine{}, func(c *Config) { c.Pairing = PairByOrder; c.MaxHeld = 2 })
+			recs := collect(r)
+			fs := newFrames(t)
+			for i := range 5 {
+				f := fs.frame(byte(10+i), -1)
+				f.HoldLimit = tc.holdLimit
+				push(t, r, Ref, f)
+			}
+			for i, o := range fs.owners {
+				if got, want := o.n.Load() == 1, tc.copiedFrom >= 0 && i >= tc.copiedFrom; got != want {
+					t.Errorf("reference frame %d released early = %v, want %v", i, got, want)
+				}
+			}
+			for range 5 {
+				push(t, r, Dist, fs.frame(0, -1))
+			}
+			finish(t, r)
+			for i, rec := range recs.records() {
+				if rec.Score != float64(100-10-i) {
+					t.Errorf("frame %d scored %v, want %d (copied pixels lost)", i, rec.Score, 90-i)
+				}
+			}
+			fs.checkReleased()
+		})
 	}
-	for range 5 {
-		push(t, r, Dist, fs.frame(0, -1))
-	}
-	finish(t, r)
-	for i, rec := range recs.records() {
-		if rec.Score != float64(100-10-i) {
-			t.Errorf("frame %d scored %v, want %d (copied pixels lost)", i, rec.Score, 90-i)
-		}
-	}
-	fs.checkReleased()
 }
 
 func TestRunnerSlowSubscriberDoesNotBlockPush(t *testing.T) {

@@ -160,6 +160,19 @@ gint vs_info_fps(const GstVideoInfo *info, gint *den) {
 }
 
 GstClockTime vs_buffer_pts(GstBuffer *buf) { return GST_BUFFER_PTS(buf); }
+
+GstBufferPool *vs_buffer_pool(GstBuffer *buf) { return buf->pool; }
+
+/* The pool's maximum number of buffers; 0 for an unbounded pool. */
+guint vs_pool_max_buffers(GstBufferPool *pool) {
+  guint max = 0;
+  GstStructure *config = gst_buffer_pool_get_config(pool);
+  if (config) {
+    gst_buffer_pool_config_get_params(config, NULL, NULL, NULL, &max);
+    gst_structure_free(config);
+  }
+  return max;
+}
 GstClockTime vs_buffer_duration(GstBuffer *buf) { return GST_BUFFER_DURATION(buf); }
 
 guint64 vs_running_time(const GstSegment *seg, GstClockTime t) {

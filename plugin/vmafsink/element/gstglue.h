@@ -39,6 +39,8 @@ gint vs_info_fps(const GstVideoInfo *info, gint *den);
 GstEventType vs_event_type(GstEvent *event);
 GstCaps *vs_event_caps(GstEvent *event);
 GstClockTime vs_buffer_pts(GstBuffer *buf);
+GstBufferPool *vs_buffer_pool(GstBuffer *buf);
+guint vs_pool_max_buffers(GstBufferPool *pool);
 GstClockTime vs_buffer_duration(GstBuffer *buf);
 guint64 vs_running_time(const GstSegment *seg, GstClockTime t);
 guint64 vs_stream_time(const GstSegment *seg, GstClockTime t);

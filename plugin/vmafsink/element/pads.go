@@ -59,7 +59,7 @@ func (st *runState) chain(s pipeline.Side, buf *C.GstBuffer) C.GstFlowReturn {
 		return C.GST_FLOW_ERROR
 	}
 	ps.flowed = true
-	err = st.runner.Push(s, pipeline.Frame{Picture: &m.pic, Timing: st.timing(ps, buf), Owner: m})
+	err = st.runner.Push(s, pipeline.Frame{Picture: &m.pic, Timing: st.timing(ps, buf), Owner: m, HoldLimit: ps.poolHoldLimit(buf)})
 	var fe *pipeline.FormatError
 	switch {
 	case err == nil:

@@ -43,6 +43,27 @@ type padState struct {
 	format  *videoFormat
 	segment C.GstSegment
 	flowed  bool // a buffer has been pushed since the caps were set
+
+	// The pool the last buffer came from and how many of its buffers
+	// may wait in the Runner; looked up again only when the pool changes.
+	pool      *C.GstBufferPool
+	holdLimit int
+}
+
+// poolHoldLimit is pipeline.Frame.HoldLimit for a buffer: half its
+// pool's buffers when the pool is bounded, so upstream keeps enough to
+// work with; 0 (hold freely) for unpooled buffers and unbounded pools.
+func (ps *padState) poolHoldLimit(buf *C.GstBuffer) int {
+	pool := C.vs_buffer_pool(buf)
+	if pool != ps.pool {
+		ps.pool, ps.holdLimit = pool, 0
+		if pool != nil {
+			if n := int(C.vs_pool_max_buffers(pool)); n > 0 {
+				ps.holdLimit = max(n/2, 1)
+			}
+		}
+	}
+	return ps.holdLimit
 }
 
 // start builds a run from the settings: the model, the Runner, the

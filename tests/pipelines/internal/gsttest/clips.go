@@ -62,6 +62,14 @@ func Source(path string) string {
 // GStreamer's default layout for the clips' even sizes.
 func RawSource(t testing.TB, y4mPath string) string {
 	t.Helper()
+	src, _ := RepeatedSource(t, y4mPath, 1)
+	return src
+}
+
+// RepeatedSource is RawSource for the clip played repeat times in a row,
+// for runs longer than the clips; it also returns the number of frames.
+func RepeatedSource(t testing.TB, y4mPath string, repeat int) (fragment string, frames int) {
+	t.Helper()
 	clipMu.Lock()
 	defer clipMu.Unlock()
 	in, err := os.Open(y4mPath)
@@ -78,18 +86,17 @@ func RawSource(t testing.TB, y4mPath string) string {
 	if !ok {
 		t.Fatalf("%s: no GStreamer format for %s %d-bit", y4mPath, f.Chroma, f.BitDepth)
 	}
-	raw := strings.TrimSuffix(y4mPath, ".y4m") + ".yuv"
-	if _, err := os.Stat(raw); err != nil {
-		if err := writeRaw(r, raw); err != nil {
-			t.Fatal(err)
-		}
+	raw := fmt.Sprintf("%s.x%d.yuv", strings.TrimSuffix(y4mPath, ".y4m"), repeat)
+	n, err := writeRaw(r, raw, repeat)
+	if err != nil {
+		t.Fatal(err)
 	}
 	num, den := f.FrameRateNum, f.FrameRateDen
 	if num == 0 || den == 0 {
 		num, den = 25, 1
 	}
 	return fmt.Sprintf("filesrc location=%s ! rawvideoparse width=%d height=%d format=%s framerate=%d/%d",
-		raw, f.Width, f.Height, format, num, den)
+		raw, f.Width, f.Height, format, num, den), n
 }
 
 // rawFormats maps chroma/bit depth to rawvideoparse's format names.
@@ -99,32 +106,49 @@ var rawFormats = map[string]string{
 	"420/12": "i420-12le", "422/12": "i422-12le", "444/12": "y444-12le",
 }
 
-func writeRaw(r *y4m.Reader, path string) error {
-	out, err := os.Create(path + ".tmp")
-	if err != nil {
-		return err
-	}
-	w := bufio.NewWriter(out)
+// writeRaw writes the clip's frames, repeat times over, as headerless
+// planar frames (once: an existing file is kept) and returns how many
+// frames the file holds.
+func writeRaw(r *y4m.Reader, path string, repeat int) (int, error) {
 	fr := y4m.NewFrame(r.Format())
+	frameSize := 0
+	for _, p := range fr.Planes {
+		frameSize += len(p)
+	}
+	if st, err := os.Stat(path); err == nil {
+		return int(st.Size()) / frameSize, nil
+	}
+	var frames [][]byte
 	for {
 		if err := r.ReadFrame(fr); err == io.EOF {
 			break
 		} else if err != nil {
-			out.Close()
-			return err
+			return 0, err
 		}
+		var b []byte
 		for _, p := range fr.Planes {
-			w.Write(p)
+			b = append(b, p...)
+		}
+		frames = append(frames, b)
+	}
+	out, err := os.Create(path + ".tmp")
+	if err != nil {
+		return 0, err
+	}
+	w := bufio.NewWriter(out)
+	for range repeat {
+		for _, f := range frames {
+			w.Write(f)
 		}
 	}
 	if err := w.Flush(); err != nil {
 		out.Close()
-		return err
+		return 0, err
 	}
 	if err := out.Close(); err != nil {
-		return err
+		return 0, err
 	}
-	return os.Rename(path+".tmp", path)
+	return len(frames) * repeat, os.Rename(path+".tmp", path)
 }
 
 // Golden reads libvmaf's per-frame metrics for a pair.
@@ -189,6 +213,23 @@ func EngineScores(t testing.TB, refPath, distPath string, cfg vmaf.Config) []map
 	return out
 }
 
+// LoadFrames reads every frame of a Y4M clip into memory.
+func LoadFrames(t testing.TB, path string) []*vmaf.Picture {
+	t.Helper()
+	c := openY4M(t, path)
+	var out []*vmaf.Picture
+	for {
+		p, err := c.next()
+		if err == io.EOF {
+			return out
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, p)
+	}
+}
+
 type y4mClip struct {
 	r      *y4m.Reader
 	format y4m.Format
@@ -221,4 +262,11 @@ func (c *y4mClip) next() (*vmaf.Picture, error) {
 	}
 	return &vmaf.Picture{Width: c.format.Width, Height: c.format.Height, BitDepth: c.format.BitDepth,
 		Chroma: chroma, Planes: fr.Planes, Strides: fr.Strides}, nil
+}
+
+// RawPath is the file a RawSource or RepeatedSource fragment reads.
+func RawPath(fragment string) string {
+	_, rest, _ := strings.Cut(fragment, "location=")
+	path, _, _ := strings.Cut(rest, " ")
+	return path
 }

@@ -13,9 +13,10 @@ import (
 
 // Run is a finished gst-launch-1.0 run.
 type Run struct {
-	Output   string    // stdout and stderr
-	Err      error     // the exit status; nil when gst-launch succeeded
-	Messages []Message // the vmafsink element messages (structure VMAF), in order
+	Output   string        // stdout and stderr
+	Err      error         // the exit status; nil when gst-launch succeeded
+	Messages []Message     // the vmafsink element messages (structure VMAF), in order
+	CPU      time.Duration // user and system time the process used
 }
 
 // Message is one VMAF element message.
@@ -38,7 +39,11 @@ func Launch(t testing.TB, timeout time.Duration, description string, env ...stri
 	if ctx.Err() != nil {
 		t.Fatalf("gst-launch-1.0 did not finish within %v (deadlock?):\n%s", timeout, tail(out.String()))
 	}
-	return &Run{Output: out.String(), Err: err, Messages: ParseMessages(out.String())}
+	run := &Run{Output: out.String(), Err: err, Messages: ParseMessages(out.String())}
+	if ps := cmd.ProcessState; ps != nil {
+		run.CPU = ps.UserTime() + ps.SystemTime()
+	}
+	return run
 }
 
 // Frames returns the type=frame messages.

@@ -1,0 +1,164 @@
+package pipelines
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/vmafsink/vmafsink/tests/pipelines/internal/gsttest"
+	"github.com/vmafsink/vmafsink/vmaf"
+)
+
+// BenchmarkElementVsEngine scores the same 480 frame pairs of 576x324
+// I420 (the golden flower pair played 10 times, as raw files) two ways,
+// with 2 scoring threads each:
+//
+//   - engine: a Go loop that reads the frames from the raw files and
+//     submits them to vmaf.Context directly, recycling its frame buffers;
+//   - element: gst-launch-1.0, filesrc ! rawvideoparse on each file into
+//     vmafsink (frame messages on), less gst-launch's start-up and
+//     shutdown (the same pipeline with one frame).
+//
+// Each iteration runs both, alternately, so a shared machine's changing
+// load hits both alike. On a loaded machine wall time measures the
+// scheduler's share as much as the work (the element's process has more
+// threads), so the CPU time per frame (user+system) is reported too;
+// "sources" is the CPU the same sources cost into fakesink, which the
+// element-minus-sources figure leaves out.
+//
+//	go test -run XXX -bench ElementVsEngine -benchtime 5x ./tests/pipelines
+func BenchmarkElementVsEngine(b *testing.B) {
+	const (
+		threads       = 2
+		width, height = 576, 324
+	)
+	model, err := vmaf.ParseModelSpec("vmaf_v0.6.1")
+	if err != nil {
+		b.Fatal(err)
+	}
+	type scenario struct {
+		name            string
+		refSrc, distSrc string // gst-launch fragments producing the frames
+		refRaw, distRaw string // the same frames as raw files
+		frames          int
+	}
+	var scenarios []scenario
+	{
+		// filesrc ! rawvideoparse allocates every buffer afresh.
+		refSrc, n := gsttest.RepeatedSource(b, gsttest.Clip(b, "flower_576x324_ref"), 10)
+		distSrc, _ := gsttest.RepeatedSource(b, gsttest.Clip(b, "flower_576x324_x264_crf22"), 10)
+		scenarios = append(scenarios, scenario{"rawfiles", refSrc, distSrc, gsttest.RawPath(refSrc), gsttest.RawPath(distSrc), n})
+	}
+	for _, sc := range scenarios {
+		b.Run(sc.name, func(b *testing.B) {
+			// identity's eos-after counts the buffer it ends on.
+			pipeline := func(frames int, sink string) string {
+				return fmt.Sprintf("%s ! identity eos-after=%d ! %s %s ! identity eos-after=%d ! %s",
+					sc.refSrc, frames+1, sink, sc.distSrc, frames+1, strings.ReplaceAll(sink, "ref", "dist"))
+			}
+			const vmafsink = "v.ref_sink"
+			tail := fmt.Sprintf(" vmafsink name=v threads=%d", threads)
+			startup, startupCPU := time.Hour, time.Hour
+			for range 3 {
+				t0 := time.Now()
+				run := gsttest.Launch(b, time.Minute, pipeline(1, vmafsink)+tail)
+				startup = min(startup, time.Since(t0))
+				run.MustSucceed(b)
+				startupCPU = min(startupCPU, run.CPU)
+			}
+			sources := gsttest.Launch(b, time.Minute, pipeline(sc.frames, "fakesink name=ref"))
+			sources.MustSucceed(b)
+
+			var engWall, engCPU, elWall, elCPU time.Duration
+			b.ResetTimer()
+			for range b.N {
+				cpu0, t0 := selfCPU(b), time.Now()
+				if got := scoreRawFiles(b, sc.refRaw, sc.distRaw, width, height, model, threads); got != sc.frames {
+					b.Fatalf("engine scored %d frames, want %d", got, sc.frames)
+				}
+				engWall += time.Since(t0)
+				engCPU += selfCPU(b) - cpu0
+
+				t0 = time.Now()
+				run := gsttest.Launch(b, 10*time.Minute, pipeline(sc.frames, vmafsink)+tail)
+				elWall += time.Since(t0) - startup
+				run.MustSucceed(b)
+				if got := len(run.Frames()); got != sc.frames {
+					b.Fatalf("element scored %d frames, want %d", got, sc.frames)
+				}
+				elCPU += run.CPU - startupCPU
+			}
+			frames := float64(sc.frames * b.N)
+			engFPS, elFPS := frames/engWall.Seconds(), frames/elWall.Seconds()
+			perFrame := func(d time.Duration) float64 { return float64(d.Microseconds()) / frames }
+			b.ReportMetric(engFPS, "engine-frames/s")
+			b.ReportMetric(elFPS, "element-frames/s")
+			b.ReportMetric(perFrame(engCPU), "engine-cpu-µs/frame")
+			b.ReportMetric(perFrame(elCPU), "element-cpu-µs/frame")
+			b.ReportMetric(perFrame(sources.CPU*time.Duration(b.N)), "sources-cpu-µs/frame")
+			b.ReportMetric(100*(perFrame(elCPU-sources.CPU*time.Duration(b.N))/perFrame(engCPU)-1), "element-cpu-overhead-%")
+		})
+	}
+}
+
+// scoreRawFiles is the engine-alone side of BenchmarkElementVsEngine: it
+// reads 8-bit 4:2:0 frames from two raw files and scores them.
+func scoreRawFiles(b *testing.B, refPath, distPath string, w, h int, model *vmaf.Model, threads int) int {
+	open := func(p string) *bufio.Reader {
+		f, err := os.Open(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { f.Close() })
+		return bufio.NewReaderSize(f, 1<<20)
+	}
+	refIn, distIn := open(refPath), open(distPath)
+	n := 0
+	ctx, err := vmaf.NewContext(vmaf.Config{Models: []*vmaf.Model{model}, Threads: threads,
+		OnResult: func(*vmaf.Result) { n++ }})
+	if err != nil {
+		b.Fatal(err)
+	}
+	// Frame buffers go back to free when the engine releases them.
+	free := make(chan [2]*vmaf.Picture, threads+8)
+	for range cap(free) {
+		r, _ := vmaf.NewPicture(w, h, 8, vmaf.Chroma420)
+		d, _ := vmaf.NewPicture(w, h, 8, vmaf.Chroma420)
+		free <- [2]*vmaf.Picture{r, d}
+	}
+	read := func(in *bufio.Reader, p *vmaf.Picture) bool {
+		for _, plane := range p.Planes {
+			if _, err := io.ReadFull(in, plane); err != nil {
+				return false
+			}
+		}
+		return true
+	}
+	for {
+		pair := <-free
+		if !read(refIn, pair[0]) || !read(distIn, pair[1]) {
+			break
+		}
+		if err := ctx.Submit(pair[0], pair[1], func() { free <- pair }); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := ctx.Flush(); err != nil {
+		b.Fatal(err)
+	}
+	return n
+}
+
+// selfCPU is the user and system time this process has used.
+func selfCPU(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}

@@ -304,3 +304,27 @@ func TestOutboxDropsOldest(t *testing.T) {
 		t.Errorf("encoded %q, %v", line, err)
 	}
 }
+
+// TestSplicedLines checks the hand-spliced per-frame lines against what
+// encodeNote writes for the same params.
+func TestSplicedLines(t *testing.T) {
+	f := newFake()
+	s := startTest(t, f, Options{})
+	connectTest(t, s, "2025-11-25")
+	f.frame(42.5)
+	waitFor(t, 5*time.Second, "a published frame", func() bool { return s.shared.Load() != nil })
+	sh := s.shared.Load()
+	for _, tc := range []struct {
+		method string
+		params mcp.Params
+		line   []byte
+	}{
+		{methodResourceUpdated, sh.live, sh.liveLine},
+		{methodLogMessage, sh.log, sh.logLine},
+	} {
+		want, err := encodeNote(tc.method, tc.params)
+		if err != nil || string(tc.line) != string(want) {
+			t.Errorf("%s:\nspliced %s\nencoded %s (%v)", tc.method, tc.line, want, err)
+		}
+	}
+}

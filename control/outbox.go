@@ -18,8 +18,9 @@ type note struct {
 }
 
 // outbox is one client's bounded queue of notifications. The publisher
-// pushes without ever blocking; when the client lags, the oldest are
-// dropped and the next notification written says how many.
+// pushes without ever blocking and kicks the writer when it hands a batch
+// over; when the client lags, the oldest are dropped and the next
+// notification written says how many.
 type outbox struct {
 	mu      sync.Mutex
 	ring    []note
@@ -43,6 +44,16 @@ func (o *outbox) push(nt note) {
 	o.ring[(o.head+o.n)%len(o.ring)] = nt
 	o.n++
 	o.mu.Unlock()
+}
+
+// kick wakes the writer if anything is queued.
+func (o *outbox) kick() {
+	o.mu.Lock()
+	queued := o.n > 0
+	o.mu.Unlock()
+	if !queued {
+		return
+	}
 	select {
 	case o.wake <- struct{}{}:
 	default:
@@ -76,8 +87,8 @@ const maxBatch = 64
 // run writes queued notifications to w until done closes or a write
 // fails. Per-frame notifications need no reply, so they go straight to
 // the connection as whole lines (the SDK's own messages are whole lines
-// too, and wireConn serialises the two), several per system call when
-// the client is behind.
+// too, and wireConn serialises the two), a handed-over batch per system
+// call.
 func (o *outbox) run(w *wireConn, done <-chan struct{}) {
 	var batch net.Buffers
 	for {

@@ -22,6 +22,13 @@ const (
 	// announce on vmaf://status (state changes need no frames to happen:
 	// a blocking pause stops them).
 	statusPoll = 200 * time.Millisecond
+
+	// flushGap spaces the publisher's hand-overs to the clients' writers:
+	// every client's notifications of a gap go out in one wake-up and one
+	// system call, so a fast stream costs each client at most 1/flushGap
+	// wake-ups a second rather than one per frame (waking idle threads
+	// costs more than writing), for at most this much delay.
+	flushGap = 25 * time.Millisecond
 )
 
 // sendingMiddleware diverts resource-updated and log notifications into
@@ -117,10 +124,29 @@ func (s *Server) publish() {
 	records := s.target.Records(s.ctx)
 	tick := time.NewTicker(statusPoll)
 	defer tick.Stop()
+	flush := time.NewTimer(0)
+	<-flush.C
+	defer flush.Stop()
 	var (
-		sessions []*session
-		lastSig  string
+		sessions  []*session
+		lastSig   string
+		lastFlush time.Time
+		pending   bool // notifications queued but not yet handed over
 	)
+	// handOver wakes the writers now if the last hand-over is a gap ago,
+	// and otherwise once it is.
+	handOver := func() {
+		if pending {
+			return
+		}
+		if wait := time.Until(lastFlush.Add(flushGap)); wait > 0 {
+			flush.Reset(wait)
+			pending = true
+			return
+		}
+		s.kick(sessions)
+		lastFlush = time.Now()
+	}
 	for {
 		select {
 		case <-s.ctx.Done():
@@ -132,6 +158,12 @@ func (s *Server) publish() {
 			}
 			sessions = s.snapshot(sessions)
 			s.onRecord(r, sessions)
+			handOver()
+		case <-flush.C:
+			pending = false
+			sessions = s.snapshot(sessions)
+			s.kick(sessions)
+			lastFlush = time.Now()
 		case <-tick.C:
 			if s.statusSub.Load() == 0 {
 				continue
@@ -139,10 +171,19 @@ func (s *Server) publish() {
 			if sig := statusSignature(s.target.Status()); sig != lastSig {
 				if lastSig != "" {
 					s.mcp.ResourceUpdated(s.ctx, &mcp.ResourceUpdatedNotificationParams{URI: statusURI})
+					sessions = s.snapshot(sessions)
+					handOver()
 				}
 				lastSig = sig
 			}
 		}
+	}
+}
+
+// kick wakes the writers of clients with notifications queued.
+func (s *Server) kick(sessions []*session) {
+	for _, sess := range sessions {
+		sess.out.kick()
 	}
 }
 
@@ -162,15 +203,28 @@ func (s *Server) onRecord(r Record, sessions []*session) {
 	}
 	live := &mcp.ResourceUpdatedNotificationParams{URI: liveURI, Meta: mcp.Meta{"record": json.RawMessage(raw)}}
 	msg := &mcp.LoggingMessageParams{Level: "info", Logger: "vmaf", Data: json.RawMessage(raw)}
-	sh := &sharedLines{live: live, log: msg}
-	sh.liveLine, _ = encodeNote(methodResourceUpdated, live)
-	sh.logLine, _ = encodeNote(methodLogMessage, msg)
+	// The lines are what encodeNote would write, spliced by hand: this runs
+	// for every frame, and reflection over the params costs more than the
+	// rest of publishing.
+	sh := &sharedLines{live: live, log: msg,
+		liveLine: splice(`{"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"_meta":{"record":`, raw, `},"uri":"vmaf://scores/live"}}`),
+		logLine:  splice(`{"jsonrpc":"2.0","method":"notifications/message","params":{"data":`, raw, `,"level":"info","logger":"vmaf"}}`),
+	}
 	s.shared.Store(sh)
 	s.mcp.ResourceUpdated(s.ctx, live)
 	for _, sess := range sessions {
 		// Log drops it unless the client asked for info or lower.
 		sess.ss.Log(s.ctx, msg)
 	}
+}
+
+// splice joins a notification line around an encoded record.
+func splice(head string, raw []byte, tail string) []byte {
+	b := make([]byte, 0, len(head)+len(raw)+len(tail)+1)
+	b = append(b, head...)
+	b = append(b, raw...)
+	b = append(b, tail...)
+	return append(b, '\n')
 }
 
 // statusSignature changes whenever something a status subscriber cares

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"runtime/pprof"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -122,9 +123,14 @@ func (s *Server) start() error {
 		return err
 	}
 	s.ln, s.sock = ln, sf
-	s.wg.Add(2)
-	go s.acceptLoop()
-	go s.publish()
+	// Every goroutine serving the socket descends from these two and
+	// inherits the label, so a CPU profile of the host process shows what
+	// the control plane costs (go tool pprof -tagfocus vmafsink=control).
+	pprof.Do(context.Background(), pprof.Labels("vmafsink", "control"), func(context.Context) {
+		s.wg.Add(2)
+		go s.acceptLoop()
+		go s.publish()
+	})
 	s.opts.Logger.Info("control socket listening", "path", s.path)
 	return nil
 }

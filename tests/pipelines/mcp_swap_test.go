@@ -83,21 +83,27 @@ func TestMCPSwapMidStream(t *testing.T) {
 		t.Errorf("swap applied at pair %d, which was pushed before the request", boundary)
 	}
 
-	// No streaming stall around the swap: pairs go in on a 40 ms clock, so
-	// a push that blocked shows as a longer gap; near the boundary the gaps
-	// stay within 1.5x the run's median.
+	// No streaming stall around the swap: a streaming thread is held for
+	// as long as its push takes, so no push near the boundary may take
+	// longer than 1.5x the median frame interval. (Gaps between pushes
+	// also hold the feeder's own wake-up delays, which on a loaded
+	// machine say nothing about the pipeline; they are logged.)
 	var gaps []time.Duration
 	for i := 1; i < len(st.start); i++ {
 		gaps = append(gaps, st.start[i].Sub(st.start[i-1]))
 	}
 	med := median(gaps)
-	var worstGap time.Duration
-	for i := max(boundary-3, 1); i <= min(boundary+3, len(gaps)); i++ {
-		worstGap = max(worstGap, gaps[i-1])
+	var worstPush, worstGap time.Duration
+	for i := max(boundary-3, 0); i <= min(boundary+3, len(st.pushed)-1); i++ {
+		worstPush = max(worstPush, st.pushed[i])
+		if i > 0 {
+			worstGap = max(worstGap, gaps[i-1])
+		}
 	}
-	t.Logf("frame interval: median %v, longest within 3 frames of the swap %v (%.2fx)", med, worstGap, float64(worstGap)/float64(med))
-	if worstGap > med*3/2 {
-		t.Errorf("streaming stalled %v around the swap, median frame interval %v", worstGap, med)
+	t.Logf("frame interval: median %v; within 3 frames of the swap the longest push took %v (%.3fx), the longest gap was %v",
+		med, worstPush, float64(worstPush)/float64(med), worstGap)
+	if worstPush > med*3/2 {
+		t.Errorf("a streaming thread was held %v around the swap; median frame interval %v", worstPush, med)
 	}
 }
 

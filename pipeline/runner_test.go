@@ -572,3 +572,38 @@ func TestRunnerFullQueueStallDropsOldest(t *testing.T) {
 	r.Close()
 	fs.checkReleased()
 }
+
+func TestRunnerFlushResetsPairing(t *testing.T) {
+	r := newTestRunner(t, &fakeEngine{}, func(c *Config) { c.Pairing = PairByOrder })
+	recs := collect(r)
+	fs := newFrames(t)
+	push(t, r, Ref, fs.frame(50, -1))
+	push(t, r, Ref, fs.frame(50, -1))
+	flush := func() {
+		for _, s := range []Side{Ref, Dist} {
+			r.FlushStart(s)
+			if err := r.Push(s, fs.frame(1, -1)); !errors.Is(err, ErrFlushing) {
+				t.Fatalf("push while flushing: %v, want ErrFlushing", err)
+			}
+		}
+		r.FlushStop(Ref)
+		r.FlushStop(Dist)
+	}
+	// A flushing seek: the waiting reference frames are forgotten, not
+	// counted as unpaired.
+	flush()
+	if st := r.Status(); st.Pending != [2]int{} || st.Counters.Unpaired != [2]uint64{} {
+		t.Fatalf("after flush: pending %v unpaired %v, want none", st.Pending, st.Counters.Unpaired)
+	}
+	// A flush also forgets an end of stream.
+	r.EndOfStream(Dist)
+	flush()
+	push(t, r, Ref, fs.frame(60, -1))
+	push(t, r, Dist, fs.frame(20, -1))
+	finish(t, r)
+	got := recs.records()
+	if len(got) != 1 || got[0].Score != 60 || got[0].Index != 0 {
+		t.Errorf("records after the flush: %+v, want one pair scored 60 at index 0", got)
+	}
+	fs.checkReleased()
+}

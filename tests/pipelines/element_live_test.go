@@ -79,3 +79,26 @@ func TestElementGCPressure(t *testing.T) {
 		t.Errorf("scored %d frames under GOGC=1, want %d", got, n)
 	}
 }
+
+// TestElementStridedFrames: at 180x100, avdec_h264 hands out frames with
+// FFmpeg's padded line sizes, described by GstVideoMeta (the element
+// accepts it in the allocation query), while the raw branch has
+// GStreamer's default strides. Reading either with the wrong stride would
+// wreck the scores.
+func TestElementStridedFrames(t *testing.T) {
+	const n = 30
+	run := gsttest.Launch(t, 3*time.Minute, fmt.Sprintf("videotestsrc num-buffers=%d pattern=ball ! "+
+		"video/x-raw,format=I420,width=180,height=100,framerate=30/1 ! tee name=t "+
+		"t. ! queue ! v.ref_sink t. ! queue ! x264enc ! avdec_h264 ! v.dist_sink "+
+		"vmafsink name=v threads=1", n))
+	run.MustSucceed(t)
+	frames := run.Frames()
+	if len(frames) != n {
+		t.Fatalf("%d frames scored, want %d", len(frames), n)
+	}
+	for i, m := range frames {
+		if s := m.Float(t, "score"); s < 80 {
+			t.Errorf("frame %d scored %.2f: planes read with the wrong stride?", i, s)
+		}
+	}
+}

@@ -28,6 +28,7 @@ func (w *Writer) appendHeader(b []byte, fps float64) []byte {
 	case CSV:
 		b = append(b, "Frame,"...)
 		for _, c := range w.columns {
+			c = outputName(c)
 			b = appendCSVField(b, c)
 			b = append(b, ',')
 		}
@@ -54,7 +55,7 @@ func (w *Writer) appendFrame(b []byte, f *Frame) []byte {
 		b = append(b, ",\n      \"metrics\": {\n"...)
 		for i, m := range f.Metrics {
 			b = append(b, "        "...)
-			b = appendJSONString(b, m.Name)
+			b = appendJSONString(b, outputName(m.Name))
 			b = append(b, ": "...)
 			b = appendJSONNumber(b, m.Value)
 			if i < len(f.Metrics)-1 {
@@ -73,7 +74,7 @@ func (w *Writer) appendFrame(b []byte, f *Frame) []byte {
 			b = append(b, "\" "...)
 		}
 		for _, m := range f.Metrics {
-			b = appendXMLAttr(b, m.Name)
+			b = appendXMLAttr(b, outputName(m.Name))
 			b = append(b, "=\""...)
 			b = appendNumber(b, m.Value)
 			b = append(b, "\" "...)
@@ -102,7 +103,7 @@ func (w *Writer) appendFrame(b []byte, f *Frame) []byte {
 		b = strconv.AppendInt(b, int64(f.Num), 10)
 		b = append(b, '|')
 		for _, m := range f.Metrics {
-			b = append(b, m.Name...)
+			b = append(b, outputName(m.Name)...)
 			b = append(b, ": "...)
 			b = appendNumber(b, m.Value)
 			b = append(b, '|')
@@ -115,6 +116,15 @@ func (w *Writer) appendFrame(b []byte, f *Frame) []byte {
 		b = append(b, '\n')
 	}
 	return b
+}
+
+// outputName is the key libvmaf's tool writes for an engine metric: it
+// prints the motion extractor's SAD score under its internal name.
+func outputName(name string) string {
+	if name == "integer_motion" {
+		return "VMAF_integer_feature_motion_sad_score"
+	}
+	return name
 }
 
 // lookup finds metric name in ms, trying position hint first: frames from
@@ -155,7 +165,7 @@ func (w *Writer) appendTrailer(b []byte) []byte {
 		b = append(b, "\n  },\n  \"aggregate_metrics\": {"...)
 		for i, m := range w.aggregate {
 			b = append(b, "\n    "...)
-			b = appendJSONString(b, m.Name)
+			b = appendJSONString(b, outputName(m.Name))
 			b = append(b, ": "...)
 			b = appendJSONNumber(b, m.Value)
 			if i < len(w.aggregate)-1 {

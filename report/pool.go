@@ -40,7 +40,7 @@ func (p *pooler) add(m Metric) {
 		}
 		i = len(p.stats)
 		p.index[m.Name] = i
-		p.stats = append(p.stats, stat{name: m.Name})
+		p.stats = append(p.stats, stat{name: outputName(m.Name)})
 	}
 	p.stats[i].add(m.Value)
 }

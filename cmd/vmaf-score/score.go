@@ -101,13 +101,6 @@ type results struct {
 	err     error // the first output error
 }
 
-// outputNames maps the engine's metric names to the keys libvmaf's tool
-// writes where they differ: it prints the motion extractor's SAD score
-// under its internal name.
-var outputNames = map[string]string{
-	"integer_motion": "VMAF_integer_feature_motion_sad_score",
-}
-
 func (rs *results) add(r *vmaf.Result) { rs.write(r, "") }
 
 // write records one frame; model, when set, names the model that scored
@@ -117,9 +110,6 @@ func (rs *results) write(r *vmaf.Result, model string) {
 	for _, m := range r.Metrics {
 		if rs.hide != nil && rs.hide(m.Name) {
 			continue
-		}
-		if name, ok := outputNames[m.Name]; ok {
-			m.Name = name
 		}
 		rs.metrics = append(rs.metrics, m)
 	}

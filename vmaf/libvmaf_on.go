@@ -2,63 +2,20 @@
 
 package vmaf
 
-/*
-#cgo pkg-config: libvmaf
-#include <stdlib.h>
-#include <string.h>
-#include <libvmaf/libvmaf.h>
-
-// libvmaf's model entry points take a model handle out-parameter; these
-// keep the Go side free of pointer-to-pointer juggling.
-static VmafModel *load_model(const char *version, const char *path, const char *name, int *err) {
-	VmafModel *m = NULL;
-	VmafModelConfig cfg = { .name = name, .flags = VMAF_MODEL_FLAGS_DEFAULT };
-	*err = path ? vmaf_model_load_from_path(&m, &cfg, path) : vmaf_model_load(&m, &cfg, version);
-	return m;
-}
-
-static VmafModel *load_collection(const char *version, const char *path, const char *name, VmafModelCollection **c, int *err) {
-	VmafModel *m = NULL;
-	VmafModelConfig cfg = { .name = name, .flags = VMAF_MODEL_FLAGS_DEFAULT };
-	*err = path ? vmaf_model_collection_load_from_path(&m, c, &cfg, path)
-	            : vmaf_model_collection_load(&m, c, &cfg, version);
-	return m;
-}
-
-static VmafContext *new_context(unsigned threads, unsigned subsample, int *err) {
-	VmafContext *v = NULL;
-	VmafConfiguration cfg = { .log_level = VMAF_LOG_LEVEL_NONE, .n_threads = threads, .n_subsample = subsample };
-	*err = vmaf_init(&v, cfg);
-	return v;
-}
-
-static int copy_plane(VmafPicture *p, int i, const void *src, ptrdiff_t stride, size_t row) {
-	for (unsigned y = 0; y < p->h[i]; y++)
-		memcpy((char *)p->data[i] + y * p->stride[i], (const char *)src + y * stride, row);
-	return 0;
-}
-
-static int read_pair(VmafContext *v, VmafPicture *ref, VmafPicture *dist, unsigned index) {
-	return vmaf_read_pictures(v, ref, dist, index);
-}
-
-static int flush_context(VmafContext *v) { return vmaf_read_pictures(v, NULL, NULL, 0); }
-*/
-import "C"
-
 import (
 	"fmt"
 	"os"
 	"slices"
 	"strings"
-	"unsafe"
+
+	"github.com/vmafsink/vmafsink/vmaf/internal/clibvmaf"
 )
 
 // libvmafScorer drives libvmaf. libvmaf 3.2 computes motion2 only when the
 // stream is flushed, so its per-frame Results all arrive from Flush.
 type libvmafScorer struct {
 	cfg    Config
-	v      *C.VmafContext
+	v      *clibvmaf.Context
 	format *Picture
 	next   int
 	epochs []libvmafEpoch // model sets, each from its first frame on
@@ -68,21 +25,14 @@ type libvmafScorer struct {
 type libvmafEpoch struct {
 	first  int
 	models []*Model
-	loaded []libvmafModel
+	loaded []*clibvmaf.Model
 	names  []string // features read back per frame
 }
 
-type libvmafModel struct {
-	m          *C.VmafModel
-	collection *C.VmafModelCollection
-	name       *C.char
-}
-
 func newLibvmafScorer(cfg Config) (scorer, error) {
-	var cerr C.int
-	v := C.new_context(C.uint(max(cfg.Threads, 0)), C.uint(max(cfg.Subsample, 1)), &cerr)
-	if cerr != 0 {
-		return nil, fmt.Errorf("vmaf: libvmaf init failed (%d)", int(cerr))
+	v, err := clibvmaf.New(max(cfg.Threads, 0), max(cfg.Subsample, 1))
+	if err != nil {
+		return nil, fmt.Errorf("vmaf: %w", err)
 	}
 	s := &libvmafScorer{cfg: cfg, v: v}
 	for _, f := range cfg.Features {
@@ -90,12 +40,9 @@ func newLibvmafScorer(cfg Config) (scorer, error) {
 			s.close()
 			return nil, fmt.Errorf("vmaf: unknown feature %q (want psnr, float_ssim or float_ms_ssim)", f)
 		}
-		cf := C.CString(f)
-		rc := C.vmaf_use_feature(v, cf, nil)
-		C.free(unsafe.Pointer(cf))
-		if rc != 0 {
+		if err := v.UseFeature(f); err != nil {
 			s.close()
-			return nil, fmt.Errorf("vmaf: libvmaf rejected feature %s (%d)", f, int(rc))
+			return nil, fmt.Errorf("vmaf: %w", err)
 		}
 	}
 	if err := s.setModels(cfg.Models); err != nil {
@@ -119,14 +66,8 @@ func (s *libvmafScorer) setModels(models []*Model) error {
 			return err
 		}
 		e.loaded = append(e.loaded, lm)
-		var rc C.int
-		if lm.collection != nil {
-			rc = C.vmaf_use_features_from_model_collection(s.v, lm.collection)
-		} else {
-			rc = C.vmaf_use_features_from_model(s.v, lm.m)
-		}
-		if rc != 0 {
-			return fmt.Errorf("vmaf: libvmaf cannot compute the features of model %s (%d)", m.Name, int(rc))
+		if err := s.v.UseModel(lm); err != nil {
+			return fmt.Errorf("vmaf: model %s: %w", m.Name, err)
 		}
 		for _, f := range m.FeatureNames() {
 			if !slices.Contains(e.names, f) {
@@ -134,36 +75,30 @@ func (s *libvmafScorer) setModels(models []*Model) error {
 			}
 		}
 	}
+	e.names = append(e.names, "integer_motion")
 	for _, f := range s.cfg.Features {
-		for _, k := range unitOutputs(unitKey{kind: extraFeatures[f], gainLimit: defaultGainLimit}) {
-			e.names = append(e.names, k)
-		}
+		e.names = append(e.names, unitOutputs(unitKey{kind: extraFeatures[f], gainLimit: defaultGainLimit})...)
 	}
 	s.epochs = append(s.epochs, e)
 	return nil
 }
 
-func loadLibvmafModel(m *Model) (libvmafModel, error) {
-	var version, path *C.char
-	if slices.Contains(BuiltinModelVersions(), m.Version) {
-		version = C.CString(m.Version)
-		defer C.free(unsafe.Pointer(version))
-	} else if _, err := os.Stat(m.Version); err == nil {
-		path = C.CString(m.Version)
-		defer C.free(unsafe.Pointer(path))
-	} else {
-		return libvmafModel{}, fmt.Errorf("vmaf: model %s is neither a built-in version nor a file libvmaf can load", m.Name)
+func loadLibvmafModel(m *Model) (*clibvmaf.Model, error) {
+	version, path := "", ""
+	switch {
+	case slices.Contains(BuiltinModelVersions(), m.Version):
+		version = m.Version
+	case m.Version != "":
+		if _, err := os.Stat(m.Version); err != nil {
+			return nil, fmt.Errorf("vmaf: model %s: libvmaf needs its file: %w", m.Name, err)
+		}
+		path = m.Version
+	default:
+		return nil, fmt.Errorf("vmaf: model %s is neither a built-in version nor a file libvmaf can load", m.Name)
 	}
-	lm := libvmafModel{name: C.CString(m.Name)}
-	var rc C.int
-	if m.IsCollection() {
-		lm.m = C.load_collection(version, path, lm.name, &lm.collection, &rc)
-	} else {
-		lm.m = C.load_model(version, path, lm.name, &rc)
-	}
-	if rc != 0 {
-		C.free(unsafe.Pointer(lm.name))
-		return libvmafModel{}, fmt.Errorf("vmaf: libvmaf could not load model %s (%d)", m.Version, int(rc))
+	lm, err := clibvmaf.LoadModel(version, path, m.Name, m.IsCollection())
+	if err != nil {
+		return nil, fmt.Errorf("vmaf: %w", err)
 	}
 	return lm, nil
 }
@@ -188,39 +123,38 @@ func (s *libvmafScorer) submit(ref, dist *Picture, release func()) error {
 	} else if !s.format.sameGeometry(ref) {
 		return fmt.Errorf("vmaf: frame %d is %s but the stream is %s; start a new Context for a new format", s.next, ref.describe(), s.format.describe())
 	}
-	// libvmaf keeps pictures past the call, so it gets its own copies and
-	// the caller's memory is released at once.
-	var cref, cdist C.VmafPicture
-	if err := s.copyPicture(ref, &cref); err != nil {
-		return err
-	}
-	if err := s.copyPicture(dist, &cdist); err != nil {
-		C.vmaf_picture_unref(&cref)
-		return err
-	}
+	// libvmaf copies the pictures, so the caller's memory is free at once.
+	err := s.v.Read(cPicture(ref), cPicture(dist), s.next)
 	if release != nil {
 		release()
 	}
-	if rc := C.read_pair(s.v, &cref, &cdist, C.uint(s.next)); rc != 0 {
-		return fmt.Errorf("vmaf: libvmaf rejected frame %d (%d)", s.next, int(rc))
+	if err != nil {
+		return fmt.Errorf("vmaf: %w", err)
 	}
 	s.next++
 	return nil
 }
 
-func (s *libvmafScorer) copyPicture(p *Picture, c *C.VmafPicture) error {
-	fmts := map[Chroma]C.enum_VmafPixelFormat{
-		Chroma420: C.VMAF_PIX_FMT_YUV420P, Chroma422: C.VMAF_PIX_FMT_YUV422P,
-		Chroma444: C.VMAF_PIX_FMT_YUV444P, Chroma400: C.VMAF_PIX_FMT_YUV400P,
-	}
-	if rc := C.vmaf_picture_alloc(c, fmts[p.Chroma], C.uint(p.BitDepth), C.uint(p.Width), C.uint(p.Height)); rc != 0 {
-		return fmt.Errorf("vmaf: libvmaf could not allocate a %s picture (%d)", p.describe(), int(rc))
-	}
-	for i := 0; i < p.numPlanes(); i++ {
+func cPicture(p *Picture) *clibvmaf.Picture {
+	formats := map[Chroma]int{Chroma420: clibvmaf.YUV420, Chroma422: clibvmaf.YUV422, Chroma444: clibvmaf.YUV444, Chroma400: clibvmaf.YUV400}
+	c := &clibvmaf.Picture{Format: formats[p.Chroma], BitDepth: p.BitDepth, Width: p.Width, Height: p.Height,
+		Planes: p.numPlanes(), Data: p.Planes, Strides: p.Strides}
+	for i := 0; i < c.Planes; i++ {
 		w, _ := p.PlaneSize(i)
-		C.copy_plane(c, C.int(i), unsafe.Pointer(unsafe.SliceData(p.Planes[i])), C.ptrdiff_t(p.Strides[i]), C.size_t(w*p.bytesPerSample()))
+		if i > 0 {
+			// libvmaf's chroma planes are rounded down at odd sizes.
+			w = libvmafChromaWidth(p)
+		}
+		c.RowBytes[i] = w * p.bytesPerSample()
 	}
-	return nil
+	return c
+}
+
+func libvmafChromaWidth(p *Picture) int {
+	if p.Chroma == Chroma444 {
+		return p.Width
+	}
+	return p.Width >> 1
 }
 
 func (s *libvmafScorer) flush() error {
@@ -231,33 +165,24 @@ func (s *libvmafScorer) flush() error {
 	if s.next == 0 {
 		return nil
 	}
-	if rc := C.flush_context(s.v); rc != 0 {
-		return fmt.Errorf("vmaf: libvmaf flush failed (%d)", int(rc))
+	if err := s.v.Flush(); err != nil {
+		return fmt.Errorf("vmaf: %w", err)
 	}
 	var r Result
-	sub := max(s.cfg.Subsample, 1)
-	for i := 0; i < s.next; i += sub {
+	for i := 0; i < s.next; i += max(s.cfg.Subsample, 1) {
 		e := s.epochAt(i)
 		r.Index, r.Models, r.Metrics = i, e.models, r.Metrics[:0]
 		for k, lm := range e.loaded {
-			var score C.double
-			if rc := C.vmaf_score_at_index(s.v, lm.m, &score, C.uint(i)); rc != 0 {
-				return fmt.Errorf("vmaf: libvmaf has no %s score for frame %d (%d)", e.models[k].Name, i, int(rc))
-			}
-			if lm.collection != nil {
-				var cs C.VmafModelCollectionScore
-				if rc := C.vmaf_score_at_index_model_collection(s.v, lm.collection, &cs, C.uint(i)); rc != 0 {
-					return fmt.Errorf("vmaf: libvmaf has no %s bootstrap scores for frame %d (%d)", e.models[k].Name, i, int(rc))
-				}
+			if err := s.v.Score(lm, i); err != nil {
+				return fmt.Errorf("vmaf: model %s: %w", e.models[k].Name, err)
 			}
 		}
 		for _, name := range e.names {
-			s.appendFeature(&r, name, name, i)
+			s.appendFeature(&r, name, i)
 		}
-		s.appendFeature(&r, "integer_motion", "VMAF_integer_feature_motion_sad_score", i)
 		for _, m := range e.models {
 			for _, name := range m.metricNames() {
-				s.appendFeature(&r, name, name, i)
+				s.appendFeature(&r, name, i)
 			}
 		}
 		if s.cfg.OnResult != nil {
@@ -267,22 +192,21 @@ func (s *libvmafScorer) flush() error {
 	return nil
 }
 
-// appendFeature adds libvmaf's value of key, under name, when it has one.
-// libvmaf files some features under their long internal names
+// appendFeature adds libvmaf's value of name when it has one. libvmaf
+// files some features under long internal names
 // (VMAF_integer_feature_adm2_score for integer_adm2) and prints the short
 // alias, so both are tried.
-func (s *libvmafScorer) appendFeature(r *Result, name, key string, index int) {
-	keys := []string{key}
-	if rest, ok := strings.CutPrefix(key, "integer_"); ok {
+func (s *libvmafScorer) appendFeature(r *Result, name string, index int) {
+	keys := []string{name}
+	if rest, ok := strings.CutPrefix(name, "integer_"); ok {
 		keys = append(keys, "VMAF_integer_feature_"+rest+"_score")
 	}
+	if name == "integer_motion" {
+		keys = append(keys, "VMAF_integer_feature_motion_sad_score")
+	}
 	for _, k := range keys {
-		ck := C.CString(k)
-		var v C.double
-		rc := C.vmaf_feature_score_at_index(s.v, ck, &v, C.uint(index))
-		C.free(unsafe.Pointer(ck))
-		if rc == 0 {
-			r.Metrics = append(r.Metrics, Metric{name, float64(v)})
+		if v, ok := s.v.Feature(k, index); ok {
+			r.Metrics = append(r.Metrics, Metric{name, v})
 			return
 		}
 	}
@@ -304,15 +228,10 @@ func (s *libvmafScorer) close() {
 	s.ended = true
 	for _, e := range s.epochs {
 		for _, lm := range e.loaded {
-			if lm.collection != nil {
-				C.vmaf_model_collection_destroy(lm.collection)
-			} else {
-				C.vmaf_model_destroy(lm.m)
-			}
-			C.free(unsafe.Pointer(lm.name))
+			lm.Close()
 		}
 	}
-	C.vmaf_close(s.v)
+	s.v.Close()
 }
 
 func (s *libvmafScorer) metricNames() []string {

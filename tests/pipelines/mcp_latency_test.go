@@ -57,6 +57,7 @@ func statusRoundTrips(t testing.TB, calls int) []time.Duration {
 	for len(run.records()) < 2 {
 		time.Sleep(10 * time.Millisecond)
 	}
+	before := len(run.records())
 	rtts := make([]time.Duration, 0, calls)
 	ctx := context.Background()
 	for range calls {
@@ -68,7 +69,7 @@ func statusRoundTrips(t testing.TB, calls int) []time.Duration {
 		rtts = append(rtts, time.Since(t0))
 		time.Sleep(2 * time.Millisecond) // a polling agent, not a flood
 	}
-	if n := len(run.records()); n < 4 {
+	if n := len(run.records()) - before; calls >= 100 && n < 2 {
 		t.Fatalf("only %d frames scored during the measurement: not under load", n)
 	}
 	return rtts
@@ -114,6 +115,10 @@ func loadAverage() float64 {
 //
 //	go test -run '^$' -bench MCPStatus -benchtime 200x ./tests/pipelines
 func BenchmarkMCPStatusWhileScoring1080p(b *testing.B) {
+	// The benchmark harness sets GOMAXPROCS for every run (the -cpu
+	// list), undoing the spare processor control/attach asks for; ask
+	// again, as a host running the element would have it.
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(runtime.NumCPU() + 1))
 	rtts := statusRoundTrips(b, b.N)
 	b.ReportMetric(float64(percentile(rtts, 0.5).Microseconds())/1000, "p50-ms")
 	b.ReportMetric(float64(percentile(rtts, 0.99).Microseconds())/1000, "p99-ms")
@@ -152,10 +157,17 @@ func BenchmarkMCPSwap(b *testing.B) {
 		}
 		ready := time.Now()
 		prepare = append(prepare, ready.Sub(t0))
-		st := mcpWaitStatus(b, cs, time.Minute, "swap applied", func(st control.Status) bool {
-			return len(st.Swaps) == i+1 && st.Swaps[i].FirstFrame >= 0
+		// The status keeps the latest swaps; find this one by its command.
+		first := -1
+		mcpWaitStatus(b, cs, time.Minute, "swap applied", func(st control.Status) bool {
+			for _, sw := range st.Swaps {
+				if sw.Command == cmd.ID && sw.FirstFrame >= 0 {
+					first = int(sw.FirstFrame)
+				}
+			}
+			return first >= 0
 		})
-		swaps = append(swaps, swapTimes{ready, int(st.Swaps[i].FirstFrame)})
+		swaps = append(swaps, swapTimes{ready, first})
 	}
 	run.stopFeed()
 	fs := <-done

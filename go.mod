@@ -2,20 +2,30 @@ module github.com/vmafsink/vmafsink
 
 go 1.26
 
+// Versions are pinned exactly: the module proxy answers no version lists
+// for some of these modules.
 require (
-	github.com/asticode/go-astiav v0.16.0 // indirect
+	// v0.16.x is the last go-astiav series for FFmpeg 5.1, which Debian 12 ships.
+	github.com/asticode/go-astiav v0.16.0
+	// go-gst v1.4.0 is marked retracted upstream in favour of the generated
+	// v0.0.x bindings, but those need GStreamer >= 1.26 and GLib >= 2.80;
+	// Debian 12 has GStreamer 1.22 and GLib 2.74, so the handwritten v1.4.0
+	// bindings are the ones that build here.
+	github.com/go-gst/go-glib v1.4.0
+	github.com/go-gst/go-gst v1.4.0
+	github.com/google/jsonschema-go v0.4.3
+	github.com/modelcontextprotocol/go-sdk v1.8.0
+	golang.org/x/sys v0.41.0
+)
+
+require (
 	github.com/asticode/go-astikit v0.42.0 // indirect
-	github.com/go-gst/go-glib v1.4.0 // indirect
-	github.com/go-gst/go-gst v1.4.0 // indirect
-	github.com/google/jsonschema-go v0.4.3 // indirect
 	github.com/mattn/go-pointer v0.0.1 // indirect
-	github.com/modelcontextprotocol/go-sdk v1.8.0 // indirect
 	github.com/segmentio/asm v1.1.3 // indirect
 	github.com/segmentio/encoding v0.5.4 // indirect
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
 	golang.org/x/exp v0.0.0-20240909161429-701f63a606c0 // indirect
 	golang.org/x/oauth2 v0.35.0 // indirect
 	golang.org/x/sync v0.20.0 // indirect
-	golang.org/x/sys v0.41.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
 )

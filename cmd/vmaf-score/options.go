@@ -136,7 +136,7 @@ var options = []option{
 	{'q', "quiet", "", "no progress line",
 		func(s *settings, _ string) error { s.quiet = true; return nil }},
 
-	{0, "engine", "native|libvmaf", "scoring engine (default: libvmaf when built in, else native)",
+	{0, "engine", "native|libvmaf", "scoring engine (default: native; libvmaf, when built in, for models only it can compute)",
 		func(s *settings, v string) error {
 			if v != "native" && v != "libvmaf" && v != "auto" {
 				return invalid(v, "--engine", "native or libvmaf")

@@ -105,7 +105,7 @@ VS_ENUM(vs_results_format_get_type, "GstVmafSinkResultsFormat",
     {1, "libvmaf JSON", "json"},
     {2, "libvmaf CSV", "csv"})
 VS_ENUM(vs_engine_get_type, "GstVmafSinkEngine",
-    {0, "libvmaf when built in, else native", "auto"},
+    {0, "Native; libvmaf (when built in) for models only it can compute", "auto"},
     {1, "Native Go feature extractors", "native"},
     {2, "libvmaf (builds with the libvmaf option only)", "libvmaf"})
 VS_ENUM(vs_pairing_get_type, "GstVmafSinkPairing",

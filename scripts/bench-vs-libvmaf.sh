@@ -65,6 +65,10 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 ours=${VMAF_SCORE:-}
 if [[ -z $ours ]]; then
 	ours=$tmp/vmaf-score
+	built="commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+	if [[ -n $(git status --porcelain --untracked-files=no -- '*.go' '*.s' go.mod go.sum 2>/dev/null) ]]; then
+		built+=" with uncommitted changes"
+	fi
 	go build -o "$ours" ./cmd/vmaf-score
 fi
 go build -o "$tmp/vmafbench" ./internal/cmd/vmafbench
@@ -129,7 +133,7 @@ done
 rm -rf "$tmp/src"
 
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)
-echo "native: $("$ours" --version 2>&1 | head -n 1) (${VMAF_SCORE_ARGS---engine native}), commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+echo "native: $("$ours" --version 2>&1 | head -n 1) (${VMAF_SCORE_ARGS---engine native}) at ${VMAF_SCORE:-$ours}${built:+, built from $built}"
 echo "libvmaf: $("$vmaf_bin" --version 2>&1 | head -n 1) at $vmaf_bin"
 echo "machine: ${cpu:-unknown CPU}, $(nproc) cores; $frames frames a size, 8-bit 4:2:0, vmaf_v0.6.1"
 echo "load average at start: $(cut -d ' ' -f 1-3 /proc/loadavg 2>/dev/null || echo unknown)"

@@ -125,9 +125,10 @@ func (s *nativeScorer) start(first *Picture) error {
 		}
 	}
 	s.format, s.plan = &format, p
-	// Enough jobs for every worker to be busy, one more queued, one held
-	// back by the collector for motion and one being reordered.
-	n := threads + 3
+	// Enough jobs for every worker to be busy, one more queued and one
+	// held back by the collector for motion. Each job carries a full-frame
+	// motion buffer, so a spare one costs more memory than it gains speed.
+	n := threads + 2
 	s.free = make(chan *job, n)
 	for i := 0; i < n; i++ {
 		s.free <- &job{blur: newMotionFrame(format.Width, format.Height)}

@@ -84,7 +84,9 @@ func (s *settings) openInput(path string, isDist bool, buffers int) (source, err
 		}
 		return newY4MSource(path, f, r, buffers, 0)
 	}
-	opts := ffsource.Options{Buffers: buffers, VideoStream: s.streams[0]}
+	// FFmpeg decodes on its own goroutine; two more frames let it run
+	// ahead of the engine.
+	opts := ffsource.Options{Buffers: buffers + 2, VideoStream: s.streams[0]}
 	if isDist {
 		opts.VideoStream = s.streams[1]
 	}

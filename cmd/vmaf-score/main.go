@@ -73,9 +73,10 @@ func score(ctx context.Context, s *settings, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	// Each input holds the frames the engine has in flight (threads+2),
-	// a couple decoded ahead, and one being read.
-	buffers := max(s.threads, 1) + 5
+	// Each input holds the frames the engine has in flight (one per
+	// pair it takes at once) and one being read; openInput adds room for
+	// FFmpeg's decoding ahead.
+	buffers := enginePairs(s.threads) + 1
 	ref, err := s.openInput(s.ref, false, buffers)
 	if err != nil {
 		return fmt.Errorf("reference %w", err)

@@ -142,8 +142,14 @@ func (j *job) newEngineSink() (sink, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &engineSink{eng: eng, pairs: newPairPool(max(j.s.threads, 1) + 3)}, nil
+	return &engineSink{eng: eng, pairs: newPairPool(enginePairs(j.s.threads))}, nil
 }
+
+// enginePairs is how many pairs the engine is handed at once: one per
+// worker and one queued. It holds more frames than that only after their
+// pictures are released, so no input needs buffers for them; every extra
+// buffer is a whole frame of resident memory.
+func enginePairs(threads int) int { return max(threads, 1) + 1 }
 
 func (j *job) engineConfig(onResult func(*vmaf.Result)) vmaf.Config {
 	return vmaf.Config{

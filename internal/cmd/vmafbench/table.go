@@ -118,8 +118,8 @@ func writeTables(w io.Writer, c config, rows []row) {
 		writeRow(w, cells)
 	}
 	fmt.Fprintf(w, "\nfps: median over %d interleaved runs of each tool (whole process, wall clock); "+
-		"peak MiB: largest resident set of any run; load avg: mean 1-minute load when the runs started; "+
-		"CPU ms/frame: median user+system time per frame.\n", c.runs)
+		"peak MiB: largest resident set of any run; load avg: mean 1-minute load when the runs started, "+
+		"the benchmark's own threads included; CPU ms/frame: median user+system time per frame.\n", c.runs)
 }
 
 func writeRow(w io.Writer, cells []string) {

@@ -125,10 +125,11 @@ func (s *nativeScorer) start(first *Picture) error {
 		}
 	}
 	s.format, s.plan = &format, p
-	// Enough jobs for every worker to be busy, one more queued and one
-	// held back by the collector for motion. Each job carries a full-frame
-	// motion buffer, so a spare one costs more memory than it gains speed.
-	n := threads + 2
+	// One job per worker and one held back by the collector until the
+	// next frame's motion is known. Each job carries a full-frame motion
+	// buffer, so a spare one, queued for a worker, costs more memory than
+	// it gains speed: the caller reads its next pair meanwhile.
+	n := threads + 1
 	s.free = make(chan *job, n)
 	for i := 0; i < n; i++ {
 		s.free <- &job{blur: newMotionFrame(format.Width, format.Height)}

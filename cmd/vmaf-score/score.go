@@ -146,10 +146,10 @@ func (j *job) newEngineSink() (sink, error) {
 }
 
 // enginePairs is how many pairs the engine is handed at once: one per
-// worker. It holds more frames than that only after their pictures are
-// released, so no input needs buffers for them; every extra buffer is a
-// whole frame of resident memory.
-func enginePairs(threads int) int { return max(threads, 1) }
+// worker and one queued for the next free worker. It holds more frames
+// than that only after their pictures are released, so no input needs
+// buffers for them; every extra buffer is a whole frame of resident memory.
+func enginePairs(threads int) int { return max(threads, 1) + 1 }
 
 func (j *job) engineConfig(onResult func(*vmaf.Result)) vmaf.Config {
 	return vmaf.Config{

@@ -107,21 +107,13 @@ func (s *libvmafScorer) submit(ref, dist *Picture, release func()) error {
 	if s.ended {
 		return errEnded
 	}
-	if err := ref.Validate(); err != nil {
-		return fmt.Errorf("reference frame %d: %w", s.next, err)
-	}
-	if err := dist.Validate(); err != nil {
-		return fmt.Errorf("distorted frame %d: %w", s.next, err)
-	}
-	if err := sameFormat(ref, dist); err != nil {
-		return fmt.Errorf("frame %d: %w", s.next, err)
+	if err := checkPair(s.format, ref, dist, s.next); err != nil {
+		return err
 	}
 	if s.format == nil {
 		f := *ref
 		f.Planes = [3][]byte{}
 		s.format = &f
-	} else if !s.format.sameGeometry(ref) {
-		return fmt.Errorf("vmaf: frame %d is %s but the stream is %s; start a new Context for a new format", s.next, ref.describe(), s.format.describe())
 	}
 	// libvmaf copies the pictures, so the caller's memory is free at once.
 	err := s.v.Read(cPicture(ref), cPicture(dist), s.next)

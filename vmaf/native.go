@@ -77,21 +77,13 @@ func (s *nativeScorer) submit(ref, dist *Picture, release func()) error {
 	if e := s.failed.Load(); e != nil {
 		return *e
 	}
-	if err := ref.Validate(); err != nil {
-		return fmt.Errorf("reference frame %d: %w", s.next, err)
-	}
-	if err := dist.Validate(); err != nil {
-		return fmt.Errorf("distorted frame %d: %w", s.next, err)
-	}
-	if err := sameFormat(ref, dist); err != nil {
-		return fmt.Errorf("frame %d: %w", s.next, err)
+	if err := checkPair(s.format, ref, dist, s.next); err != nil {
+		return err
 	}
 	if s.format == nil {
 		if err := s.start(ref); err != nil {
 			return err
 		}
-	} else if !s.format.sameGeometry(ref) {
-		return fmt.Errorf("vmaf: frame %d is %s but the stream is %s; start a new Context for a new format", s.next, ref.describe(), s.format.describe())
 	}
 	j := <-s.free
 	j.index = s.next

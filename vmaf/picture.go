@@ -130,6 +130,25 @@ func (p *Picture) Validate() error {
 	return nil
 }
 
+// checkPair checks a submitted pair: each picture valid, both alike, and
+// like the stream's format once the first pair has fixed it (format nil
+// before that). index names the frame in errors.
+func checkPair(format, ref, dist *Picture, index int) error {
+	if err := ref.Validate(); err != nil {
+		return fmt.Errorf("reference frame %d: %w", index, err)
+	}
+	if err := dist.Validate(); err != nil {
+		return fmt.Errorf("distorted frame %d: %w", index, err)
+	}
+	if err := sameFormat(ref, dist); err != nil {
+		return fmt.Errorf("frame %d: %w", index, err)
+	}
+	if format != nil && !format.sameGeometry(ref) {
+		return fmt.Errorf("vmaf: frame %d is %s but the stream is %s; start a new Context for a new format", index, ref.describe(), format.describe())
+	}
+	return nil
+}
+
 // sameFormat reports an error naming both pictures when their geometry or
 // sample format differ.
 func sameFormat(ref, dist *Picture) error {

@@ -13,7 +13,7 @@ func newUnit(k unitKey, w, h, bpc int, c Chroma) (unit, error) {
 	case unitVIF:
 		return vifUnit{newVIF(w, h, bpc, vifOptions{enhnGainLimit: k.gainLimit})}, nil
 	case unitADM:
-		return newADMUnit(w, h, bpc, k.gainLimit)
+		return admUnit{newADM(w, h, bpc, admOptions{enhnGainLimit: k.gainLimit})}, nil
 	case unitPSNR:
 		return psnrUnit{newPSNR(w, h, bpc, c)}, nil
 	case unitSSIM:
@@ -33,6 +33,15 @@ type vifUnit struct{ v *vif }
 func (u vifUnit) compute(ref, dist *Picture, out []float64) {
 	s := u.v.compute(ref.plane(0), dist.plane(0))
 	copy(out, s[:])
+}
+
+type admUnit struct{ a *adm }
+
+func (u admUnit) compute(ref, dist *Picture, out []float64) {
+	s := u.a.compute(ref.plane(0), dist.plane(0))
+	out[0] = s.adm2
+	copy(out[1:5], s.scale[:])
+	out[5], out[6] = s.aim, s.adm3
 }
 
 type psnrUnit struct{ p *psnr }

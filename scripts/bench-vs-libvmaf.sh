@@ -19,7 +19,9 @@
 # Environment:
 #   VMAF_BIN          libvmaf's vmaf tool (default: vmaf on PATH); without it
 #                     the benchmark is skipped with exit status 0
-#   VMAF_SCORE        vmaf-score binary (default: built from ./cmd/vmaf-score)
+#   VMAF_SCORE        vmaf-score binary (default: built from ./cmd/vmaf-score
+#                     as meson builds it, with the lazyffmpeg tag: inputs are
+#                     y4m, so no FFmpeg is loaded, as libvmaf's tool loads none)
 #   VMAF_SCORE_ARGS   its leading arguments (default: --engine native)
 #   LIBVMAF_CPUMASK   also time libvmaf with --cpumask MASK (default 48, which
 #                     leaves libvmaf AVX2 at most); empty: do not
@@ -69,7 +71,7 @@ if [[ -z $ours ]]; then
 	if [[ -n $(git status --porcelain --untracked-files=no -- '*.go' '*.s' go.mod go.sum 2>/dev/null) ]]; then
 		built+=" with uncommitted changes"
 	fi
-	go build -o "$ours" ./cmd/vmaf-score
+	go build -tags lazyffmpeg -o "$ours" ./cmd/vmaf-score
 fi
 go build -o "$tmp/vmafbench" ./internal/cmd/vmafbench
 

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 	"time"
-
-	"github.com/vmafsink/vmafsink/pipeline/ffsource"
 )
 
 // aligner forms frame pairs from the two inputs: the n-th frame of each
@@ -110,7 +108,7 @@ func (a *aligner) dropHeld(side int) {
 // shorter frame duration), -1 when r is earlier, 1 when d is. Frames
 // without timestamps pair in order.
 func comparePTS(r, d frame) int {
-	if r.pts == ffsource.NoPTS || d.pts == ffsource.NoPTS {
+	if r.pts == noPTS || d.pts == noPTS {
 		return 0
 	}
 	diff := r.pts - d.pts

@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vmafsink/vmafsink/pipeline/ffsource"
 	"github.com/vmafsink/vmafsink/vmaf"
 )
 
@@ -45,9 +44,9 @@ func (f *fakeSource) next() (frame, error) {
 		release: func() { f.released++ }}, nil
 }
 
-func (f *fakeSource) format() ffsource.Format { return ffsource.Format{} }
-func (f *fakeSource) total() int              { return len(f.pts) }
-func (f *fakeSource) close()                  {}
+func (f *fakeSource) format() picFormat { return picFormat{} }
+func (f *fakeSource) total() int        { return len(f.pts) }
+func (f *fakeSource) close()            {}
 
 // pairs runs an aligner to the end and returns each pair's timestamps as
 // "ref/dist", releasing them as the engine would.
@@ -139,7 +138,7 @@ func TestComparePTS(t *testing.T) {
 		{frame{pts: 0, dur: 40 * ms}, frame{pts: 11 * ms, dur: 20 * ms}, -1}, // the shorter frame sets the tolerance
 		{frame{pts: 5 * ms}, frame{pts: 5 * ms}, 0},                          // unknown durations: exact match
 		{frame{pts: 5 * ms}, frame{pts: 6 * ms}, -1},
-		{frame{pts: ffsource.NoPTS}, frame{pts: 6 * ms}, 0}, // no timestamp: order
+		{frame{pts: noPTS}, frame{pts: 6 * ms}, 0}, // no timestamp: order
 	}
 	for i, tc := range tests {
 		if got := comparePTS(tc.r, tc.d); got != tc.want {

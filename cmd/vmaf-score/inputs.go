@@ -4,21 +4,35 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/vmafsink/vmafsink/internal/y4m"
-	"github.com/vmafsink/vmafsink/pipeline/ffsource"
 	"github.com/vmafsink/vmafsink/vmaf"
 )
+
+// picFormat is the geometry and sample format of an input's pictures.
+type picFormat struct {
+	Width, Height int
+	BitDepth      int
+	Chroma        vmaf.Chroma
+}
+
+func (f picFormat) String() string {
+	return fmt.Sprintf("%dx%d %s %d-bit", f.Width, f.Height, f.Chroma, f.BitDepth)
+}
+
+// noPTS marks a frame whose input gives no timestamps.
+const noPTS = time.Duration(math.MinInt64)
 
 // frame is one picture from an input, with the function that gives its
 // memory back once the engine is done with it.
 type frame struct {
 	pic      *vmaf.Picture
-	pts, dur time.Duration // ffsource.NoPTS and 0 when unknown
+	pts, dur time.Duration // noPTS and 0 when unknown
 	release  func()
 }
 
@@ -26,7 +40,7 @@ type frame struct {
 type source interface {
 	// next returns the next frame, io.EOF after the last one.
 	next() (frame, error)
-	format() ffsource.Format
+	format() picFormat
 	// total is the number of frames the input announces; 0 when unknown.
 	total() int
 	close()
@@ -84,21 +98,7 @@ func (s *settings) openInput(path string, isDist bool, buffers int) (source, err
 		}
 		return newY4MSource(path, f, r, buffers, 0)
 	}
-	// FFmpeg decodes on its own goroutine; two more frames let it run
-	// ahead of the engine.
-	opts := ffsource.Options{Buffers: buffers + 2, VideoStream: s.streams[0]}
-	if isDist {
-		opts.VideoStream = s.streams[1]
-	}
-	if s.raw {
-		opts.InputFormat, opts.Width, opts.Height = "rawvideo", s.width, s.height
-		opts.PixelFormat = rawPixelFormat(s.pixFmt, s.bitDepth)
-	}
-	src, err := ffsource.Open(path, opts)
-	if err != nil {
-		return nil, err
-	}
-	return ffInput{src}, nil
+	return s.openFFmpeg(path, isDist, buffers)
 }
 
 // rawLayout picks how a raw file stores the chroma planes of an odd-sized
@@ -121,14 +121,6 @@ func rawLayout(f *os.File, rf y4m.Format) y4m.Layout {
 	return y4m.Truncated
 }
 
-// rawPixelFormat is FFmpeg's name for libvmaf's -p/-b pair.
-func rawPixelFormat(chroma string, depth int) string {
-	if depth > 8 {
-		return fmt.Sprintf("yuv%sp%dle", chroma, depth)
-	}
-	return "yuv" + chroma + "p"
-}
-
 func openFile(path string) (*os.File, error) {
 	if path == "-" {
 		return os.Stdin, nil
@@ -144,21 +136,6 @@ func openFile(path string) (*os.File, error) {
 	return f, nil
 }
 
-// ffInput adapts an FFmpeg source.
-type ffInput struct{ src *ffsource.Source }
-
-func (f ffInput) next() (frame, error) {
-	fr, err := f.src.Next()
-	if err != nil {
-		return frame{}, err
-	}
-	return frame{pic: fr.Picture, pts: fr.PTS, dur: fr.Duration, release: fr.ReleaseFunc()}, nil
-}
-
-func (f ffInput) format() ffsource.Format { return f.src.Info().Format }
-func (f ffInput) total() int              { return f.src.Info().Frames }
-func (f ffInput) close()                  { f.src.Close() }
-
 // y4mSource reads a y4m or raw file into a fixed set of buffers, which
 // come back through their release functions, so that reading allocates
 // nothing per frame.
@@ -166,7 +143,7 @@ type y4mSource struct {
 	name   string
 	file   *os.File
 	r      *y4m.Reader
-	fmt    ffsource.Format
+	fmt    picFormat
 	frames int
 	dur    time.Duration
 	free   chan *y4mBuffer
@@ -190,7 +167,7 @@ func newY4MSource(name string, file *os.File, r *y4m.Reader, buffers, perFrame i
 	}
 	s := &y4mSource{
 		name: name, file: file, r: r,
-		fmt:  ffsource.Format{Width: f.Width, Height: f.Height, BitDepth: f.BitDepth, Chroma: chroma},
+		fmt:  picFormat{Width: f.Width, Height: f.Height, BitDepth: f.BitDepth, Chroma: chroma},
 		free: make(chan *y4mBuffer, buffers),
 	}
 	if f.FrameRateNum > 0 && f.FrameRateDen > 0 {
@@ -220,7 +197,7 @@ func (s *y4mSource) next() (frame, error) {
 		}
 		return frame{}, fmt.Errorf("%s: %w", s.name, err)
 	}
-	pts := ffsource.NoPTS
+	pts := noPTS
 	if s.dur > 0 {
 		pts = time.Duration(s.index) * s.dur
 	}
@@ -228,8 +205,8 @@ func (s *y4mSource) next() (frame, error) {
 	return frame{pic: &b.pic, pts: pts, dur: s.dur, release: b.release}, nil
 }
 
-func (s *y4mSource) format() ffsource.Format { return s.fmt }
-func (s *y4mSource) total() int              { return s.frames }
+func (s *y4mSource) format() picFormat { return s.fmt }
+func (s *y4mSource) total() int        { return s.frames }
 func (s *y4mSource) close() {
 	if s.file != os.Stdin {
 		s.file.Close()

@@ -14,9 +14,6 @@ import (
 	"slices"
 	"syscall"
 
-	"github.com/asticode/go-astiav"
-
-	"github.com/vmafsink/vmafsink/pipeline/ffsource"
 	"github.com/vmafsink/vmafsink/report"
 )
 
@@ -53,9 +50,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "vmaf-score %s (libvmaf %s output)\n", version, report.DefaultVersion)
 		return exitOK
 	}
-	// FFmpeg's own log lines would bury ours; its errors reach us as values.
-	astiav.SetLogLevel(astiav.LogLevelQuiet)
-
+	if err := s.handOff(); err != nil {
+		fmt.Fprintf(stderr, "vmaf-score: %v\n", err)
+		return exitError
+	}
 	err = score(ctx, s, stdout, stderr)
 	switch {
 	case err == nil:
@@ -135,7 +133,7 @@ func score(ctx context.Context, s *settings, stdout, stderr io.Writer) error {
 // extractor fails on every frame, and the frames and pooled metrics go on
 // without it. (Without --threads the failure ends libvmaf's run, as it
 // ends ours.)
-func dropUnfitMSSSIM(features []string, f ffsource.Format, stderr io.Writer) []string {
+func dropUnfitMSSSIM(features []string, f picFormat, stderr io.Writer) []string {
 	if msssimFits(f.Width, f.Height) || !slices.Contains(features, "float_ms_ssim") {
 		return features
 	}
@@ -166,7 +164,7 @@ func isStream(path string) bool {
 // distorted input to the reference's format when FFmpeg decodes it.
 func conform(s *settings, ref, dist source) error {
 	rf, df := ref.format(), dist.format()
-	ff, isFF := dist.(ffInput)
+	cv, isFF := dist.(converter)
 	if rf.Width != df.Width || rf.Height != df.Height {
 		if !isFF || s.scaleDist == "" {
 			return fmt.Errorf("dimensions do not match: reference %dx%d, distorted %dx%d (use --scale-dist ALGO to scale the distorted video)",
@@ -179,5 +177,11 @@ func conform(s *settings, ref, dist source) error {
 	if !isFF {
 		return fmt.Errorf("formats do not match: reference %s, distorted %s", rf, df)
 	}
-	return ff.src.Conform(ffsource.Format(rf), s.scaleDist)
+	return cv.convertTo(rf, s.scaleDist)
+}
+
+// converter is a source that can deliver its pictures in another format
+// (an FFmpeg input).
+type converter interface {
+	convertTo(f picFormat, scale string) error
 }

@@ -6,7 +6,6 @@ import (
 
 	"github.com/vmafsink/vmafsink/control/attach"
 	"github.com/vmafsink/vmafsink/pipeline"
-	"github.com/vmafsink/vmafsink/pipeline/ffsource"
 	"github.com/vmafsink/vmafsink/vmaf"
 )
 
@@ -73,7 +72,7 @@ func (f releaser) Release() { f() }
 
 func pipelineFrame(f frame) pipeline.Frame {
 	t := pipeline.Untimed
-	if f.pts != ffsource.NoPTS {
+	if f.pts != noPTS {
 		t.PTS, t.RunningTime, t.StreamTime = f.pts, f.pts, f.pts
 	}
 	if f.dur > 0 {

@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/vmafsink/vmafsink/pipeline/ffsource"
 	"github.com/vmafsink/vmafsink/report"
 )
 
@@ -148,8 +147,8 @@ var options = []option{
 		func(s *settings, _ string) error { s.useFFmpeg = true; return nil }},
 	{0, "scale-dist", "ALGO", "scale the distorted video to the reference's size (bicubic, lanczos, bilinear, area, ...)",
 		func(s *settings, v string) error {
-			if _, err := ffsource.ParseScaleAlgorithm(v); err != nil {
-				return invalid(v, "--scale-dist", "one of "+strings.Join(ffsource.ScaleAlgorithms(), ", "))
+			if err := checkScaleAlgorithm(v); err != nil {
+				return err
 			}
 			s.scaleDist = v
 			return nil

@@ -1,0 +1,81 @@
+//go:build !lazyffmpeg
+
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/asticode/go-astiav"
+
+	"github.com/vmafsink/vmafsink/pipeline/ffsource"
+)
+
+// This build links FFmpeg and decodes any input itself. Built with the
+// lazyffmpeg tag, vmaf-score links no FFmpeg and hands such runs to this
+// build installed as vmaf-score-ffmpeg (ffmpeg_handoff.go).
+
+// handOff is where the lazyffmpeg build passes a run on; this one keeps
+// it, with FFmpeg's own log lines silenced: its errors reach us as values.
+func (s *settings) handOff() error {
+	astiav.SetLogLevel(astiav.LogLevelQuiet)
+	return nil
+}
+
+func checkScaleAlgorithm(v string) error {
+	if _, err := ffsource.ParseScaleAlgorithm(v); err != nil {
+		return invalid(v, "--scale-dist", "one of "+strings.Join(ffsource.ScaleAlgorithms(), ", "))
+	}
+	return nil
+}
+
+func (s *settings) openFFmpeg(path string, isDist bool, buffers int) (source, error) {
+	// FFmpeg decodes on its own goroutine; two more frames let it run
+	// ahead of the engine.
+	opts := ffsource.Options{Buffers: buffers + 2, VideoStream: s.streams[0]}
+	if isDist {
+		opts.VideoStream = s.streams[1]
+	}
+	if s.raw {
+		opts.InputFormat, opts.Width, opts.Height = "rawvideo", s.width, s.height
+		opts.PixelFormat = rawPixelFormat(s.pixFmt, s.bitDepth)
+	}
+	src, err := ffsource.Open(path, opts)
+	if err != nil {
+		return nil, err
+	}
+	return ffInput{src}, nil
+}
+
+// rawPixelFormat is FFmpeg's name for libvmaf's -p/-b pair.
+func rawPixelFormat(chroma string, depth int) string {
+	if depth > 8 {
+		return fmt.Sprintf("yuv%sp%dle", chroma, depth)
+	}
+	return "yuv" + chroma + "p"
+}
+
+// ffInput adapts an FFmpeg source.
+type ffInput struct{ src *ffsource.Source }
+
+func (f ffInput) next() (frame, error) {
+	fr, err := f.src.Next()
+	if err != nil {
+		return frame{}, err
+	}
+	pts := fr.PTS
+	if pts == ffsource.NoPTS {
+		pts = noPTS
+	}
+	return frame{pic: fr.Picture, pts: pts, dur: fr.Duration, release: fr.ReleaseFunc()}, nil
+}
+
+func (f ffInput) format() picFormat { return picFormat(f.src.Info().Format) }
+func (f ffInput) total() int        { return f.src.Info().Frames }
+func (f ffInput) close()            { f.src.Close() }
+
+// convertTo has FFmpeg convert (and with scale, resize) the input's
+// pictures to format f.
+func (f ffInput) convertTo(pf picFormat, scale string) error {
+	return f.src.Conform(ffsource.Format(pf), scale)
+}

@@ -4,7 +4,11 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"runtime"
+	"runtime/trace"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -42,12 +46,13 @@ func frames1080(t testing.TB) (ref, dist []*vmaf.Picture) {
 	return ref, dist
 }
 
-// statusRoundTrips calls vmaf_status back to back while a pipeline scores
-// 1080p flat out, and returns the round-trip times.
-func statusRoundTrips(t testing.TB, calls int) []time.Duration {
+// statusRoundTrips calls vmaf_status every 2 ms while a pipeline scores
+// 1080p flat out, and returns the round-trip times. With inProcess the
+// client shares the server's process (and Go scheduler); otherwise it runs
+// in a child process, as vmafctl or an agent would.
+func statusRoundTrips(t testing.TB, calls int, inProcess bool) []time.Duration {
 	ref, dist := frames1080(t)
 	run := mcpStart(t, mcpConfig{})
-	cs, _ := mcpConnect(t, run.sock)
 	done := run.feed(ref, dist, 0, 1000)
 	defer func() {
 		run.stopFeed()
@@ -58,21 +63,88 @@ func statusRoundTrips(t testing.TB, calls int) []time.Duration {
 		time.Sleep(10 * time.Millisecond)
 	}
 	before := len(run.records())
+	var rtts []time.Duration
+	if inProcess {
+		cs, _ := mcpConnect(t, run.sock)
+		rtts = pollStatus(t, cs, calls)
+	} else {
+		rtts = pollStatusProcess(t, run.sock, calls)
+	}
+	if n := len(run.records()) - before; calls >= 100 && n < 2 {
+		t.Fatalf("only %d frames scored during the measurement: not under load", n)
+	}
+	return rtts
+}
+
+// pollStatus calls vmaf_status calls times, 2 ms apart, and returns the
+// round-trip times.
+func pollStatus(t testing.TB, cs *mcp.ClientSession, calls int) []time.Duration {
 	rtts := make([]time.Duration, 0, calls)
 	ctx := context.Background()
 	for range calls {
 		t0 := time.Now()
+		// The region marks each call in a runtime trace (go test -trace),
+		// so that slow calls can be found and taken apart.
+		region := trace.StartRegion(ctx, "vmaf_status")
 		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "vmaf_status"})
+		region.End()
 		if err != nil || res.IsError {
 			t.Fatalf("vmaf_status: %v %v", err, res)
 		}
 		rtts = append(rtts, time.Since(t0))
 		time.Sleep(2 * time.Millisecond) // a polling agent, not a flood
 	}
-	if n := len(run.records()) - before; calls >= 100 && n < 2 {
-		t.Fatalf("only %d frames scored during the measurement: not under load", n)
+	return rtts
+}
+
+// pollerEnv names the socket a child process polls (see
+// TestMCPStatusPollerProcess) and how many calls it makes.
+const (
+	pollerSocket = "VMAFSINK_TEST_POLL_SOCKET"
+	pollerCalls  = "VMAFSINK_TEST_POLL_CALLS"
+)
+
+// pollStatusProcess runs pollStatus in a child process (this test binary
+// again) and reads its round-trip times back.
+func pollStatusProcess(t testing.TB, sock string, calls int) []time.Duration {
+	cmd := exec.Command(os.Args[0], "-test.run=^TestMCPStatusPollerProcess$", "-test.v")
+	cmd.Env = append(os.Environ(), pollerSocket+"="+sock, pollerCalls+"="+strconv.Itoa(calls))
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("poller process: %v\n%s", err, out)
+	}
+	var rtts []time.Duration
+	for _, line := range strings.Split(string(out), "\n") {
+		if ns, ok := strings.CutPrefix(line, "rtt-ns "); ok {
+			v, err := strconv.ParseInt(ns, 10, 64)
+			if err != nil {
+				t.Fatalf("poller process: %q: %v", line, err)
+			}
+			rtts = append(rtts, time.Duration(v))
+		}
+	}
+	if len(rtts) != calls {
+		t.Fatalf("poller process reported %d round trips, want %d\n%s", len(rtts), calls, out)
 	}
 	return rtts
+}
+
+// TestMCPStatusPollerProcess is the child half of pollStatusProcess: it
+// polls the socket named in its environment and prints each round trip.
+// Run directly, it has nothing to poll and skips.
+func TestMCPStatusPollerProcess(t *testing.T) {
+	sock := os.Getenv(pollerSocket)
+	if sock == "" {
+		t.Skip("run by the vmaf_status latency benchmark as its client process")
+	}
+	calls, err := strconv.Atoi(os.Getenv(pollerCalls))
+	if err != nil {
+		t.Fatalf("%s: %v", pollerCalls, err)
+	}
+	cs, _ := mcpConnect(t, sock)
+	for _, d := range pollStatus(t, cs, calls) {
+		fmt.Printf("rtt-ns %d\n", d.Nanoseconds())
+	}
 }
 
 // TestMCPStatusWhileScoring1080p: vmaf_status answers every call while
@@ -84,7 +156,7 @@ func TestMCPStatusWhileScoring1080p(t *testing.T) {
 		t.Skip("scores 1080p flat out")
 	}
 	before := loadAverage()
-	rtts := statusRoundTrips(t, 500)
+	rtts := statusRoundTrips(t, 500, true)
 	after := loadAverage()
 	p50, p99, worst := percentile(rtts, 0.5), percentile(rtts, 0.99), percentile(rtts, 1)
 	t.Logf("vmaf_status round trip while scoring 1080p flat out (%d calls): p50 %v, p99 %v, max %v (load average %.1f..%.1f on %d CPUs)",
@@ -102,18 +174,30 @@ func loadAverage() float64 {
 	return l
 }
 
-// BenchmarkMCPStatusWhileScoring1080p reports the same figures as metrics:
+// BenchmarkMCPStatusWhileScoring1080p reports the round-trip percentiles
+// as metrics, for a client in the server's process (sharing its Go
+// scheduler) and for one in a process of its own (as vmafctl or an agent
+// is), with the one-minute load average at the end:
 //
-//	go test -run '^$' -bench MCPStatus -benchtime 200x ./tests/pipelines
+//	go test -run '^$' -bench MCPStatus -benchtime 500x ./tests/pipelines
 func BenchmarkMCPStatusWhileScoring1080p(b *testing.B) {
-	// The benchmark harness sets GOMAXPROCS for every run (the -cpu
-	// list), undoing the spare processor control/attach asks for; ask
-	// again, as a host running the element would have it.
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(runtime.NumCPU() + 1))
-	rtts := statusRoundTrips(b, b.N)
-	b.ReportMetric(float64(percentile(rtts, 0.5).Microseconds())/1000, "p50-ms")
-	b.ReportMetric(float64(percentile(rtts, 0.99).Microseconds())/1000, "p99-ms")
-	b.ReportMetric(0, "ns/op")
+	for _, c := range []struct {
+		name      string
+		inProcess bool
+	}{{"client=in-process", true}, {"client=process", false}} {
+		b.Run(c.name, func(b *testing.B) {
+			// The benchmark harness sets GOMAXPROCS for every run (the
+			// -cpu list), undoing the spare processor control/attach asks
+			// for; ask again, as a host running the element would have it.
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(runtime.NumCPU() + 1))
+			rtts := statusRoundTrips(b, b.N, c.inProcess)
+			b.ReportMetric(float64(percentile(rtts, 0.5).Microseconds())/1000, "p50-ms")
+			b.ReportMetric(float64(percentile(rtts, 0.99).Microseconds())/1000, "p99-ms")
+			b.ReportMetric(float64(percentile(rtts, 1).Microseconds())/1000, "max-ms")
+			b.ReportMetric(loadAverage(), "load1")
+			b.ReportMetric(0, "ns/op")
+		})
+	}
 }
 
 // BenchmarkMCPSwap swaps the model back and forth over the socket while a

@@ -8,7 +8,7 @@ import (
 	"golang.org/x/sys/cpu"
 )
 
-// The AVX2 VIF kernels are Go assembly generated with avo by
+// The AVX2 and AVX-512 VIF kernels are Go assembly generated with avo by
 // internal/asmgen/vif (a module of its own, so that building vmaf never
 // needs avo); run go generate in this directory after changing it.
 // internal/asmgen/README.md says why assembly rather than the simd/archsimd
@@ -30,23 +30,55 @@ var vifAVX2Kernels = vifKernels{
 	accumulate: vifAccumulateVec,
 }
 
-// vifHasAVX2 tells whether the CPU and OS support the AVX2 kernels.
-var vifHasAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasFMA
+// vifAVX512Kernels runs blocks twice as wide as the AVX2 kernels', then
+// at most one AVX2 block, then the scalar tail.
+var vifAVX512Kernels = vifKernels{
+	name:       "avx512",
+	wordRows:   true,
+	vertical8:  vifVertical8Wide,
+	vertical16: vifVertical16Wide,
+	horizontal: vifHorizontalWide,
+	means8:     vifMeans8Wide,
+	means16:    vifMeans16Wide,
+	decimate:   vifDecimateWide,
+	accumulate: vifAccumulateVec,
+}
+
+// vifHasAVX2 and vifHasAVX512 tell whether the CPU and OS support each
+// kernel set (x/sys/cpu checks that the OS saves the wider registers).
+var (
+	vifHasAVX2   = cpu.X86.HasAVX2 && cpu.X86.HasFMA
+	vifHasAVX512 = vifHasAVX2 && cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW
+)
 
 // vifBestKernels returns the fastest kernel set this machine runs.
 func vifBestKernels() *vifKernels {
-	if vifHasAVX2 {
+	switch {
+	case vifHasAVX512:
+		return &vifAVX512Kernels
+	case vifHasAVX2:
 		return &vifAVX2Kernels
 	}
 	return &vifScalarKernels
 }
 
-// vifKernelSets lists every kernel set this machine runs, for tests.
+// vifKernelSets lists every kernel set this machine runs, for tests,
+// slowest first.
 func vifKernelSets() []*vifKernels {
+	sets := []*vifKernels{&vifScalarKernels}
 	if vifHasAVX2 {
-		return []*vifKernels{&vifScalarKernels, &vifAVX2Kernels}
+		sets = append(sets, &vifAVX2Kernels)
 	}
-	return []*vifKernels{&vifScalarKernels}
+	if vifHasAVX512 {
+		sets = append(sets, &vifAVX512Kernels)
+	}
+	return sets
+}
+
+// vifVecKernelSupport names each vector kernel set with whether this
+// machine runs it, so that tests can say which they skip.
+func vifVecKernelSupport() map[*vifKernels]bool {
+	return map[*vifKernels]bool{&vifAVX2Kernels: vifHasAVX2, &vifAVX512Kernels: vifHasAVX512}
 }
 
 // vifAt returns a pointer to s[off], having checked that s holds n
@@ -55,13 +87,13 @@ func vifAt[T any](s []T, off, n int) *T {
 	return &s[off : off+n][0]
 }
 
-// vifRowPtrs gathers the window's rows, first n samples of each, as the
-// vertical kernels take them: the reference's rows, then the distorted
-// picture's from index vifMaxTaps.
-func vifRowPtrs[T uint8 | uint16](rows *[2 * vifMaxTaps]*T, ref, dis [][]T, n int) {
+// vifRowPtrs gathers the window's rows, n samples of each from column
+// off, as the vertical kernels take them: the reference's rows, then the
+// distorted picture's from index vifMaxTaps.
+func vifRowPtrs[T uint8 | uint16](rows *[2 * vifMaxTaps]*T, ref, dis [][]T, off, n int) {
 	for k := range ref {
-		rows[k] = vifAt(ref[k], 0, n)
-		rows[vifMaxTaps+k] = vifAt(dis[k], 0, n)
+		rows[k] = vifAt(ref[k], off, n)
+		rows[vifMaxTaps+k] = vifAt(dis[k], off, n)
 	}
 }
 
@@ -72,74 +104,207 @@ func (b *vifRowBuf) vifWords(off, n int) *uint16 {
 	return vifAt(b.words, off, n)
 }
 
+// The span functions run one kernel over columns [j, e), a whole number of
+// its blocks (16 or 8 columns for AVX2, twice that for AVX-512 when wide).
+
+func vifVertical8Span(b *vifRowBuf, ref, dis [][]byte, t *vifVecTaps, half, j, e int, wide bool) {
+	if e <= j {
+		return
+	}
+	var rows [2 * vifMaxTaps]*byte
+	vifRowPtrs(&rows, ref[:2*half+1], dis[:2*half+1], j, e-j)
+	// Direct calls, so that rows stays on the stack.
+	if wide {
+		vifVertical8AVX512(&rows[0], &t.w16[0][0], half, b.vifWords(vifPad+j, e-j), 2*b.wordStride, e-j)
+	} else {
+		vifVertical8AVX2(&rows[0], &t.w16[0][0], half, b.vifWords(vifPad+j, e-j), 2*b.wordStride, e-j)
+	}
+}
+
 func vifVertical8Vec(b *vifRowBuf, ref, dis [][]byte, taps []uint16, w int) {
 	n := 0
-	if t := vifVecTapsFor(taps); t != nil && w >= 16 {
+	if t := vifVecTapsFor(taps); t != nil {
 		n = w &^ 15
-		var rows [2 * vifMaxTaps]*byte
-		vifRowPtrs(&rows, ref[:len(taps)], dis[:len(taps)], n)
-		vifVertical8AVX2(&rows[0], &t.w16[0][0], len(taps)/2, b.vifWords(vifPad, n), 2*b.wordStride, n)
+		vifVertical8Span(b, ref, dis, t, len(taps)/2, 0, n, false)
 	}
 	vifVertical8Cols(b, ref, dis, taps, n, w)
+}
+
+func vifVertical8Wide(b *vifRowBuf, ref, dis [][]byte, taps []uint16, w int) {
+	n := 0
+	if t := vifVecTapsFor(taps); t != nil {
+		n = w &^ 15
+		vifVertical8Span(b, ref, dis, t, len(taps)/2, 0, w&^31, true)
+		vifVertical8Span(b, ref, dis, t, len(taps)/2, w&^31, n, false)
+	}
+	vifVertical8Cols(b, ref, dis, taps, n, w)
+}
+
+func vifVertical16Span(b *vifRowBuf, ref, dis [][]uint16, t *vifVecTaps, half, j, e int, muShift, sqShift uint, wide bool) {
+	if e <= j {
+		return
+	}
+	var rows [2 * vifMaxTaps]*uint16
+	vifRowPtrs(&rows, ref[:2*half+1], dis[:2*half+1], j, e-j)
+	dst, muRound, sqScale := b.vifWords(vifPad+j, e-j), vifRounding(muShift), math.Ldexp(1, -int(sqShift))
+	if wide {
+		vifVertical16AVX512(&rows[0], &t.w16[0][0], half, dst, 2*b.wordStride, e-j, uint64(muShift), muRound, sqScale)
+	} else {
+		vifVertical16AVX2(&rows[0], &t.w16[0][0], half, dst, 2*b.wordStride, e-j, uint64(muShift), muRound, sqScale)
+	}
 }
 
 func vifVertical16Vec(b *vifRowBuf, ref, dis [][]uint16, taps []uint16, w int, muShift, sqShift uint) {
 	n := 0
 	// The float64 rounding needs a shift; every caller has one.
-	if t := vifVecTapsFor(taps); t != nil && w >= 8 && sqShift > 0 {
+	if t := vifVecTapsFor(taps); t != nil && sqShift > 0 {
 		n = w &^ 7
-		var rows [2 * vifMaxTaps]*uint16
-		vifRowPtrs(&rows, ref[:len(taps)], dis[:len(taps)], n)
-		vifVertical16AVX2(&rows[0], &t.w16[0][0], len(taps)/2, b.vifWords(vifPad, n), 2*b.wordStride, n,
-			uint64(muShift), vifRounding(muShift), math.Ldexp(1, -int(sqShift)))
+		vifVertical16Span(b, ref, dis, t, len(taps)/2, 0, n, muShift, sqShift, false)
 	}
 	vifVertical16Cols(b, ref, dis, taps, n, w, muShift, sqShift)
 }
 
+func vifVertical16Wide(b *vifRowBuf, ref, dis [][]uint16, taps []uint16, w int, muShift, sqShift uint) {
+	n := 0
+	if t := vifVecTapsFor(taps); t != nil && sqShift > 0 {
+		n = w &^ 7
+		vifVertical16Span(b, ref, dis, t, len(taps)/2, 0, w&^15, muShift, sqShift, true)
+		vifVertical16Span(b, ref, dis, t, len(taps)/2, w&^15, n, muShift, sqShift, false)
+	}
+	vifVertical16Cols(b, ref, dis, taps, n, w, muShift, sqShift)
+}
+
+func vifHorizontalSpan(b *vifRowBuf, t *vifVecTaps, half, j, e int, wide bool) {
+	if e <= j {
+		return
+	}
+	// The pairs of taps read a block of words at up to 2·npairs-1 past
+	// each column.
+	base := vifPad - half + j
+	kernel := vifHorizontalAVX2
+	if wide {
+		kernel = vifHorizontalAVX512
+	}
+	kernel(b.vifWords(base, e-j+2*t.npairs), 2*b.wordStride, &t.w16[0][0], t.npairs,
+		vifAt(b.sigma1Sq, j, e-j), vifAt(b.sigma2Sq, j, e-j), vifAt(b.sigma12, j, e-j), e-j)
+}
+
 func vifHorizontalVec(b *vifRowBuf, taps []uint16, w int) {
 	n := 0
-	if t := vifVecTapsFor(taps); t != nil && w >= 16 {
+	if t := vifVecTapsFor(taps); t != nil {
 		n = w &^ 15
-		// The pairs of taps read 16 words at up to 2·npairs-1 past each
-		// column.
-		base := vifPad - len(taps)/2
-		vifHorizontalAVX2(b.vifWords(base, n+2*t.npairs), 2*b.wordStride, &t.w16[0][0], t.npairs,
-			vifAt(b.sigma1Sq, 0, n), vifAt(b.sigma2Sq, 0, n), vifAt(b.sigma12, 0, n), n)
+		vifHorizontalSpan(b, t, len(taps)/2, 0, n, false)
 	}
 	vifHorizontalCols(b, taps, n, w)
 }
 
+func vifHorizontalWide(b *vifRowBuf, taps []uint16, w int) {
+	n := 0
+	if t := vifVecTapsFor(taps); t != nil {
+		n = w &^ 15
+		vifHorizontalSpan(b, t, len(taps)/2, 0, w&^31, true)
+		vifHorizontalSpan(b, t, len(taps)/2, w&^31, n, false)
+	}
+	vifHorizontalCols(b, taps, n, w)
+}
+
+func vifMeans8Span(b *vifRowBuf, ref, dis [][]byte, t *vifVecTaps, half, j, e int, wide bool) {
+	if e <= j {
+		return
+	}
+	var rows [2 * vifMaxTaps]*byte
+	vifRowPtrs(&rows, ref[:2*half+1], dis[:2*half+1], j, e-j)
+	mu1, mu2 := vifAt(b.mu1, vifPad+j, e-j), vifAt(b.mu2, vifPad+j, e-j)
+	if wide {
+		vifMeans8AVX512(&rows[0], &t.w16[0][0], half, mu1, mu2, e-j)
+	} else {
+		vifMeans8AVX2(&rows[0], &t.w16[0][0], half, mu1, mu2, e-j)
+	}
+}
+
 func vifMeans8Vec(b *vifRowBuf, ref, dis [][]byte, taps []uint16, w int, shift uint) {
 	n := 0
-	if t := vifVecTapsFor(taps); t != nil && w >= 16 && shift == 8 {
+	if t := vifVecTapsFor(taps); t != nil && shift == 8 {
 		n = w &^ 15
-		var rows [2 * vifMaxTaps]*byte
-		vifRowPtrs(&rows, ref[:len(taps)], dis[:len(taps)], n)
-		vifMeans8AVX2(&rows[0], &t.w16[0][0], len(taps)/2, vifAt(b.mu1, vifPad, n), vifAt(b.mu2, vifPad, n), n)
+		vifMeans8Span(b, ref, dis, t, len(taps)/2, 0, n, false)
 	}
 	vifMeansCols(b, ref, dis, taps, n, w, shift)
+}
+
+func vifMeans8Wide(b *vifRowBuf, ref, dis [][]byte, taps []uint16, w int, shift uint) {
+	n := 0
+	if t := vifVecTapsFor(taps); t != nil && shift == 8 {
+		n = w &^ 15
+		vifMeans8Span(b, ref, dis, t, len(taps)/2, 0, w&^31, true)
+		vifMeans8Span(b, ref, dis, t, len(taps)/2, w&^31, n, false)
+	}
+	vifMeansCols(b, ref, dis, taps, n, w, shift)
+}
+
+func vifMeans16Span(b *vifRowBuf, ref, dis [][]uint16, t *vifVecTaps, half, j, e int, shift uint, wide bool) {
+	if e <= j {
+		return
+	}
+	var rows [2 * vifMaxTaps]*uint16
+	vifRowPtrs(&rows, ref[:2*half+1], dis[:2*half+1], j, e-j)
+	mu1, mu2 := vifAt(b.mu1, vifPad+j, e-j), vifAt(b.mu2, vifPad+j, e-j)
+	if wide {
+		vifMeans16AVX512(&rows[0], &t.w16[0][0], half, mu1, mu2, e-j, uint64(shift), vifRounding(shift))
+	} else {
+		vifMeans16AVX2(&rows[0], &t.w16[0][0], half, mu1, mu2, e-j, uint64(shift), vifRounding(shift))
+	}
 }
 
 func vifMeans16Vec(b *vifRowBuf, ref, dis [][]uint16, taps []uint16, w int, shift uint) {
 	n := 0
-	if t := vifVecTapsFor(taps); t != nil && w >= 16 {
+	if t := vifVecTapsFor(taps); t != nil {
 		n = w &^ 15
-		var rows [2 * vifMaxTaps]*uint16
-		vifRowPtrs(&rows, ref[:len(taps)], dis[:len(taps)], n)
-		vifMeans16AVX2(&rows[0], &t.w16[0][0], len(taps)/2, vifAt(b.mu1, vifPad, n), vifAt(b.mu2, vifPad, n), n,
-			uint64(shift), vifRounding(shift))
+		vifMeans16Span(b, ref, dis, t, len(taps)/2, 0, n, shift, false)
 	}
 	vifMeansCols(b, ref, dis, taps, n, w, shift)
 }
 
+func vifMeans16Wide(b *vifRowBuf, ref, dis [][]uint16, taps []uint16, w int, shift uint) {
+	n := 0
+	if t := vifVecTapsFor(taps); t != nil {
+		n = w &^ 15
+		vifMeans16Span(b, ref, dis, t, len(taps)/2, 0, w&^31, shift, true)
+		vifMeans16Span(b, ref, dis, t, len(taps)/2, w&^31, n, shift, false)
+	}
+	vifMeansCols(b, ref, dis, taps, n, w, shift)
+}
+
+// vifDecimateSpan makes outputs [j, e) from columns 2j on, whose windows
+// reach len(taps)-1 samples further.
+func vifDecimateSpan(dstRef, dstDis []uint16, mu1, mu2 []uint32, t *vifVecTaps, half, j, e int, wide bool) {
+	if e <= j {
+		return
+	}
+	base, span := vifPad-half+2*j, 2*(e-j)+2*half
+	kernel := vifDecimateAVX2
+	if wide {
+		kernel = vifDecimateAVX512
+	}
+	kernel(vifAt(mu1, base, span), vifAt(mu2, base, span), &t.w16[0][0], half,
+		vifAt(dstRef, j, e-j), vifAt(dstDis, j, e-j), e-j)
+}
+
 func vifDecimateVec(dstRef, dstDis []uint16, mu1, mu2 []uint32, taps []uint16) {
 	n := 0
-	if t := vifVecTapsFor(taps); t != nil && len(dstRef) >= 16 {
+	if t := vifVecTapsFor(taps); t != nil {
 		n = len(dstRef) &^ 15
-		// 2n columns whose windows reach len(taps)-1 samples further.
-		base, span := vifPad-len(taps)/2, 2*n+len(taps)-1
-		vifDecimateAVX2(vifAt(mu1, base, span), vifAt(mu2, base, span), &t.w16[0][0], len(taps)/2,
-			vifAt(dstRef, 0, n), vifAt(dstDis, 0, n), n)
+		vifDecimateSpan(dstRef, dstDis, mu1, mu2, t, len(taps)/2, 0, n, false)
+	}
+	vifDecimateRow(dstRef[n:], dstDis[n:], mu1[2*n:], mu2[2*n:], taps)
+}
+
+func vifDecimateWide(dstRef, dstDis []uint16, mu1, mu2 []uint32, taps []uint16) {
+	n := 0
+	if t := vifVecTapsFor(taps); t != nil {
+		w := len(dstRef)
+		n = w &^ 15
+		vifDecimateSpan(dstRef, dstDis, mu1, mu2, t, len(taps)/2, 0, w&^31, true)
+		vifDecimateSpan(dstRef, dstDis, mu1, mu2, t, len(taps)/2, w&^31, n, false)
 	}
 	vifDecimateRow(dstRef[n:], dstDis[n:], mu1[2*n:], mu2[2*n:], taps)
 }

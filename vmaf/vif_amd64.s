@@ -8,13 +8,21 @@ DATA vifMagic<>+0(SB)/8, $0x4330000000000000
 DATA vifMagic<>+8(SB)/8, $0x4330000000000000
 DATA vifMagic<>+16(SB)/8, $0x4330000000000000
 DATA vifMagic<>+24(SB)/8, $0x4330000000000000
-GLOBL vifMagic<>(SB), RODATA|NOPTR, $32
+DATA vifMagic<>+32(SB)/8, $0x4330000000000000
+DATA vifMagic<>+40(SB)/8, $0x4330000000000000
+DATA vifMagic<>+48(SB)/8, $0x4330000000000000
+DATA vifMagic<>+56(SB)/8, $0x4330000000000000
+GLOBL vifMagic<>(SB), RODATA|NOPTR, $64
 
 DATA vifHalf<>+0(SB)/8, $0x3fe0000000000000
 DATA vifHalf<>+8(SB)/8, $0x3fe0000000000000
 DATA vifHalf<>+16(SB)/8, $0x3fe0000000000000
 DATA vifHalf<>+24(SB)/8, $0x3fe0000000000000
-GLOBL vifHalf<>(SB), RODATA|NOPTR, $32
+DATA vifHalf<>+32(SB)/8, $0x3fe0000000000000
+DATA vifHalf<>+40(SB)/8, $0x3fe0000000000000
+DATA vifHalf<>+48(SB)/8, $0x3fe0000000000000
+DATA vifHalf<>+56(SB)/8, $0x3fe0000000000000
+GLOBL vifHalf<>(SB), RODATA|NOPTR, $64
 
 DATA vifRound8<>+0(SB)/4, $0x00000080
 DATA vifRound8<>+4(SB)/4, $0x00000080
@@ -24,7 +32,15 @@ DATA vifRound8<>+16(SB)/4, $0x00000080
 DATA vifRound8<>+20(SB)/4, $0x00000080
 DATA vifRound8<>+24(SB)/4, $0x00000080
 DATA vifRound8<>+28(SB)/4, $0x00000080
-GLOBL vifRound8<>(SB), RODATA|NOPTR, $32
+DATA vifRound8<>+32(SB)/4, $0x00000080
+DATA vifRound8<>+36(SB)/4, $0x00000080
+DATA vifRound8<>+40(SB)/4, $0x00000080
+DATA vifRound8<>+44(SB)/4, $0x00000080
+DATA vifRound8<>+48(SB)/4, $0x00000080
+DATA vifRound8<>+52(SB)/4, $0x00000080
+DATA vifRound8<>+56(SB)/4, $0x00000080
+DATA vifRound8<>+60(SB)/4, $0x00000080
+GLOBL vifRound8<>(SB), RODATA|NOPTR, $64
 
 DATA vifRound16<>+0(SB)/4, $0x00008000
 DATA vifRound16<>+4(SB)/4, $0x00008000
@@ -34,13 +50,25 @@ DATA vifRound16<>+16(SB)/4, $0x00008000
 DATA vifRound16<>+20(SB)/4, $0x00008000
 DATA vifRound16<>+24(SB)/4, $0x00008000
 DATA vifRound16<>+28(SB)/4, $0x00008000
-GLOBL vifRound16<>(SB), RODATA|NOPTR, $32
+DATA vifRound16<>+32(SB)/4, $0x00008000
+DATA vifRound16<>+36(SB)/4, $0x00008000
+DATA vifRound16<>+40(SB)/4, $0x00008000
+DATA vifRound16<>+44(SB)/4, $0x00008000
+DATA vifRound16<>+48(SB)/4, $0x00008000
+DATA vifRound16<>+52(SB)/4, $0x00008000
+DATA vifRound16<>+56(SB)/4, $0x00008000
+DATA vifRound16<>+60(SB)/4, $0x00008000
+GLOBL vifRound16<>(SB), RODATA|NOPTR, $64
 
 DATA vifRound32<>+0(SB)/8, $0x0000000080000000
 DATA vifRound32<>+8(SB)/8, $0x0000000080000000
 DATA vifRound32<>+16(SB)/8, $0x0000000080000000
 DATA vifRound32<>+24(SB)/8, $0x0000000080000000
-GLOBL vifRound32<>(SB), RODATA|NOPTR, $32
+DATA vifRound32<>+32(SB)/8, $0x0000000080000000
+DATA vifRound32<>+40(SB)/8, $0x0000000080000000
+DATA vifRound32<>+48(SB)/8, $0x0000000080000000
+DATA vifRound32<>+56(SB)/8, $0x0000000080000000
+GLOBL vifRound32<>(SB), RODATA|NOPTR, $64
 
 DATA vifLow16<>+0(SB)/4, $0x0000ffff
 DATA vifLow16<>+4(SB)/4, $0x0000ffff
@@ -50,7 +78,15 @@ DATA vifLow16<>+16(SB)/4, $0x0000ffff
 DATA vifLow16<>+20(SB)/4, $0x0000ffff
 DATA vifLow16<>+24(SB)/4, $0x0000ffff
 DATA vifLow16<>+28(SB)/4, $0x0000ffff
-GLOBL vifLow16<>(SB), RODATA|NOPTR, $32
+DATA vifLow16<>+32(SB)/4, $0x0000ffff
+DATA vifLow16<>+36(SB)/4, $0x0000ffff
+DATA vifLow16<>+40(SB)/4, $0x0000ffff
+DATA vifLow16<>+44(SB)/4, $0x0000ffff
+DATA vifLow16<>+48(SB)/4, $0x0000ffff
+DATA vifLow16<>+52(SB)/4, $0x0000ffff
+DATA vifLow16<>+56(SB)/4, $0x0000ffff
+DATA vifLow16<>+60(SB)/4, $0x0000ffff
+GLOBL vifLow16<>(SB), RODATA|NOPTR, $64
 
 DATA vifBias16<>+0(SB)/4, $0x80008000
 DATA vifBias16<>+4(SB)/4, $0x80008000
@@ -60,7 +96,15 @@ DATA vifBias16<>+16(SB)/4, $0x80008000
 DATA vifBias16<>+20(SB)/4, $0x80008000
 DATA vifBias16<>+24(SB)/4, $0x80008000
 DATA vifBias16<>+28(SB)/4, $0x80008000
-GLOBL vifBias16<>(SB), RODATA|NOPTR, $32
+DATA vifBias16<>+32(SB)/4, $0x80008000
+DATA vifBias16<>+36(SB)/4, $0x80008000
+DATA vifBias16<>+40(SB)/4, $0x80008000
+DATA vifBias16<>+44(SB)/4, $0x80008000
+DATA vifBias16<>+48(SB)/4, $0x80008000
+DATA vifBias16<>+52(SB)/4, $0x80008000
+DATA vifBias16<>+56(SB)/4, $0x80008000
+DATA vifBias16<>+60(SB)/4, $0x80008000
+GLOBL vifBias16<>(SB), RODATA|NOPTR, $64
 
 DATA vifNsq32<>+0(SB)/4, $0x00020000
 DATA vifNsq32<>+4(SB)/4, $0x00020000
@@ -70,19 +114,35 @@ DATA vifNsq32<>+16(SB)/4, $0x00020000
 DATA vifNsq32<>+20(SB)/4, $0x00020000
 DATA vifNsq32<>+24(SB)/4, $0x00020000
 DATA vifNsq32<>+28(SB)/4, $0x00020000
-GLOBL vifNsq32<>(SB), RODATA|NOPTR, $32
+DATA vifNsq32<>+32(SB)/4, $0x00020000
+DATA vifNsq32<>+36(SB)/4, $0x00020000
+DATA vifNsq32<>+40(SB)/4, $0x00020000
+DATA vifNsq32<>+44(SB)/4, $0x00020000
+DATA vifNsq32<>+48(SB)/4, $0x00020000
+DATA vifNsq32<>+52(SB)/4, $0x00020000
+DATA vifNsq32<>+56(SB)/4, $0x00020000
+DATA vifNsq32<>+60(SB)/4, $0x00020000
+GLOBL vifNsq32<>(SB), RODATA|NOPTR, $64
 
 DATA vifNsq64<>+0(SB)/8, $0x4100000000000000
 DATA vifNsq64<>+8(SB)/8, $0x4100000000000000
 DATA vifNsq64<>+16(SB)/8, $0x4100000000000000
 DATA vifNsq64<>+24(SB)/8, $0x4100000000000000
-GLOBL vifNsq64<>(SB), RODATA|NOPTR, $32
+DATA vifNsq64<>+32(SB)/8, $0x4100000000000000
+DATA vifNsq64<>+40(SB)/8, $0x4100000000000000
+DATA vifNsq64<>+48(SB)/8, $0x4100000000000000
+DATA vifNsq64<>+56(SB)/8, $0x4100000000000000
+GLOBL vifNsq64<>(SB), RODATA|NOPTR, $64
 
 DATA vifEps<>+0(SB)/8, $0x3edb7cdfd9d7bdbb
 DATA vifEps<>+8(SB)/8, $0x3edb7cdfd9d7bdbb
 DATA vifEps<>+16(SB)/8, $0x3edb7cdfd9d7bdbb
 DATA vifEps<>+24(SB)/8, $0x3edb7cdfd9d7bdbb
-GLOBL vifEps<>(SB), RODATA|NOPTR, $32
+DATA vifEps<>+32(SB)/8, $0x3edb7cdfd9d7bdbb
+DATA vifEps<>+40(SB)/8, $0x3edb7cdfd9d7bdbb
+DATA vifEps<>+48(SB)/8, $0x3edb7cdfd9d7bdbb
+DATA vifEps<>+56(SB)/8, $0x3edb7cdfd9d7bdbb
+GLOBL vifEps<>(SB), RODATA|NOPTR, $64
 
 DATA vifLow15<>+0(SB)/4, $0x00007fff
 DATA vifLow15<>+4(SB)/4, $0x00007fff
@@ -92,7 +152,15 @@ DATA vifLow15<>+16(SB)/4, $0x00007fff
 DATA vifLow15<>+20(SB)/4, $0x00007fff
 DATA vifLow15<>+24(SB)/4, $0x00007fff
 DATA vifLow15<>+28(SB)/4, $0x00007fff
-GLOBL vifLow15<>(SB), RODATA|NOPTR, $32
+DATA vifLow15<>+32(SB)/4, $0x00007fff
+DATA vifLow15<>+36(SB)/4, $0x00007fff
+DATA vifLow15<>+40(SB)/4, $0x00007fff
+DATA vifLow15<>+44(SB)/4, $0x00007fff
+DATA vifLow15<>+48(SB)/4, $0x00007fff
+DATA vifLow15<>+52(SB)/4, $0x00007fff
+DATA vifLow15<>+56(SB)/4, $0x00007fff
+DATA vifLow15<>+60(SB)/4, $0x00007fff
+GLOBL vifLow15<>(SB), RODATA|NOPTR, $64
 
 DATA vifDenShift<>+0(SB)/4, $0x0020f800
 DATA vifDenShift<>+4(SB)/4, $0x0020f800
@@ -102,7 +170,15 @@ DATA vifDenShift<>+16(SB)/4, $0x0020f800
 DATA vifDenShift<>+20(SB)/4, $0x0020f800
 DATA vifDenShift<>+24(SB)/4, $0x0020f800
 DATA vifDenShift<>+28(SB)/4, $0x0020f800
-GLOBL vifDenShift<>(SB), RODATA|NOPTR, $32
+DATA vifDenShift<>+32(SB)/4, $0x0020f800
+DATA vifDenShift<>+36(SB)/4, $0x0020f800
+DATA vifDenShift<>+40(SB)/4, $0x0020f800
+DATA vifDenShift<>+44(SB)/4, $0x0020f800
+DATA vifDenShift<>+48(SB)/4, $0x0020f800
+DATA vifDenShift<>+52(SB)/4, $0x0020f800
+DATA vifDenShift<>+56(SB)/4, $0x0020f800
+DATA vifDenShift<>+60(SB)/4, $0x0020f800
+GLOBL vifDenShift<>(SB), RODATA|NOPTR, $64
 
 // func vifVertical8AVX2(rows **byte, coef *uint32, half int, dst *uint16, stride int, n int)
 // Requires: AVX, AVX2
@@ -1183,5 +1259,1074 @@ done:
 	VMOVDQU Y1, 32(SI)
 	VMOVDQU Y2, 64(SI)
 	VMOVDQU Y3, 96(SI)
+	VZEROUPPER
+	RET
+
+DATA vifZipLo<>+0(SB)/4, $0x00000000
+DATA vifZipLo<>+4(SB)/4, $0x00000010
+DATA vifZipLo<>+8(SB)/4, $0x00000001
+DATA vifZipLo<>+12(SB)/4, $0x00000011
+DATA vifZipLo<>+16(SB)/4, $0x00000002
+DATA vifZipLo<>+20(SB)/4, $0x00000012
+DATA vifZipLo<>+24(SB)/4, $0x00000003
+DATA vifZipLo<>+28(SB)/4, $0x00000013
+DATA vifZipLo<>+32(SB)/4, $0x00000004
+DATA vifZipLo<>+36(SB)/4, $0x00000014
+DATA vifZipLo<>+40(SB)/4, $0x00000005
+DATA vifZipLo<>+44(SB)/4, $0x00000015
+DATA vifZipLo<>+48(SB)/4, $0x00000006
+DATA vifZipLo<>+52(SB)/4, $0x00000016
+DATA vifZipLo<>+56(SB)/4, $0x00000007
+DATA vifZipLo<>+60(SB)/4, $0x00000017
+GLOBL vifZipLo<>(SB), RODATA|NOPTR, $64
+
+DATA vifZipHi<>+0(SB)/4, $0x00000008
+DATA vifZipHi<>+4(SB)/4, $0x00000018
+DATA vifZipHi<>+8(SB)/4, $0x00000009
+DATA vifZipHi<>+12(SB)/4, $0x00000019
+DATA vifZipHi<>+16(SB)/4, $0x0000000a
+DATA vifZipHi<>+20(SB)/4, $0x0000001a
+DATA vifZipHi<>+24(SB)/4, $0x0000000b
+DATA vifZipHi<>+28(SB)/4, $0x0000001b
+DATA vifZipHi<>+32(SB)/4, $0x0000000c
+DATA vifZipHi<>+36(SB)/4, $0x0000001c
+DATA vifZipHi<>+40(SB)/4, $0x0000000d
+DATA vifZipHi<>+44(SB)/4, $0x0000001d
+DATA vifZipHi<>+48(SB)/4, $0x0000000e
+DATA vifZipHi<>+52(SB)/4, $0x0000001e
+DATA vifZipHi<>+56(SB)/4, $0x0000000f
+DATA vifZipHi<>+60(SB)/4, $0x0000001f
+GLOBL vifZipHi<>(SB), RODATA|NOPTR, $64
+
+DATA vifEvens<>+0(SB)/4, $0x00000000
+DATA vifEvens<>+4(SB)/4, $0x00000002
+DATA vifEvens<>+8(SB)/4, $0x00000004
+DATA vifEvens<>+12(SB)/4, $0x00000006
+DATA vifEvens<>+16(SB)/4, $0x00000008
+DATA vifEvens<>+20(SB)/4, $0x0000000a
+DATA vifEvens<>+24(SB)/4, $0x0000000c
+DATA vifEvens<>+28(SB)/4, $0x0000000e
+DATA vifEvens<>+32(SB)/4, $0x00000010
+DATA vifEvens<>+36(SB)/4, $0x00000012
+DATA vifEvens<>+40(SB)/4, $0x00000014
+DATA vifEvens<>+44(SB)/4, $0x00000016
+DATA vifEvens<>+48(SB)/4, $0x00000018
+DATA vifEvens<>+52(SB)/4, $0x0000001a
+DATA vifEvens<>+56(SB)/4, $0x0000001c
+DATA vifEvens<>+60(SB)/4, $0x0000001e
+GLOBL vifEvens<>(SB), RODATA|NOPTR, $64
+
+DATA vifQuadsLo<>+0(SB)/4, $0x00000000
+DATA vifQuadsLo<>+4(SB)/4, $0x00000000
+DATA vifQuadsLo<>+8(SB)/4, $0x00000001
+DATA vifQuadsLo<>+12(SB)/4, $0x00000000
+DATA vifQuadsLo<>+16(SB)/4, $0x00000008
+DATA vifQuadsLo<>+20(SB)/4, $0x00000000
+DATA vifQuadsLo<>+24(SB)/4, $0x00000009
+DATA vifQuadsLo<>+28(SB)/4, $0x00000000
+DATA vifQuadsLo<>+32(SB)/4, $0x00000002
+DATA vifQuadsLo<>+36(SB)/4, $0x00000000
+DATA vifQuadsLo<>+40(SB)/4, $0x00000003
+DATA vifQuadsLo<>+44(SB)/4, $0x00000000
+DATA vifQuadsLo<>+48(SB)/4, $0x0000000a
+DATA vifQuadsLo<>+52(SB)/4, $0x00000000
+DATA vifQuadsLo<>+56(SB)/4, $0x0000000b
+DATA vifQuadsLo<>+60(SB)/4, $0x00000000
+GLOBL vifQuadsLo<>(SB), RODATA|NOPTR, $64
+
+DATA vifQuadsHi<>+0(SB)/4, $0x00000004
+DATA vifQuadsHi<>+4(SB)/4, $0x00000000
+DATA vifQuadsHi<>+8(SB)/4, $0x00000005
+DATA vifQuadsHi<>+12(SB)/4, $0x00000000
+DATA vifQuadsHi<>+16(SB)/4, $0x0000000c
+DATA vifQuadsHi<>+20(SB)/4, $0x00000000
+DATA vifQuadsHi<>+24(SB)/4, $0x0000000d
+DATA vifQuadsHi<>+28(SB)/4, $0x00000000
+DATA vifQuadsHi<>+32(SB)/4, $0x00000006
+DATA vifQuadsHi<>+36(SB)/4, $0x00000000
+DATA vifQuadsHi<>+40(SB)/4, $0x00000007
+DATA vifQuadsHi<>+44(SB)/4, $0x00000000
+DATA vifQuadsHi<>+48(SB)/4, $0x0000000e
+DATA vifQuadsHi<>+52(SB)/4, $0x00000000
+DATA vifQuadsHi<>+56(SB)/4, $0x0000000f
+DATA vifQuadsHi<>+60(SB)/4, $0x00000000
+GLOBL vifQuadsHi<>(SB), RODATA|NOPTR, $64
+
+// func vifVertical8AVX512(rows **byte, coef *uint32, half int, dst *uint16, stride int, n int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·vifVertical8AVX512(SB), NOSPLIT, $0-48
+	MOVQ n+40(FP), AX
+	XORQ CX, CX
+
+block:
+	CMPQ   CX, AX
+	JAE    done
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	VPXORD Z4, Z4, Z4
+	VPXORD Z5, Z5, Z5
+	VPXORD Z6, Z6, Z6
+	VPXORD Z7, Z7, Z7
+	VPXORD Z8, Z8, Z8
+	VPXORD Z9, Z9, Z9
+	MOVQ   rows+0(FP), DX
+	MOVQ   coef+8(FP), BX
+	MOVQ   half+16(FP), SI
+	MOVQ   DX, DI
+	LEAQ   (DX)(SI*8), DX
+	LEAQ   (DX)(SI*8), DX
+
+tap:
+	CMPQ         DI, DX
+	JAE          centre
+	MOVQ         (DI), SI
+	MOVQ         (DX), R8
+	MOVQ         136(DI), R9
+	MOVQ         136(DX), R10
+	VPMOVZXBW    (SI)(CX*1), Z10
+	VPMOVZXBW    (R8)(CX*1), Z11
+	VPMOVZXBW    (R9)(CX*1), Z12
+	VPMOVZXBW    (R10)(CX*1), Z13
+	VPBROADCASTD (BX), Z14
+	VPBROADCASTD 288(BX), Z15
+	VPUNPCKLWD   Z11, Z10, Z16
+	VPUNPCKHWD   Z11, Z10, Z10
+	VPUNPCKLWD   Z13, Z12, Z11
+	VPUNPCKHWD   Z13, Z12, Z12
+	VPMADDWD     Z14, Z16, Z13
+	VPADDD       Z13, Z0, Z0
+	VPMADDWD     Z14, Z11, Z13
+	VPADDD       Z13, Z2, Z2
+	VPMADDWD     Z16, Z16, Z13
+	VPMULLD      Z15, Z13, Z13
+	VPADDD       Z13, Z4, Z4
+	VPMADDWD     Z11, Z11, Z13
+	VPMULLD      Z15, Z13, Z13
+	VPADDD       Z13, Z6, Z6
+	VPMADDWD     Z11, Z16, Z11
+	VPMULLD      Z15, Z11, Z11
+	VPADDD       Z11, Z8, Z8
+	VPMADDWD     Z14, Z10, Z11
+	VPADDD       Z11, Z1, Z1
+	VPMADDWD     Z14, Z12, Z11
+	VPADDD       Z11, Z3, Z3
+	VPMADDWD     Z10, Z10, Z11
+	VPMULLD      Z15, Z11, Z11
+	VPADDD       Z11, Z5, Z5
+	VPMADDWD     Z12, Z12, Z11
+	VPMULLD      Z15, Z11, Z11
+	VPADDD       Z11, Z7, Z7
+	VPMADDWD     Z12, Z10, Z10
+	VPMULLD      Z15, Z10, Z10
+	VPADDD       Z10, Z9, Z9
+	ADDQ         $0x08, DI
+	SUBQ         $0x08, DX
+	ADDQ         $0x20, BX
+	JMP          tap
+
+centre:
+	MOVQ         (DI), DX
+	MOVQ         136(DI), SI
+	VPXORD       Z17, Z17, Z17
+	VPMOVZXBW    (DX)(CX*1), Z10
+	VPMOVZXBW    (SI)(CX*1), Z11
+	VPBROADCASTD 288(BX), Z12
+	VPUNPCKLWD   Z17, Z10, Z13
+	VPUNPCKHWD   Z17, Z10, Z10
+	VPUNPCKLWD   Z17, Z11, Z14
+	VPUNPCKHWD   Z17, Z11, Z11
+	VPMULLD      Z12, Z13, Z15
+	VPADDD       Z15, Z0, Z0
+	VPMULLD      Z12, Z14, Z15
+	VPADDD       Z15, Z2, Z2
+	VPMADDWD     Z13, Z13, Z15
+	VPMULLD      Z12, Z15, Z15
+	VPADDD       Z15, Z4, Z4
+	VPMADDWD     Z14, Z14, Z15
+	VPMULLD      Z12, Z15, Z15
+	VPADDD       Z15, Z6, Z6
+	VPMADDWD     Z14, Z13, Z13
+	VPMULLD      Z12, Z13, Z13
+	VPADDD       Z13, Z8, Z8
+	VPMULLD      Z12, Z10, Z13
+	VPADDD       Z13, Z1, Z1
+	VPMULLD      Z12, Z11, Z13
+	VPADDD       Z13, Z3, Z3
+	VPMADDWD     Z10, Z10, Z13
+	VPMULLD      Z12, Z13, Z13
+	VPADDD       Z13, Z5, Z5
+	VPMADDWD     Z11, Z11, Z13
+	VPMULLD      Z12, Z13, Z13
+	VPADDD       Z13, Z7, Z7
+	VPMADDWD     Z11, Z10, Z10
+	VPMULLD      Z12, Z10, Z10
+	VPADDD       Z10, Z9, Z9
+	MOVQ         dst+24(FP), DX
+	MOVQ         stride+32(FP), BX
+	IMUL3Q       $0x00000000, BX, SI
+	ADDQ         DX, SI
+	VPADDD       vifRound8<>+0(SB), Z0, Z0
+	VPSRLD       $0x08, Z0, Z0
+	VPADDD       vifRound8<>+0(SB), Z1, Z1
+	VPSRLD       $0x08, Z1, Z1
+	VPACKUSDW    Z1, Z0, Z10
+	VPXORD       vifBias16<>+0(SB), Z10, Z10
+	VMOVDQU64    Z10, (SI)(CX*2)
+	IMUL3Q       $0x00000001, BX, SI
+	ADDQ         DX, SI
+	VPADDD       vifRound8<>+0(SB), Z2, Z2
+	VPSRLD       $0x08, Z2, Z2
+	VPADDD       vifRound8<>+0(SB), Z3, Z3
+	VPSRLD       $0x08, Z3, Z3
+	VPACKUSDW    Z3, Z2, Z10
+	VPXORD       vifBias16<>+0(SB), Z10, Z10
+	VMOVDQU64    Z10, (SI)(CX*2)
+	IMUL3Q       $0x00000002, BX, SI
+	ADDQ         DX, SI
+	IMUL3Q       $0x00000003, BX, DI
+	ADDQ         DX, DI
+	VPSRLD       $0x10, Z4, Z10
+	VPANDD       vifLow16<>+0(SB), Z4, Z4
+	VPSRLD       $0x10, Z5, Z11
+	VPANDD       vifLow16<>+0(SB), Z5, Z5
+	VPACKUSDW    Z11, Z10, Z10
+	VPXORD       vifBias16<>+0(SB), Z10, Z10
+	VMOVDQU64    Z10, (SI)(CX*2)
+	VPACKUSDW    Z5, Z4, Z10
+	VPXORD       vifBias16<>+0(SB), Z10, Z10
+	VMOVDQU64    Z10, (DI)(CX*2)
+	IMUL3Q       $0x00000004, BX, SI
+	ADDQ         DX, SI
+	IMUL3Q       $0x00000005, BX, DI
+	ADDQ         DX, DI
+	VPSRLD       $0x10, Z6, Z10
+	VPANDD       vifLow16<>+0(SB), Z6, Z6
+	VPSRLD       $0x10, Z7, Z11
+	VPANDD       vifLow16<>+0(SB), Z7, Z7
+	VPACKUSDW    Z11, Z10, Z10
+	VPXORD       vifBias16<>+0(SB), Z10, Z10
+	VMOVDQU64    Z10, (SI)(CX*2)
+	VPACKUSDW    Z7, Z6, Z10
+	VPXORD       vifBias16<>+0(SB), Z10, Z10
+	VMOVDQU64    Z10, (DI)(CX*2)
+	IMUL3Q       $0x00000006, BX, SI
+	ADDQ         DX, SI
+	IMUL3Q       $0x00000007, BX, BX
+	ADDQ         DX, BX
+	VPSRLD       $0x10, Z8, Z10
+	VPANDD       vifLow16<>+0(SB), Z8, Z8
+	VPSRLD       $0x10, Z9, Z11
+	VPANDD       vifLow16<>+0(SB), Z9, Z9
+	VPACKUSDW    Z11, Z10, Z10
+	VPXORD       vifBias16<>+0(SB), Z10, Z10
+	VMOVDQU64    Z10, (SI)(CX*2)
+	VPACKUSDW    Z9, Z8, Z10
+	VPXORD       vifBias16<>+0(SB), Z10, Z10
+	VMOVDQU64    Z10, (BX)(CX*2)
+	ADDQ         $0x20, CX
+	JMP          block
+
+done:
+	VZEROUPPER
+	RET
+
+// func vifVertical16AVX512(rows **uint16, coef *uint32, half int, dst *uint16, stride int, n int, muShift uint64, muRound uint32, sqScale float64)
+// Requires: AVX, AVX2, AVX512F
+TEXT ·vifVertical16AVX512(SB), NOSPLIT, $0-72
+	MOVQ n+40(FP), AX
+	XORQ CX, CX
+
+block:
+	CMPQ   CX, AX
+	JAE    done
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	VPXORD Z4, Z4, Z4
+	VPXORD Z5, Z5, Z5
+	VPXORD Z6, Z6, Z6
+	VPXORD Z7, Z7, Z7
+	MOVQ   rows+0(FP), DX
+	MOVQ   coef+8(FP), BX
+	MOVQ   half+16(FP), SI
+	MOVQ   DX, DI
+	LEAQ   (DX)(SI*8), DX
+	LEAQ   (DX)(SI*8), DX
+
+tap:
+	CMPQ         DI, DX
+	JAE          centre
+	MOVQ         (DI), SI
+	MOVQ         (DX), R8
+	MOVQ         136(DI), R9
+	MOVQ         136(DX), R10
+	VBROADCASTSD 576(BX), Z8
+	VPBROADCASTD 288(BX), Z9
+	VPMOVZXWD    (SI)(CX*2), Z10
+	VPMOVZXWD    (R8)(CX*2), Z11
+	VPADDD       Z11, Z10, Z10
+	VPMULLD      Z9, Z10, Z10
+	VPADDD       Z10, Z0, Z0
+	VPMOVZXWD    (R9)(CX*2), Z10
+	VPMOVZXWD    (R10)(CX*2), Z11
+	VPADDD       Z11, Z10, Z10
+	VPMULLD      Z9, Z10, Z10
+	VPADDD       Z10, Z1, Z1
+	VPMOVZXWD    (SI)(CX*2), Y9
+	VCVTDQ2PD    Y9, Z9
+	VPMOVZXWD    (R8)(CX*2), Y10
+	VCVTDQ2PD    Y10, Z10
+	VPMOVZXWD    (R9)(CX*2), Y11
+	VCVTDQ2PD    Y11, Z11
+	VPMOVZXWD    (R10)(CX*2), Y12
+	VCVTDQ2PD    Y12, Z12
+	VMULPD       Z9, Z9, Z13
+	VFMADD231PD  Z10, Z10, Z13
+	VFMADD231PD  Z8, Z13, Z2
+	VMULPD       Z11, Z11, Z13
+	VFMADD231PD  Z12, Z12, Z13
+	VFMADD231PD  Z8, Z13, Z4
+	VMULPD       Z11, Z9, Z9
+	VFMADD231PD  Z12, Z10, Z9
+	VFMADD231PD  Z8, Z9, Z6
+	VPMOVZXWD    16(SI)(CX*2), Y9
+	VCVTDQ2PD    Y9, Z9
+	VPMOVZXWD    16(R8)(CX*2), Y10
+	VCVTDQ2PD    Y10, Z10
+	VPMOVZXWD    16(R9)(CX*2), Y11
+	VCVTDQ2PD    Y11, Z11
+	VPMOVZXWD    16(R10)(CX*2), Y12
+	VCVTDQ2PD    Y12, Z12
+	VMULPD       Z9, Z9, Z13
+	VFMADD231PD  Z10, Z10, Z13
+	VFMADD231PD  Z8, Z13, Z3
+	VMULPD       Z11, Z11, Z13
+	VFMADD231PD  Z12, Z12, Z13
+	VFMADD231PD  Z8, Z13, Z5
+	VMULPD       Z11, Z9, Z9
+	VFMADD231PD  Z12, Z10, Z9
+	VFMADD231PD  Z8, Z9, Z7
+	ADDQ         $0x08, DI
+	SUBQ         $0x08, DX
+	ADDQ         $0x20, BX
+	JMP          tap
+
+centre:
+	MOVQ         (DI), DX
+	MOVQ         136(DI), SI
+	VBROADCASTSD 576(BX), Z8
+	VPBROADCASTD 288(BX), Z9
+	VPMOVZXWD    (DX)(CX*2), Z10
+	VPMULLD      Z9, Z10, Z10
+	VPADDD       Z10, Z0, Z0
+	VPMOVZXWD    (SI)(CX*2), Z10
+	VPMULLD      Z9, Z10, Z10
+	VPADDD       Z10, Z1, Z1
+	VPMOVZXWD    (DX)(CX*2), Y9
+	VCVTDQ2PD    Y9, Z9
+	VPMOVZXWD    (SI)(CX*2), Y10
+	VCVTDQ2PD    Y10, Z10
+	VMULPD       Z9, Z9, Z11
+	VFMADD231PD  Z8, Z11, Z2
+	VMULPD       Z10, Z10, Z11
+	VFMADD231PD  Z8, Z11, Z4
+	VMULPD       Z10, Z9, Z9
+	VFMADD231PD  Z8, Z9, Z6
+	VPMOVZXWD    16(DX)(CX*2), Y9
+	VCVTDQ2PD    Y9, Z9
+	VPMOVZXWD    16(SI)(CX*2), Y10
+	VCVTDQ2PD    Y10, Z10
+	VMULPD       Z9, Z9, Z11
+	VFMADD231PD  Z8, Z11, Z3
+	VMULPD       Z10, Z10, Z11
+	VFMADD231PD  Z8, Z11, Z5
+	VMULPD       Z10, Z9, Z9
+	VFMADD231PD  Z8, Z9, Z7
+	MOVQ         dst+24(FP), DX
+	MOVQ         stride+32(FP), BX
+	MOVL         muRound+56(FP), SI
+	VPBROADCASTD SI, Z8
+	VMOVQ        muShift+48(FP), X9
+	VPADDD       Z8, Z0, Z0
+	VPSRLD       X9, Z0, Z0
+	IMUL3Q       $0x00000000, BX, SI
+	ADDQ         DX, SI
+	VPXORD       vifBias16<>+0(SB), Z0, Z0
+	VPMOVDW      Z0, Y10
+	VMOVDQU      Y10, (SI)(CX*2)
+	VPADDD       Z8, Z1, Z1
+	VPSRLD       X9, Z1, Z1
+	IMUL3Q       $0x00000001, BX, SI
+	ADDQ         DX, SI
+	VPXORD       vifBias16<>+0(SB), Z1, Z1
+	VPMOVDW      Z1, Y8
+	VMOVDQU      Y8, (SI)(CX*2)
+	VBROADCASTSD sqScale+64(FP), Z8
+	VADDPD       vifHalf<>+0(SB), Z2, Z2
+	VFMADD213PD  vifMagic<>+0(SB), Z8, Z2
+	VADDPD       vifHalf<>+0(SB), Z3, Z3
+	VFMADD213PD  vifMagic<>+0(SB), Z8, Z3
+	VMOVDQU64    vifEvens<>+0(SB), Z9
+	VPERMI2D     Z3, Z2, Z9
+	VPSRLD       $0x10, Z9, Z10
+	VPANDD       vifLow16<>+0(SB), Z9, Z9
+	IMUL3Q       $0x00000002, BX, SI
+	ADDQ         DX, SI
+	VPXORD       vifBias16<>+0(SB), Z10, Z10
+	VPMOVDW      Z10, Y10
+	VMOVDQU      Y10, (SI)(CX*2)
+	IMUL3Q       $0x00000003, BX, SI
+	ADDQ         DX, SI
+	VPXORD       vifBias16<>+0(SB), Z9, Z9
+	VPMOVDW      Z9, Y9
+	VMOVDQU      Y9, (SI)(CX*2)
+	VADDPD       vifHalf<>+0(SB), Z4, Z4
+	VFMADD213PD  vifMagic<>+0(SB), Z8, Z4
+	VADDPD       vifHalf<>+0(SB), Z5, Z5
+	VFMADD213PD  vifMagic<>+0(SB), Z8, Z5
+	VMOVDQU64    vifEvens<>+0(SB), Z9
+	VPERMI2D     Z5, Z4, Z9
+	VPSRLD       $0x10, Z9, Z10
+	VPANDD       vifLow16<>+0(SB), Z9, Z9
+	IMUL3Q       $0x00000004, BX, SI
+	ADDQ         DX, SI
+	VPXORD       vifBias16<>+0(SB), Z10, Z10
+	VPMOVDW      Z10, Y10
+	VMOVDQU      Y10, (SI)(CX*2)
+	IMUL3Q       $0x00000005, BX, SI
+	ADDQ         DX, SI
+	VPXORD       vifBias16<>+0(SB), Z9, Z9
+	VPMOVDW      Z9, Y9
+	VMOVDQU      Y9, (SI)(CX*2)
+	VADDPD       vifHalf<>+0(SB), Z6, Z6
+	VFMADD213PD  vifMagic<>+0(SB), Z8, Z6
+	VADDPD       vifHalf<>+0(SB), Z7, Z7
+	VFMADD213PD  vifMagic<>+0(SB), Z8, Z7
+	VMOVDQU64    vifEvens<>+0(SB), Z8
+	VPERMI2D     Z7, Z6, Z8
+	VPSRLD       $0x10, Z8, Z9
+	VPANDD       vifLow16<>+0(SB), Z8, Z8
+	IMUL3Q       $0x00000006, BX, SI
+	ADDQ         DX, SI
+	VPXORD       vifBias16<>+0(SB), Z9, Z9
+	VPMOVDW      Z9, Y9
+	VMOVDQU      Y9, (SI)(CX*2)
+	IMUL3Q       $0x00000007, BX, SI
+	ADDQ         DX, SI
+	VPXORD       vifBias16<>+0(SB), Z8, Z8
+	VPMOVDW      Z8, Y8
+	VMOVDQU      Y8, (SI)(CX*2)
+	ADDQ         $0x10, CX
+	JMP          block
+
+done:
+	VZEROUPPER
+	RET
+
+// func vifHorizontalAVX512(rows *uint16, stride int, coef *uint32, pairs int, sigma1Sq *int32, sigma2Sq *int32, sigma12 *int32, n int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·vifHorizontalAVX512(SB), NOSPLIT, $0-64
+	MOVQ  n+56(FP), AX
+	MOVL  $0x0000aaaa, CX
+	KMOVW CX, K1
+	XORQ  CX, CX
+
+block:
+	CMPQ   CX, AX
+	JAE    done
+	MOVQ   rows+0(FP), DX
+	MOVQ   stride+8(FP), BX
+	IMUL3Q $0x00000000, BX, SI
+	ADDQ   DX, SI
+	LEAQ   (SI)(CX*2), SI
+	IMUL3Q $0x00000001, BX, DI
+	ADDQ   DX, DI
+	LEAQ   (DI)(CX*2), DI
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	MOVQ   coef+16(FP), R8
+	ADDQ   $0x00000360, R8
+	MOVQ   pairs+24(FP), R9
+	XORQ   R10, R10
+
+pair0:
+	TESTQ        R9, R9
+	JZ           pairs0
+	VPBROADCASTD (R8), Z4
+	VPMADDWD     (SI)(R10*1), Z4, Z5
+	VPADDD       Z5, Z0, Z0
+	VPMADDWD     2(SI)(R10*1), Z4, Z5
+	VPADDD       Z5, Z1, Z1
+	VPMADDWD     (DI)(R10*1), Z4, Z5
+	VPADDD       Z5, Z2, Z2
+	VPMADDWD     2(DI)(R10*1), Z4, Z4
+	VPADDD       Z4, Z3, Z3
+	ADDQ         $0x04, R10
+	ADDQ         $0x20, R8
+	DECQ         R9
+	JMP          pair0
+
+pairs0:
+	MOVQ         coef+16(FP), SI
+	VMOVQ        1184(SI), X4
+	VPBROADCASTD 1152(SI), Z5
+	VPADDD       Z5, Z0, Z0
+	VPSLLD       X4, Z0, Z0
+	VPADDD       Z5, Z1, Z1
+	VPSLLD       X4, Z1, Z1
+	VPADDD       Z5, Z2, Z2
+	VPSLLD       X4, Z2, Z2
+	VPADDD       Z5, Z3, Z3
+	VPSLLD       X4, Z3, Z3
+	VPSRLQ       $0x20, Z0, Z4
+	VPSRLQ       $0x20, Z2, Z5
+	VPMULUDQ     Z0, Z0, Z18
+	VPMULUDQ     Z4, Z4, Z19
+	VPADDQ       vifRound32<>+0(SB), Z18, Z18
+	VPADDQ       vifRound32<>+0(SB), Z19, Z19
+	VPSRLQ       $0x20, Z18, Z18
+	VPBLENDMD    Z19, Z18, K1, Z18
+	VPMULUDQ     Z2, Z2, Z19
+	VPMULUDQ     Z5, Z5, Z20
+	VPADDQ       vifRound32<>+0(SB), Z19, Z19
+	VPADDQ       vifRound32<>+0(SB), Z20, Z20
+	VPSRLQ       $0x20, Z19, Z19
+	VPBLENDMD    Z20, Z19, K1, Z19
+	VPMULUDQ     Z2, Z0, Z20
+	VPMULUDQ     Z5, Z4, Z4
+	VPADDQ       vifRound32<>+0(SB), Z20, Z20
+	VPADDQ       vifRound32<>+0(SB), Z4, Z4
+	VPSRLQ       $0x20, Z20, Z20
+	VPBLENDMD    Z4, Z20, K1, Z20
+	VPSRLQ       $0x20, Z1, Z4
+	VPSRLQ       $0x20, Z3, Z5
+	VPMULUDQ     Z1, Z1, Z21
+	VPMULUDQ     Z4, Z4, Z22
+	VPADDQ       vifRound32<>+0(SB), Z21, Z21
+	VPADDQ       vifRound32<>+0(SB), Z22, Z22
+	VPSRLQ       $0x20, Z21, Z21
+	VPBLENDMD    Z22, Z21, K1, Z21
+	VPMULUDQ     Z3, Z3, Z22
+	VPMULUDQ     Z5, Z5, Z23
+	VPADDQ       vifRound32<>+0(SB), Z22, Z22
+	VPADDQ       vifRound32<>+0(SB), Z23, Z23
+	VPSRLQ       $0x20, Z22, Z22
+	VPBLENDMD    Z23, Z22, K1, Z22
+	VPMULUDQ     Z3, Z1, Z23
+	VPMULUDQ     Z5, Z4, Z4
+	VPADDQ       vifRound32<>+0(SB), Z23, Z23
+	VPADDQ       vifRound32<>+0(SB), Z4, Z4
+	VPSRLQ       $0x20, Z23, Z23
+	VPBLENDMD    Z4, Z23, K1, Z23
+	IMUL3Q       $0x00000002, BX, SI
+	ADDQ         DX, SI
+	LEAQ         (SI)(CX*2), SI
+	IMUL3Q       $0x00000003, BX, DI
+	ADDQ         DX, DI
+	LEAQ         (DI)(CX*2), DI
+	VPXORD       Z6, Z6, Z6
+	VPXORD       Z7, Z7, Z7
+	VPXORD       Z8, Z8, Z8
+	VPXORD       Z9, Z9, Z9
+	MOVQ         coef+16(FP), R8
+	ADDQ         $0x00000360, R8
+	MOVQ         pairs+24(FP), R9
+	XORQ         R10, R10
+
+pair2:
+	TESTQ        R9, R9
+	JZ           pairs2
+	VPBROADCASTD (R8), Z4
+	VPMADDWD     (SI)(R10*1), Z4, Z5
+	VPADDD       Z5, Z6, Z6
+	VPMADDWD     2(SI)(R10*1), Z4, Z5
+	VPADDD       Z5, Z7, Z7
+	VPMADDWD     (DI)(R10*1), Z4, Z5
+	VPADDD       Z5, Z8, Z8
+	VPMADDWD     2(DI)(R10*1), Z4, Z4
+	VPADDD       Z4, Z9, Z9
+	ADDQ         $0x04, R10
+	ADDQ         $0x20, R8
+	DECQ         R9
+	JMP          pair2
+
+pairs2:
+	MOVQ         coef+16(FP), SI
+	VMOVQ        1184(SI), X4
+	VPBROADCASTD 1152(SI), Z5
+	VPADDD       Z5, Z6, Z6
+	VPSLLD       X4, Z6, Z6
+	VPADDD       Z5, Z7, Z7
+	VPSLLD       X4, Z7, Z7
+	VPADDD       Z5, Z8, Z8
+	VPSLLD       X4, Z8, Z8
+	VPADDD       Z5, Z9, Z9
+	VPSLLD       X4, Z9, Z9
+	VPADDD       vifRound16<>+0(SB), Z8, Z8
+	VPSRLD       $0x10, Z8, Z8
+	VPADDD       Z8, Z6, Z6
+	VPSUBD       Z18, Z6, Z6
+	VPADDD       vifRound16<>+0(SB), Z9, Z9
+	VPSRLD       $0x10, Z9, Z9
+	VPADDD       Z9, Z7, Z7
+	VPSUBD       Z21, Z7, Z7
+	MOVQ         sigma1Sq+32(FP), SI
+	VMOVDQU64    vifZipLo<>+0(SB), Z4
+	VPERMI2D     Z7, Z6, Z4
+	VMOVDQU64    Z4, (SI)(CX*4)
+	VMOVDQU64    vifZipHi<>+0(SB), Z4
+	VPERMI2D     Z7, Z6, Z4
+	VMOVDQU64    Z4, 64(SI)(CX*4)
+	IMUL3Q       $0x00000004, BX, SI
+	ADDQ         DX, SI
+	LEAQ         (SI)(CX*2), SI
+	IMUL3Q       $0x00000005, BX, DI
+	ADDQ         DX, DI
+	LEAQ         (DI)(CX*2), DI
+	VPXORD       Z10, Z10, Z10
+	VPXORD       Z11, Z11, Z11
+	VPXORD       Z12, Z12, Z12
+	VPXORD       Z13, Z13, Z13
+	MOVQ         coef+16(FP), R8
+	ADDQ         $0x00000360, R8
+	MOVQ         pairs+24(FP), R9
+	XORQ         R10, R10
+
+pair4:
+	TESTQ        R9, R9
+	JZ           pairs4
+	VPBROADCASTD (R8), Z4
+	VPMADDWD     (SI)(R10*1), Z4, Z5
+	VPADDD       Z5, Z10, Z10
+	VPMADDWD     2(SI)(R10*1), Z4, Z5
+	VPADDD       Z5, Z11, Z11
+	VPMADDWD     (DI)(R10*1), Z4, Z5
+	VPADDD       Z5, Z12, Z12
+	VPMADDWD     2(DI)(R10*1), Z4, Z4
+	VPADDD       Z4, Z13, Z13
+	ADDQ         $0x04, R10
+	ADDQ         $0x20, R8
+	DECQ         R9
+	JMP          pair4
+
+pairs4:
+	MOVQ         coef+16(FP), SI
+	VMOVQ        1184(SI), X4
+	VPBROADCASTD 1152(SI), Z5
+	VPADDD       Z5, Z10, Z10
+	VPSLLD       X4, Z10, Z10
+	VPADDD       Z5, Z11, Z11
+	VPSLLD       X4, Z11, Z11
+	VPADDD       Z5, Z12, Z12
+	VPSLLD       X4, Z12, Z12
+	VPADDD       Z5, Z13, Z13
+	VPSLLD       X4, Z13, Z13
+	VPADDD       vifRound16<>+0(SB), Z12, Z12
+	VPSRLD       $0x10, Z12, Z12
+	VPADDD       Z12, Z10, Z10
+	VPSUBD       Z19, Z10, Z10
+	VPADDD       vifRound16<>+0(SB), Z13, Z13
+	VPSRLD       $0x10, Z13, Z13
+	VPADDD       Z13, Z11, Z11
+	VPSUBD       Z22, Z11, Z11
+	MOVQ         sigma2Sq+40(FP), SI
+	VMOVDQU64    vifZipLo<>+0(SB), Z4
+	VPERMI2D     Z11, Z10, Z4
+	VMOVDQU64    Z4, (SI)(CX*4)
+	VMOVDQU64    vifZipHi<>+0(SB), Z4
+	VPERMI2D     Z11, Z10, Z4
+	VMOVDQU64    Z4, 64(SI)(CX*4)
+	IMUL3Q       $0x00000006, BX, SI
+	ADDQ         DX, SI
+	LEAQ         (SI)(CX*2), SI
+	IMUL3Q       $0x00000007, BX, BX
+	ADDQ         DX, BX
+	LEAQ         (BX)(CX*2), BX
+	VPXORD       Z14, Z14, Z14
+	VPXORD       Z15, Z15, Z15
+	VPXORD       Z16, Z16, Z16
+	VPXORD       Z17, Z17, Z17
+	MOVQ         coef+16(FP), DX
+	ADDQ         $0x00000360, DX
+	MOVQ         pairs+24(FP), DI
+	XORQ         R8, R8
+
+pair6:
+	TESTQ        DI, DI
+	JZ           pairs6
+	VPBROADCASTD (DX), Z4
+	VPMADDWD     (SI)(R8*1), Z4, Z5
+	VPADDD       Z5, Z14, Z14
+	VPMADDWD     2(SI)(R8*1), Z4, Z5
+	VPADDD       Z5, Z15, Z15
+	VPMADDWD     (BX)(R8*1), Z4, Z5
+	VPADDD       Z5, Z16, Z16
+	VPMADDWD     2(BX)(R8*1), Z4, Z4
+	VPADDD       Z4, Z17, Z17
+	ADDQ         $0x04, R8
+	ADDQ         $0x20, DX
+	DECQ         DI
+	JMP          pair6
+
+pairs6:
+	MOVQ         coef+16(FP), DX
+	VMOVQ        1184(DX), X4
+	VPBROADCASTD 1152(DX), Z5
+	VPADDD       Z5, Z14, Z14
+	VPSLLD       X4, Z14, Z14
+	VPADDD       Z5, Z15, Z15
+	VPSLLD       X4, Z15, Z15
+	VPADDD       Z5, Z16, Z16
+	VPSLLD       X4, Z16, Z16
+	VPADDD       Z5, Z17, Z17
+	VPSLLD       X4, Z17, Z17
+	VPADDD       vifRound16<>+0(SB), Z16, Z16
+	VPSRLD       $0x10, Z16, Z16
+	VPADDD       Z16, Z14, Z14
+	VPSUBD       Z20, Z14, Z14
+	VPADDD       vifRound16<>+0(SB), Z17, Z17
+	VPSRLD       $0x10, Z17, Z17
+	VPADDD       Z17, Z15, Z15
+	VPSUBD       Z23, Z15, Z15
+	MOVQ         sigma12+48(FP), DX
+	VMOVDQU64    vifZipLo<>+0(SB), Z4
+	VPERMI2D     Z15, Z14, Z4
+	VMOVDQU64    Z4, (DX)(CX*4)
+	VMOVDQU64    vifZipHi<>+0(SB), Z4
+	VPERMI2D     Z15, Z14, Z4
+	VMOVDQU64    Z4, 64(DX)(CX*4)
+	ADDQ         $0x20, CX
+	JMP          block
+
+done:
+	VZEROUPPER
+	RET
+
+// func vifMeans8AVX512(rows **byte, coef *uint32, half int, mu1 *uint32, mu2 *uint32, n int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·vifMeans8AVX512(SB), NOSPLIT, $0-48
+	MOVQ n+40(FP), AX
+	XORQ CX, CX
+
+block:
+	CMPQ   CX, AX
+	JAE    done
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	MOVQ   rows+0(FP), DX
+	MOVQ   coef+8(FP), BX
+	MOVQ   half+16(FP), SI
+	MOVQ   DX, DI
+	LEAQ   (DX)(SI*8), DX
+	LEAQ   (DX)(SI*8), DX
+
+tap:
+	CMPQ         DI, DX
+	JAE          centre
+	MOVQ         (DI), SI
+	MOVQ         (DX), R8
+	MOVQ         136(DI), R9
+	MOVQ         136(DX), R10
+	VPBROADCASTD (BX), Z4
+	VPMOVZXBW    (SI)(CX*1), Z5
+	VPMOVZXBW    (R8)(CX*1), Z6
+	VPUNPCKLWD   Z6, Z5, Z7
+	VPUNPCKHWD   Z6, Z5, Z5
+	VPMADDWD     Z4, Z7, Z6
+	VPADDD       Z6, Z0, Z0
+	VPMADDWD     Z4, Z5, Z5
+	VPADDD       Z5, Z1, Z1
+	VPMOVZXBW    (R9)(CX*1), Z5
+	VPMOVZXBW    (R10)(CX*1), Z6
+	VPUNPCKLWD   Z6, Z5, Z7
+	VPUNPCKHWD   Z6, Z5, Z5
+	VPMADDWD     Z4, Z7, Z6
+	VPADDD       Z6, Z2, Z2
+	VPMADDWD     Z4, Z5, Z4
+	VPADDD       Z4, Z3, Z3
+	ADDQ         $0x08, DI
+	SUBQ         $0x08, DX
+	ADDQ         $0x20, BX
+	JMP          tap
+
+centre:
+	MOVQ         (DI), DX
+	MOVQ         136(DI), SI
+	VPXORD       Z8, Z8, Z8
+	VPBROADCASTD 288(BX), Z4
+	VPMOVZXBW    (DX)(CX*1), Z5
+	VPUNPCKLWD   Z8, Z5, Z6
+	VPUNPCKHWD   Z8, Z5, Z5
+	VPMULLD      Z4, Z6, Z6
+	VPADDD       Z6, Z0, Z0
+	VPMULLD      Z4, Z5, Z5
+	VPADDD       Z5, Z1, Z1
+	VPMOVZXBW    (SI)(CX*1), Z5
+	VPUNPCKLWD   Z8, Z5, Z6
+	VPUNPCKHWD   Z8, Z5, Z5
+	VPMULLD      Z4, Z6, Z6
+	VPADDD       Z6, Z2, Z2
+	VPMULLD      Z4, Z5, Z4
+	VPADDD       Z4, Z3, Z3
+	VPADDD       vifRound8<>+0(SB), Z0, Z0
+	VPSRLD       $0x08, Z0, Z0
+	VPADDD       vifRound8<>+0(SB), Z1, Z1
+	VPSRLD       $0x08, Z1, Z1
+	MOVQ         mu1+24(FP), DX
+	VMOVDQU64    vifQuadsLo<>+0(SB), Z4
+	VPERMI2Q     Z1, Z0, Z4
+	VMOVDQU64    Z4, (DX)(CX*4)
+	VMOVDQU64    vifQuadsHi<>+0(SB), Z4
+	VPERMI2Q     Z1, Z0, Z4
+	VMOVDQU64    Z4, 64(DX)(CX*4)
+	VPADDD       vifRound8<>+0(SB), Z2, Z2
+	VPSRLD       $0x08, Z2, Z2
+	VPADDD       vifRound8<>+0(SB), Z3, Z3
+	VPSRLD       $0x08, Z3, Z3
+	MOVQ         mu2+32(FP), DX
+	VMOVDQU64    vifQuadsLo<>+0(SB), Z4
+	VPERMI2Q     Z3, Z2, Z4
+	VMOVDQU64    Z4, (DX)(CX*4)
+	VMOVDQU64    vifQuadsHi<>+0(SB), Z4
+	VPERMI2Q     Z3, Z2, Z4
+	VMOVDQU64    Z4, 64(DX)(CX*4)
+	ADDQ         $0x20, CX
+	JMP          block
+
+done:
+	VZEROUPPER
+	RET
+
+// func vifMeans16AVX512(rows **uint16, coef *uint32, half int, mu1 *uint32, mu2 *uint32, n int, shift uint64, round uint32)
+// Requires: AVX, AVX512F
+TEXT ·vifMeans16AVX512(SB), NOSPLIT, $0-60
+	MOVQ n+40(FP), AX
+	XORQ CX, CX
+
+block:
+	CMPQ   CX, AX
+	JAE    done
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	MOVQ   rows+0(FP), DX
+	MOVQ   coef+8(FP), BX
+	MOVQ   half+16(FP), SI
+	MOVQ   DX, DI
+	LEAQ   (DX)(SI*8), DX
+	LEAQ   (DX)(SI*8), DX
+
+tap:
+	CMPQ         DI, DX
+	JAE          centre
+	MOVQ         (DI), SI
+	MOVQ         (DX), R8
+	MOVQ         136(DI), R9
+	MOVQ         136(DX), R10
+	VPBROADCASTD 288(BX), Z4
+	VPMOVZXWD    (SI)(CX*2), Z5
+	VPMOVZXWD    (R8)(CX*2), Z6
+	VPADDD       Z6, Z5, Z5
+	VPMULLD      Z4, Z5, Z5
+	VPADDD       Z5, Z0, Z0
+	VPMOVZXWD    32(SI)(CX*2), Z5
+	VPMOVZXWD    32(R8)(CX*2), Z6
+	VPADDD       Z6, Z5, Z5
+	VPMULLD      Z4, Z5, Z5
+	VPADDD       Z5, Z1, Z1
+	VPMOVZXWD    (R9)(CX*2), Z5
+	VPMOVZXWD    (R10)(CX*2), Z6
+	VPADDD       Z6, Z5, Z5
+	VPMULLD      Z4, Z5, Z5
+	VPADDD       Z5, Z2, Z2
+	VPMOVZXWD    32(R9)(CX*2), Z5
+	VPMOVZXWD    32(R10)(CX*2), Z6
+	VPADDD       Z6, Z5, Z5
+	VPMULLD      Z4, Z5, Z5
+	VPADDD       Z5, Z3, Z3
+	ADDQ         $0x08, DI
+	SUBQ         $0x08, DX
+	ADDQ         $0x20, BX
+	JMP          tap
+
+centre:
+	MOVQ         (DI), DX
+	MOVQ         136(DI), SI
+	VPBROADCASTD 288(BX), Z4
+	VPMOVZXWD    (DX)(CX*2), Z5
+	VPMULLD      Z4, Z5, Z5
+	VPADDD       Z5, Z0, Z0
+	VPMOVZXWD    32(DX)(CX*2), Z5
+	VPMULLD      Z4, Z5, Z5
+	VPADDD       Z5, Z1, Z1
+	VPMOVZXWD    (SI)(CX*2), Z5
+	VPMULLD      Z4, Z5, Z5
+	VPADDD       Z5, Z2, Z2
+	VPMOVZXWD    32(SI)(CX*2), Z5
+	VPMULLD      Z4, Z5, Z5
+	VPADDD       Z5, Z3, Z3
+	MOVL         round+56(FP), DX
+	VPBROADCASTD DX, Z4
+	VMOVQ        shift+48(FP), X5
+	MOVQ         mu1+24(FP), DX
+	VPADDD       Z4, Z0, Z0
+	VPSRLD       X5, Z0, Z0
+	VMOVDQU64    Z0, (DX)(CX*4)
+	VPADDD       Z4, Z1, Z1
+	VPSRLD       X5, Z1, Z1
+	VMOVDQU64    Z1, 64(DX)(CX*4)
+	MOVQ         mu2+32(FP), DX
+	VPADDD       Z4, Z2, Z2
+	VPSRLD       X5, Z2, Z2
+	VMOVDQU64    Z2, (DX)(CX*4)
+	VPADDD       Z4, Z3, Z3
+	VPSRLD       X5, Z3, Z3
+	VMOVDQU64    Z3, 64(DX)(CX*4)
+	ADDQ         $0x20, CX
+	JMP          block
+
+done:
+	VZEROUPPER
+	RET
+
+// func vifDecimateAVX512(mu1 *uint32, mu2 *uint32, coef *uint32, half int, dstRef *uint16, dstDis *uint16, n int)
+// Requires: AVX, AVX512F
+TEXT ·vifDecimateAVX512(SB), NOSPLIT, $0-56
+	MOVQ mu1+0(FP), AX
+	MOVQ mu2+8(FP), CX
+	MOVQ n+48(FP), DX
+	SHLQ $0x01, DX
+	XORQ BX, BX
+
+block:
+	CMPQ   BX, DX
+	JAE    done
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	VPXORD Z4, Z4, Z4
+	VPXORD Z5, Z5, Z5
+	VPXORD Z6, Z6, Z6
+	VPXORD Z7, Z7, Z7
+	MOVQ   coef+16(FP), R9
+	MOVQ   half+24(FP), DI
+	MOVQ   BX, SI
+	LEAQ   (BX)(DI*1), R8
+	LEAQ   (R8)(DI*1), DI
+
+tap:
+	CMPQ         SI, R8
+	JAE          centre
+	VPBROADCASTD 288(R9), Z8
+	VMOVDQU32    (AX)(SI*4), Z9
+	VPADDD       (AX)(DI*4), Z9, Z9
+	VPMULLD      Z8, Z9, Z9
+	VPADDD       Z9, Z0, Z0
+	VMOVDQU32    64(AX)(SI*4), Z9
+	VPADDD       64(AX)(DI*4), Z9, Z9
+	VPMULLD      Z8, Z9, Z9
+	VPADDD       Z9, Z1, Z1
+	VMOVDQU32    128(AX)(SI*4), Z9
+	VPADDD       128(AX)(DI*4), Z9, Z9
+	VPMULLD      Z8, Z9, Z9
+	VPADDD       Z9, Z2, Z2
+	VMOVDQU32    192(AX)(SI*4), Z9
+	VPADDD       192(AX)(DI*4), Z9, Z9
+	VPMULLD      Z8, Z9, Z9
+	VPADDD       Z9, Z3, Z3
+	VMOVDQU32    (CX)(SI*4), Z9
+	VPADDD       (CX)(DI*4), Z9, Z9
+	VPMULLD      Z8, Z9, Z9
+	VPADDD       Z9, Z4, Z4
+	VMOVDQU32    64(CX)(SI*4), Z9
+	VPADDD       64(CX)(DI*4), Z9, Z9
+	VPMULLD      Z8, Z9, Z9
+	VPADDD       Z9, Z5, Z5
+	VMOVDQU32    128(CX)(SI*4), Z9
+	VPADDD       128(CX)(DI*4), Z9, Z9
+	VPMULLD      Z8, Z9, Z9
+	VPADDD       Z9, Z6, Z6
+	VMOVDQU32    192(CX)(SI*4), Z9
+	VPADDD       192(CX)(DI*4), Z9, Z9
+	VPMULLD      Z8, Z9, Z9
+	VPADDD       Z9, Z7, Z7
+	INCQ         SI
+	DECQ         DI
+	ADDQ         $0x20, R9
+	JMP          tap
+
+centre:
+	VPBROADCASTD 288(R9), Z8
+	VMOVDQU32    (AX)(R8*4), Z9
+	VPMULLD      Z8, Z9, Z9
+	VPADDD       Z9, Z0, Z0
+	VMOVDQU32    64(AX)(R8*4), Z9
+	VPMULLD      Z8, Z9, Z9
+	VPADDD       Z9, Z1, Z1
+	VMOVDQU32    128(AX)(R8*4), Z9
+	VPMULLD      Z8, Z9, Z9
+	VPADDD       Z9, Z2, Z2
+	VMOVDQU32    192(AX)(R8*4), Z9
+	VPMULLD      Z8, Z9, Z9
+	VPADDD       Z9, Z3, Z3
+	VMOVDQU32    (CX)(R8*4), Z9
+	VPMULLD      Z8, Z9, Z9
+	VPADDD       Z9, Z4, Z4
+	VMOVDQU32    64(CX)(R8*4), Z9
+	VPMULLD      Z8, Z9, Z9
+	VPADDD       Z9, Z5, Z5
+	VMOVDQU32    128(CX)(R8*4), Z9
+	VPMULLD      Z8, Z9, Z9
+	VPADDD       Z9, Z6, Z6
+	VMOVDQU32    192(CX)(R8*4), Z9
+	VPMULLD      Z8, Z9, Z9
+	VPADDD       Z9, Z7, Z7
+	VPADDD       vifRound16<>+0(SB), Z0, Z0
+	VPSRLD       $0x10, Z0, Z0
+	VPADDD       vifRound16<>+0(SB), Z1, Z1
+	VPSRLD       $0x10, Z1, Z1
+	VPADDD       vifRound16<>+0(SB), Z2, Z2
+	VPSRLD       $0x10, Z2, Z2
+	VPADDD       vifRound16<>+0(SB), Z3, Z3
+	VPSRLD       $0x10, Z3, Z3
+	MOVQ         dstRef+32(FP), SI
+	VMOVDQU64    vifEvens<>+0(SB), Z8
+	VPERMI2D     Z1, Z0, Z8
+	VPMOVDW      Z8, Y8
+	VMOVDQU      Y8, (SI)(BX*1)
+	VMOVDQU64    vifEvens<>+0(SB), Z8
+	VPERMI2D     Z3, Z2, Z8
+	VPMOVDW      Z8, Y8
+	VMOVDQU      Y8, 32(SI)(BX*1)
+	VPADDD       vifRound16<>+0(SB), Z4, Z4
+	VPSRLD       $0x10, Z4, Z4
+	VPADDD       vifRound16<>+0(SB), Z5, Z5
+	VPSRLD       $0x10, Z5, Z5
+	VPADDD       vifRound16<>+0(SB), Z6, Z6
+	VPSRLD       $0x10, Z6, Z6
+	VPADDD       vifRound16<>+0(SB), Z7, Z7
+	VPSRLD       $0x10, Z7, Z7
+	MOVQ         dstDis+40(FP), SI
+	VMOVDQU64    vifEvens<>+0(SB), Z8
+	VPERMI2D     Z5, Z4, Z8
+	VPMOVDW      Z8, Y8
+	VMOVDQU      Y8, (SI)(BX*1)
+	VMOVDQU64    vifEvens<>+0(SB), Z8
+	VPERMI2D     Z7, Z6, Z8
+	VPMOVDW      Z8, Y8
+	VMOVDQU      Y8, 32(SI)(BX*1)
+	ADDQ         $0x40, BX
+	JMP          block
+
+done:
 	VZEROUPPER
 	RET

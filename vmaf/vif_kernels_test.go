@@ -57,8 +57,9 @@ func vifOtherKernelSets(t *testing.T) []*vifKernels {
 	return sets
 }
 
-// vifKernelWidths covers widths below, at and around the vector blocks.
-var vifKernelWidths = []int{1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 33, 64, 95, 200}
+// vifKernelWidths covers widths below, at and around the vector blocks
+// (8 to 64 columns, by kernel and width), and their sums.
+var vifKernelWidths = []int{1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 32, 33, 47, 48, 63, 64, 65, 95, 111, 127, 128, 129, 200}
 
 func TestVIFKernelRowsAgree(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))

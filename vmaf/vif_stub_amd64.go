@@ -49,3 +49,41 @@ func vifDecimateAVX2(mu1 *uint32, mu2 *uint32, coef *uint32, half int, dstRef *u
 //
 //go:noescape
 func vifStatsAVX2(sigma1Sq *int32, sigma2Sq *int32, sigma12 *int32, n int, log2 *uint16, lanes *int32)
+
+// vifVertical8AVX512 is vifVertical8 for the first n columns (a
+// multiple of 32), into the vector kernels' statistics rows at dst.
+//
+//go:noescape
+func vifVertical8AVX512(rows **byte, coef *uint32, half int, dst *uint16, stride int, n int)
+
+// vifVertical16AVX512 is vifVertical16 for the first n columns (a
+// multiple of 16), into the vector kernels' statistics rows at dst.
+// sqScale is 2^-sqShift and sqShift must be at least 1.
+//
+//go:noescape
+func vifVertical16AVX512(rows **uint16, coef *uint32, half int, dst *uint16, stride int, n int, muShift uint64, muRound uint32, sqScale float64)
+
+// vifHorizontalAVX512 is vifHorizontal for the first n columns (a
+// multiple of 32) of the vector kernels' statistics rows, rows pointing
+// at the first sample of column 0's window in the first row.
+//
+//go:noescape
+func vifHorizontalAVX512(rows *uint16, stride int, coef *uint32, pairs int, sigma1Sq *int32, sigma2Sq *int32, sigma12 *int32, n int)
+
+// vifMeans8AVX512 is vifMeans of 8-bit rows rounded by 8 bits, for
+// the first n columns (a multiple of 32).
+//
+//go:noescape
+func vifMeans8AVX512(rows **byte, coef *uint32, half int, mu1 *uint32, mu2 *uint32, n int)
+
+// vifMeans16AVX512 is vifMeans of 16-bit rows for the first n columns
+// (a multiple of 32); round is half of 1<<shift, or 0.
+//
+//go:noescape
+func vifMeans16AVX512(rows **uint16, coef *uint32, half int, mu1 *uint32, mu2 *uint32, n int, shift uint64, round uint32)
+
+// vifDecimateAVX512 is vifDecimateRow for the first n outputs (a
+// multiple of 32): it filters 2n columns and keeps the even ones.
+//
+//go:noescape
+func vifDecimateAVX512(mu1 *uint32, mu2 *uint32, coef *uint32, half int, dstRef *uint16, dstDis *uint16, n int)

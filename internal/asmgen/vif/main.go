@@ -1,5 +1,5 @@
-// Command vif generates the AVX2 row kernels of package vmaf's integer VIF:
-// vmaf/vif_amd64.s and the Go declarations in vmaf/vif_stub_amd64.go. It
+// Command vif generates the AVX2 and AVX-512 row kernels of package vmaf's
+// integer VIF: vmaf/vif_amd64.s and the Go declarations in vmaf/vif_stub_amd64.go. It
 // runs from go generate in vmaf and lives in a module of its own, so that
 // the main module does not depend on avo.
 //
@@ -40,7 +40,7 @@ const (
 	tapsShift = tapsCorr + 32
 )
 
-// Shared constants, 32 bytes each.
+// Shared constants, 64 bytes each.
 var (
 	magic   Mem // 2^52 as float64: adding it rounds to an integer in the low mantissa bits
 	half    Mem // 0.5 as float64
@@ -70,6 +70,14 @@ func main() {
 	means16()
 	decimate()
 	stats()
+
+	constants512()
+	vertical8x512()
+	vertical16x512()
+	horizontal512()
+	means8x512()
+	means16x512()
+	decimate512()
 	Generate()
 }
 
@@ -89,9 +97,12 @@ func broadcast32(r Register, v VecVirtual) {
 	VPBROADCASTD(x, v)
 }
 
+// The constants are 64 bytes, so that the AVX-512 kernels can read them
+// whole; the AVX2 kernels read their first 32.
+
 func constant64(name string, v uint64) Mem {
 	m := GLOBL(name, RODATA|NOPTR)
-	for i := 0; i < 4; i++ {
+	for i := 0; i < 8; i++ {
 		DATA(8*i, U64(v))
 	}
 	return m
@@ -99,7 +110,7 @@ func constant64(name string, v uint64) Mem {
 
 func constant32(name string, v uint32) Mem {
 	m := GLOBL(name, RODATA|NOPTR)
-	for i := 0; i < 8; i++ {
+	for i := 0; i < 16; i++ {
 		DATA(4*i, U32(v))
 	}
 	return m

@@ -46,9 +46,11 @@ var vifAVX512Kernels = vifKernels{
 
 // vifHasAVX2 and vifHasAVX512 tell whether the CPU and OS support each
 // kernel set (x/sys/cpu checks that the OS saves the wider registers).
+// The AVX-512 kernels need VNNI too, which every AVX-512 CPU since Ice
+// Lake and Zen 4 has.
 var (
 	vifHasAVX2   = cpu.X86.HasAVX2 && cpu.X86.HasFMA
-	vifHasAVX512 = vifHasAVX2 && cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW
+	vifHasAVX512 = vifHasAVX2 && cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512VNNI
 )
 
 // vifBestKernels returns the fastest kernel set this machine runs.

@@ -1353,7 +1353,7 @@ DATA vifQuadsHi<>+60(SB)/4, $0x00000000
 GLOBL vifQuadsHi<>(SB), RODATA|NOPTR, $64
 
 // func vifVertical8AVX512(rows **byte, coef *uint32, half int, dst *uint16, stride int, n int)
-// Requires: AVX, AVX512BW, AVX512F
+// Requires: AVX, AVX512BW, AVX512F, AVX512VNNI
 TEXT ·vifVertical8AVX512(SB), NOSPLIT, $0-48
 	MOVQ n+40(FP), AX
 	XORQ CX, CX
@@ -1395,10 +1395,8 @@ tap:
 	VPUNPCKHWD   Z11, Z10, Z10
 	VPUNPCKLWD   Z13, Z12, Z11
 	VPUNPCKHWD   Z13, Z12, Z12
-	VPMADDWD     Z14, Z16, Z13
-	VPADDD       Z13, Z0, Z0
-	VPMADDWD     Z14, Z11, Z13
-	VPADDD       Z13, Z2, Z2
+	VPDPWSSD     Z16, Z14, Z0
+	VPDPWSSD     Z11, Z14, Z2
 	VPMADDWD     Z16, Z16, Z13
 	VPMULLD      Z15, Z13, Z13
 	VPADDD       Z13, Z4, Z4
@@ -1408,10 +1406,8 @@ tap:
 	VPMADDWD     Z11, Z16, Z11
 	VPMULLD      Z15, Z11, Z11
 	VPADDD       Z11, Z8, Z8
-	VPMADDWD     Z14, Z10, Z11
-	VPADDD       Z11, Z1, Z1
-	VPMADDWD     Z14, Z12, Z11
-	VPADDD       Z11, Z3, Z3
+	VPDPWSSD     Z10, Z14, Z1
+	VPDPWSSD     Z12, Z14, Z3
 	VPMADDWD     Z10, Z10, Z11
 	VPMULLD      Z15, Z11, Z11
 	VPADDD       Z11, Z5, Z5
@@ -1727,7 +1723,7 @@ done:
 	RET
 
 // func vifHorizontalAVX512(rows *uint16, stride int, coef *uint32, pairs int, sigma1Sq *int32, sigma2Sq *int32, sigma12 *int32, n int)
-// Requires: AVX, AVX512BW, AVX512F
+// Requires: AVX, AVX512F, AVX512VNNI
 TEXT ·vifHorizontalAVX512(SB), NOSPLIT, $0-64
 	MOVQ  n+56(FP), AX
 	MOVL  $0x0000aaaa, CX
@@ -1750,22 +1746,20 @@ block:
 	VPXORD Z2, Z2, Z2
 	VPXORD Z3, Z3, Z3
 	MOVQ   coef+16(FP), R8
-	ADDQ   $0x00000360, R8
 	MOVQ   pairs+24(FP), R9
 	XORQ   R10, R10
 
 pair0:
 	TESTQ        R9, R9
 	JZ           pairs0
-	VPBROADCASTD (R8), Z4
-	VPMADDWD     (SI)(R10*1), Z4, Z5
-	VPADDD       Z5, Z0, Z0
-	VPMADDWD     2(SI)(R10*1), Z4, Z5
-	VPADDD       Z5, Z1, Z1
-	VPMADDWD     (DI)(R10*1), Z4, Z5
-	VPADDD       Z5, Z2, Z2
-	VPMADDWD     2(DI)(R10*1), Z4, Z4
-	VPADDD       Z4, Z3, Z3
+	VPBROADCASTD 864(R8), Z4
+	VPBROADCASTD 1192(R8), Z5
+	VMOVDQU64    (SI)(R10*1), Z6
+	VPDPWSSD     Z6, Z4, Z0
+	VPDPWSSD     Z6, Z5, Z1
+	VMOVDQU64    (DI)(R10*1), Z6
+	VPDPWSSD     Z6, Z4, Z2
+	VPDPWSSD     Z6, Z5, Z3
 	ADDQ         $0x04, R10
 	ADDQ         $0x20, R8
 	DECQ         R9
@@ -1785,12 +1779,12 @@ pairs0:
 	VPSLLD       X4, Z3, Z3
 	VPSRLQ       $0x20, Z0, Z4
 	VPSRLQ       $0x20, Z2, Z5
-	VPMULUDQ     Z0, Z0, Z18
+	VPMULUDQ     Z0, Z0, Z6
 	VPMULUDQ     Z4, Z4, Z19
-	VPADDQ       vifRound32<>+0(SB), Z18, Z18
+	VPADDQ       vifRound32<>+0(SB), Z6, Z6
 	VPADDQ       vifRound32<>+0(SB), Z19, Z19
-	VPSRLQ       $0x20, Z18, Z18
-	VPBLENDMD    Z19, Z18, K1, Z18
+	VPSRLQ       $0x20, Z6, Z6
+	VPBLENDMD    Z19, Z6, K1, Z6
 	VPMULUDQ     Z2, Z2, Z19
 	VPMULUDQ     Z5, Z5, Z20
 	VPADDQ       vifRound32<>+0(SB), Z19, Z19
@@ -1829,27 +1823,25 @@ pairs0:
 	IMUL3Q       $0x00000003, BX, DI
 	ADDQ         DX, DI
 	LEAQ         (DI)(CX*2), DI
-	VPXORD       Z6, Z6, Z6
 	VPXORD       Z7, Z7, Z7
 	VPXORD       Z8, Z8, Z8
 	VPXORD       Z9, Z9, Z9
+	VPXORD       Z10, Z10, Z10
 	MOVQ         coef+16(FP), R8
-	ADDQ         $0x00000360, R8
 	MOVQ         pairs+24(FP), R9
 	XORQ         R10, R10
 
 pair2:
 	TESTQ        R9, R9
 	JZ           pairs2
-	VPBROADCASTD (R8), Z4
-	VPMADDWD     (SI)(R10*1), Z4, Z5
-	VPADDD       Z5, Z6, Z6
-	VPMADDWD     2(SI)(R10*1), Z4, Z5
-	VPADDD       Z5, Z7, Z7
-	VPMADDWD     (DI)(R10*1), Z4, Z5
-	VPADDD       Z5, Z8, Z8
-	VPMADDWD     2(DI)(R10*1), Z4, Z4
-	VPADDD       Z4, Z9, Z9
+	VPBROADCASTD 864(R8), Z4
+	VPBROADCASTD 1192(R8), Z5
+	VMOVDQU64    (SI)(R10*1), Z24
+	VPDPWSSD     Z24, Z4, Z7
+	VPDPWSSD     Z24, Z5, Z8
+	VMOVDQU64    (DI)(R10*1), Z24
+	VPDPWSSD     Z24, Z4, Z9
+	VPDPWSSD     Z24, Z5, Z10
 	ADDQ         $0x04, R10
 	ADDQ         $0x20, R8
 	DECQ         R9
@@ -1859,28 +1851,28 @@ pairs2:
 	MOVQ         coef+16(FP), SI
 	VMOVQ        1184(SI), X4
 	VPBROADCASTD 1152(SI), Z5
-	VPADDD       Z5, Z6, Z6
-	VPSLLD       X4, Z6, Z6
 	VPADDD       Z5, Z7, Z7
 	VPSLLD       X4, Z7, Z7
 	VPADDD       Z5, Z8, Z8
 	VPSLLD       X4, Z8, Z8
 	VPADDD       Z5, Z9, Z9
 	VPSLLD       X4, Z9, Z9
-	VPADDD       vifRound16<>+0(SB), Z8, Z8
-	VPSRLD       $0x10, Z8, Z8
-	VPADDD       Z8, Z6, Z6
-	VPSUBD       Z18, Z6, Z6
+	VPADDD       Z5, Z10, Z10
+	VPSLLD       X4, Z10, Z10
 	VPADDD       vifRound16<>+0(SB), Z9, Z9
 	VPSRLD       $0x10, Z9, Z9
 	VPADDD       Z9, Z7, Z7
-	VPSUBD       Z21, Z7, Z7
+	VPSUBD       Z6, Z7, Z7
+	VPADDD       vifRound16<>+0(SB), Z10, Z10
+	VPSRLD       $0x10, Z10, Z10
+	VPADDD       Z10, Z8, Z8
+	VPSUBD       Z21, Z8, Z8
 	MOVQ         sigma1Sq+32(FP), SI
 	VMOVDQU64    vifZipLo<>+0(SB), Z4
-	VPERMI2D     Z7, Z6, Z4
+	VPERMI2D     Z8, Z7, Z4
 	VMOVDQU64    Z4, (SI)(CX*4)
 	VMOVDQU64    vifZipHi<>+0(SB), Z4
-	VPERMI2D     Z7, Z6, Z4
+	VPERMI2D     Z8, Z7, Z4
 	VMOVDQU64    Z4, 64(SI)(CX*4)
 	IMUL3Q       $0x00000004, BX, SI
 	ADDQ         DX, SI
@@ -1888,27 +1880,25 @@ pairs2:
 	IMUL3Q       $0x00000005, BX, DI
 	ADDQ         DX, DI
 	LEAQ         (DI)(CX*2), DI
-	VPXORD       Z10, Z10, Z10
 	VPXORD       Z11, Z11, Z11
 	VPXORD       Z12, Z12, Z12
 	VPXORD       Z13, Z13, Z13
+	VPXORD       Z14, Z14, Z14
 	MOVQ         coef+16(FP), R8
-	ADDQ         $0x00000360, R8
 	MOVQ         pairs+24(FP), R9
 	XORQ         R10, R10
 
 pair4:
 	TESTQ        R9, R9
 	JZ           pairs4
-	VPBROADCASTD (R8), Z4
-	VPMADDWD     (SI)(R10*1), Z4, Z5
-	VPADDD       Z5, Z10, Z10
-	VPMADDWD     2(SI)(R10*1), Z4, Z5
-	VPADDD       Z5, Z11, Z11
-	VPMADDWD     (DI)(R10*1), Z4, Z5
-	VPADDD       Z5, Z12, Z12
-	VPMADDWD     2(DI)(R10*1), Z4, Z4
-	VPADDD       Z4, Z13, Z13
+	VPBROADCASTD 864(R8), Z4
+	VPBROADCASTD 1192(R8), Z5
+	VMOVDQU64    (SI)(R10*1), Z6
+	VPDPWSSD     Z6, Z4, Z11
+	VPDPWSSD     Z6, Z5, Z12
+	VMOVDQU64    (DI)(R10*1), Z6
+	VPDPWSSD     Z6, Z4, Z13
+	VPDPWSSD     Z6, Z5, Z14
 	ADDQ         $0x04, R10
 	ADDQ         $0x20, R8
 	DECQ         R9
@@ -1918,28 +1908,28 @@ pairs4:
 	MOVQ         coef+16(FP), SI
 	VMOVQ        1184(SI), X4
 	VPBROADCASTD 1152(SI), Z5
-	VPADDD       Z5, Z10, Z10
-	VPSLLD       X4, Z10, Z10
 	VPADDD       Z5, Z11, Z11
 	VPSLLD       X4, Z11, Z11
 	VPADDD       Z5, Z12, Z12
 	VPSLLD       X4, Z12, Z12
 	VPADDD       Z5, Z13, Z13
 	VPSLLD       X4, Z13, Z13
-	VPADDD       vifRound16<>+0(SB), Z12, Z12
-	VPSRLD       $0x10, Z12, Z12
-	VPADDD       Z12, Z10, Z10
-	VPSUBD       Z19, Z10, Z10
+	VPADDD       Z5, Z14, Z14
+	VPSLLD       X4, Z14, Z14
 	VPADDD       vifRound16<>+0(SB), Z13, Z13
 	VPSRLD       $0x10, Z13, Z13
 	VPADDD       Z13, Z11, Z11
-	VPSUBD       Z22, Z11, Z11
+	VPSUBD       Z19, Z11, Z11
+	VPADDD       vifRound16<>+0(SB), Z14, Z14
+	VPSRLD       $0x10, Z14, Z14
+	VPADDD       Z14, Z12, Z12
+	VPSUBD       Z22, Z12, Z12
 	MOVQ         sigma2Sq+40(FP), SI
 	VMOVDQU64    vifZipLo<>+0(SB), Z4
-	VPERMI2D     Z11, Z10, Z4
+	VPERMI2D     Z12, Z11, Z4
 	VMOVDQU64    Z4, (SI)(CX*4)
 	VMOVDQU64    vifZipHi<>+0(SB), Z4
-	VPERMI2D     Z11, Z10, Z4
+	VPERMI2D     Z12, Z11, Z4
 	VMOVDQU64    Z4, 64(SI)(CX*4)
 	IMUL3Q       $0x00000006, BX, SI
 	ADDQ         DX, SI
@@ -1947,27 +1937,25 @@ pairs4:
 	IMUL3Q       $0x00000007, BX, BX
 	ADDQ         DX, BX
 	LEAQ         (BX)(CX*2), BX
-	VPXORD       Z14, Z14, Z14
 	VPXORD       Z15, Z15, Z15
 	VPXORD       Z16, Z16, Z16
 	VPXORD       Z17, Z17, Z17
+	VPXORD       Z18, Z18, Z18
 	MOVQ         coef+16(FP), DX
-	ADDQ         $0x00000360, DX
 	MOVQ         pairs+24(FP), DI
 	XORQ         R8, R8
 
 pair6:
 	TESTQ        DI, DI
 	JZ           pairs6
-	VPBROADCASTD (DX), Z4
-	VPMADDWD     (SI)(R8*1), Z4, Z5
-	VPADDD       Z5, Z14, Z14
-	VPMADDWD     2(SI)(R8*1), Z4, Z5
-	VPADDD       Z5, Z15, Z15
-	VPMADDWD     (BX)(R8*1), Z4, Z5
-	VPADDD       Z5, Z16, Z16
-	VPMADDWD     2(BX)(R8*1), Z4, Z4
-	VPADDD       Z4, Z17, Z17
+	VPBROADCASTD 864(DX), Z4
+	VPBROADCASTD 1192(DX), Z5
+	VMOVDQU64    (SI)(R8*1), Z6
+	VPDPWSSD     Z6, Z4, Z15
+	VPDPWSSD     Z6, Z5, Z16
+	VMOVDQU64    (BX)(R8*1), Z6
+	VPDPWSSD     Z6, Z4, Z17
+	VPDPWSSD     Z6, Z5, Z18
 	ADDQ         $0x04, R8
 	ADDQ         $0x20, DX
 	DECQ         DI
@@ -1977,28 +1965,28 @@ pairs6:
 	MOVQ         coef+16(FP), DX
 	VMOVQ        1184(DX), X4
 	VPBROADCASTD 1152(DX), Z5
-	VPADDD       Z5, Z14, Z14
-	VPSLLD       X4, Z14, Z14
 	VPADDD       Z5, Z15, Z15
 	VPSLLD       X4, Z15, Z15
 	VPADDD       Z5, Z16, Z16
 	VPSLLD       X4, Z16, Z16
 	VPADDD       Z5, Z17, Z17
 	VPSLLD       X4, Z17, Z17
-	VPADDD       vifRound16<>+0(SB), Z16, Z16
-	VPSRLD       $0x10, Z16, Z16
-	VPADDD       Z16, Z14, Z14
-	VPSUBD       Z20, Z14, Z14
+	VPADDD       Z5, Z18, Z18
+	VPSLLD       X4, Z18, Z18
 	VPADDD       vifRound16<>+0(SB), Z17, Z17
 	VPSRLD       $0x10, Z17, Z17
 	VPADDD       Z17, Z15, Z15
-	VPSUBD       Z23, Z15, Z15
+	VPSUBD       Z20, Z15, Z15
+	VPADDD       vifRound16<>+0(SB), Z18, Z18
+	VPSRLD       $0x10, Z18, Z18
+	VPADDD       Z18, Z16, Z16
+	VPSUBD       Z23, Z16, Z16
 	MOVQ         sigma12+48(FP), DX
 	VMOVDQU64    vifZipLo<>+0(SB), Z4
-	VPERMI2D     Z15, Z14, Z4
+	VPERMI2D     Z16, Z15, Z4
 	VMOVDQU64    Z4, (DX)(CX*4)
 	VMOVDQU64    vifZipHi<>+0(SB), Z4
-	VPERMI2D     Z15, Z14, Z4
+	VPERMI2D     Z16, Z15, Z4
 	VMOVDQU64    Z4, 64(DX)(CX*4)
 	ADDQ         $0x20, CX
 	JMP          block
@@ -2008,7 +1996,7 @@ done:
 	RET
 
 // func vifMeans8AVX512(rows **byte, coef *uint32, half int, mu1 *uint32, mu2 *uint32, n int)
-// Requires: AVX, AVX512BW, AVX512F
+// Requires: AVX, AVX512BW, AVX512F, AVX512VNNI
 TEXT ·vifMeans8AVX512(SB), NOSPLIT, $0-48
 	MOVQ n+40(FP), AX
 	XORQ CX, CX
@@ -2039,18 +2027,14 @@ tap:
 	VPMOVZXBW    (R8)(CX*1), Z6
 	VPUNPCKLWD   Z6, Z5, Z7
 	VPUNPCKHWD   Z6, Z5, Z5
-	VPMADDWD     Z4, Z7, Z6
-	VPADDD       Z6, Z0, Z0
-	VPMADDWD     Z4, Z5, Z5
-	VPADDD       Z5, Z1, Z1
+	VPDPWSSD     Z7, Z4, Z0
+	VPDPWSSD     Z5, Z4, Z1
 	VPMOVZXBW    (R9)(CX*1), Z5
 	VPMOVZXBW    (R10)(CX*1), Z6
 	VPUNPCKLWD   Z6, Z5, Z7
 	VPUNPCKHWD   Z6, Z5, Z5
-	VPMADDWD     Z4, Z7, Z6
-	VPADDD       Z6, Z2, Z2
-	VPMADDWD     Z4, Z5, Z4
-	VPADDD       Z4, Z3, Z3
+	VPDPWSSD     Z7, Z4, Z2
+	VPDPWSSD     Z5, Z4, Z3
 	ADDQ         $0x08, DI
 	SUBQ         $0x08, DX
 	ADDQ         $0x20, BX

@@ -26,6 +26,9 @@ func TestVIFVecTapsLayout(t *testing.T) {
 	if o := unsafe.Offsetof(v.shift); o != 1184 {
 		t.Errorf("shift at %d, the kernels read it at 1184", o)
 	}
+	if o := unsafe.Offsetof(v.oddPairs); o != 1192 {
+		t.Errorf("oddPairs at %d, the kernels read them at 1192", o)
+	}
 	taps := vifFilters[3]
 	tv := vifVecTapsFor(taps)
 	if tv == nil || tv.w32[1][7] != uint32(taps[1]) || tv.f64[0][3] != float64(taps[0]) || tv.w16[0][0] != uint32(taps[0])*0x10001 {

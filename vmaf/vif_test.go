@@ -234,11 +234,13 @@ func BenchmarkVIF(b *testing.B) {
 				v := newVIFWith(pl.w, pl.h, pl.bpc, vifOptions{}, k)
 				v.compute(p.ref[0].plane(0), p.dist[0].plane(0)) // builds the shared tables
 				b.ReportAllocs()
+				done := reportThreadCPU(b)
 				i := 0
 				for b.Loop() {
 					v.compute(p.ref[i].plane(0), p.dist[i].plane(0))
 					i = (i + 1) % len(p.ref)
 				}
+				done()
 			})
 		}
 	}

@@ -25,7 +25,12 @@ type vifVecTaps struct {
 	pairs [vifPad + 1][8]uint32
 	corr  [8]uint32
 	shift uint64
-	// npairs is the number of pairs (not read by the kernels).
+	// oddPairs are the pairs one tap earlier, (c[2i-1], c[2i]), halved
+	// like pairs: against the words pairs reads, they give the odd
+	// columns' sums, so that the AVX-512 kernel loads each word once.
+	oddPairs [vifPad + 1][8]uint32
+	// npairs is the number of pairs of either kind (not read by the
+	// kernels); the windows have odd lengths, so both cover every tap.
 	npairs int
 }
 
@@ -59,8 +64,13 @@ var vifVecFilters = sync.OnceValue(func() *[len(vifFilters)]vifVecTaps {
 				hi = uint32(taps[2*i+1]) >> v.shift
 			}
 			sum += lo + hi
+			var before uint32
+			if i > 0 {
+				before = uint32(taps[2*i-1]) >> v.shift
+			}
 			for l := range v.pairs[i] {
 				v.pairs[i][l] = hi<<16 | lo
+				v.oddPairs[i][l] = lo<<16 | before
 			}
 		}
 		for l := range v.corr {

@@ -11,7 +11,8 @@ import (
 // differ only where AVX2 had to work around its two 128-bit halves: lane
 // order is restored with two-table permutes (VPERMI2D/VPERMI2Q) and
 // narrowing stores (VPMOVDW), and the taps, laid out for eight lanes, are
-// broadcast from their first lane.
+// broadcast from their first lane. They also use AVX512_VNNI's VPDPWSSD,
+// which is VPMADDWD and VPADDD in one and wraps alike.
 
 // Permutation indices, 64 bytes each.
 var (

@@ -24,14 +24,16 @@ func horizontal512() {
 	JAE(LabelRef("done"))
 	in := rowsAt{Load(Param("rows"), GP64()), Load(Param("stride"), GP64()), j}
 
-	// sums is horizontal's, on 32 columns: 16 even and 16 odd.
+	// sums is horizontal's on 32 columns, 16 even and 16 odd, but reads
+	// each word once: the odd columns' shares come from the same words as
+	// the even columns', against the pairs one tap earlier. VPDPWSSD is
+	// VPMADDWD and VPADDD in one, wrapping alike.
 	sums := func(a, b int) (out [2][2]VecVirtual) {
 		rows := []Register{in.ptr(a), in.ptr(b)}
 		for r := range out {
 			out[r][0], out[r][1] = zeroZ(), zeroZ()
 		}
 		coef := Load(Param("coef"), GP64())
-		ADDQ(U32(tapsPairs), coef)
 		left := Load(Param("pairs"), GP64())
 		off := GP64()
 		XORQ(off, off)
@@ -39,12 +41,12 @@ func horizontal512() {
 		Label(loop)
 		TESTQ(left, left)
 		JZ(LabelRef(end))
-		c := bcast32(Mem{Base: coef})
+		c := [2]VecVirtual{bcast32(Mem{Base: coef, Disp: tapsPairs}), bcast32(Mem{Base: coef, Disp: tapsOdd})}
 		for r, row := range rows {
+			v := ZMM()
+			VMOVDQU64(Mem{Base: row, Index: off, Scale: 1}, v)
 			for p := range out[r] {
-				v := ZMM()
-				VPMADDWD(Mem{Base: row, Index: off, Scale: 1, Disp: 2 * p}, c, v)
-				VPADDD(v, out[r][p], out[r][p])
+				VPDPWSSD(v, c[p], out[r][p])
 			}
 		}
 		ADDQ(U8(4), off)

@@ -38,6 +38,7 @@ const (
 	tapsPairs = 3 * maxCoefs * 32
 	tapsCorr  = 4 * maxCoefs * 32
 	tapsShift = tapsCorr + 32
+	tapsOdd   = tapsShift + 8 // the pairs one tap earlier, for the AVX-512 horizontal pass
 )
 
 // Shared constants, 64 bytes each.

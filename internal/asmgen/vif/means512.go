@@ -28,12 +28,12 @@ func means8x512() {
 	add := func(acc pairs8, a, b, c16, c32 VecVirtual) {
 		p := interleave512(a, b)
 		for h := range p {
-			v := ZMM()
-			if c16 == nil {
-				VPMULLD(c32, p[h], v)
-			} else {
-				VPMADDWD(c16, p[h], v)
+			if c16 != nil {
+				VPDPWSSD(p[h], c16, acc[h])
+				continue
 			}
+			v := ZMM()
+			VPMULLD(c32, p[h], v)
 			VPADDD(v, acc[h], acc[h])
 		}
 	}

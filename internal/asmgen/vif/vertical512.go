@@ -25,12 +25,12 @@ func vertical8x512() {
 		ir, id := interleave512(r0, r1), interleave512(d0, d1)
 		for h := range ir {
 			for _, m := range []struct{ p, acc VecVirtual }{{ir[h], mu1[h]}, {id[h], mu2[h]}} {
-				v := ZMM()
-				if c16 == nil {
-					VPMULLD(c32, m.p, v)
-				} else {
-					VPMADDWD(c16, m.p, v)
+				if c16 != nil {
+					VPDPWSSD(m.p, c16, m.acc)
+					continue
 				}
+				v := ZMM()
+				VPMULLD(c32, m.p, v)
 				VPADDD(v, m.acc, m.acc)
 			}
 			for _, m := range []struct{ a, b, acc VecVirtual }{{ir[h], ir[h], xx[h]}, {id[h], id[h], yy[h]}, {id[h], ir[h], xy[h]}} {

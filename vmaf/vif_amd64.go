@@ -41,16 +41,17 @@ var vifAVX512Kernels = vifKernels{
 	means8:     vifMeans8Wide,
 	means16:    vifMeans16Wide,
 	decimate:   vifDecimateWide,
-	accumulate: vifAccumulateVec,
+	accumulate: vifAccumulateWide,
 }
 
 // vifHasAVX2 and vifHasAVX512 tell whether the CPU and OS support each
 // kernel set (x/sys/cpu checks that the OS saves the wider registers).
-// The AVX-512 kernels need VNNI too, which every AVX-512 CPU since Ice
+// The AVX-512 kernels need VL and VNNI too, which every AVX-512 CPU since Ice
 // Lake and Zen 4 has.
 var (
 	vifHasAVX2   = cpu.X86.HasAVX2 && cpu.X86.HasFMA
-	vifHasAVX512 = vifHasAVX2 && cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512VNNI
+	vifHasAVX512 = vifHasAVX2 && cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW &&
+		cpu.X86.HasAVX512VL && cpu.X86.HasAVX512VNNI
 )
 
 // vifBestKernels returns the fastest kernel set this machine runs.
@@ -319,18 +320,38 @@ type vifStatLanes struct {
 	gainLimit              [4]float64
 }
 
-// vifStatsChunk bounds the pixels one vifStatsAVX2 call sums, so that no
-// 32-bit lane can overflow: a pixel adds less than 1<<17 to each.
+// vifStatsChunk bounds the pixels one statistics kernel call sums, so
+// that no 32-bit lane can overflow: a pixel adds less than 1<<17 to each
+// (the AVX-512 kernel folds its 16 lanes into 8 at the end).
 const vifStatsChunk = 1 << 12
 
 func vifAccumulateVec(s *vifSums, sigma1Sq, sigma2Sq, sigma12 []int32, gainLimit float64, lg *vifLog2Table) {
 	w := len(sigma1Sq)
-	sigma2Sq, sigma12 = sigma2Sq[:w], sigma12[:w]
 	n := w &^ 7
-	for j0 := 0; j0 < n; j0 += vifStatsChunk {
-		m := min(vifStatsChunk, n-j0)
+	vifStatsSpan(s, sigma1Sq, sigma2Sq, sigma12, 0, n, gainLimit, lg, false)
+	s.addRow(sigma1Sq[n:], sigma2Sq[n:w], sigma12[n:w], gainLimit, lg)
+}
+
+func vifAccumulateWide(s *vifSums, sigma1Sq, sigma2Sq, sigma12 []int32, gainLimit float64, lg *vifLog2Table) {
+	w := len(sigma1Sq)
+	n := w &^ 7
+	vifStatsSpan(s, sigma1Sq, sigma2Sq, sigma12, 0, w&^15, gainLimit, lg, true)
+	vifStatsSpan(s, sigma1Sq, sigma2Sq, sigma12, w&^15, n, gainLimit, lg, false)
+	s.addRow(sigma1Sq[n:], sigma2Sq[n:w], sigma12[n:w], gainLimit, lg)
+}
+
+// vifStatsSpan adds pixels [j, e) to s, e-j a multiple of the kernel's
+// block (8 pixels, or 16 when wide).
+func vifStatsSpan(s *vifSums, sigma1Sq, sigma2Sq, sigma12 []int32, j, e int, gainLimit float64, lg *vifLog2Table, wide bool) {
+	for j0 := j; j0 < e; j0 += vifStatsChunk {
+		m := min(vifStatsChunk, e-j0)
 		lanes := vifStatLanes{gainLimit: [4]float64{gainLimit, gainLimit, gainLimit, gainLimit}}
-		vifStatsAVX2(vifAt(sigma1Sq, j0, m), vifAt(sigma2Sq, j0, m), vifAt(sigma12, j0, m), m, &lg[0], &lanes.numLog[0])
+		s1, s2, s12 := vifAt(sigma1Sq, j0, m), vifAt(sigma2Sq, j0, m), vifAt(sigma12, j0, m)
+		if wide {
+			vifStatsAVX512(s1, s2, s12, m, &lg[0], &lanes.numLog[0])
+		} else {
+			vifStatsAVX2(s1, s2, s12, m, &lg[0], &lanes.numLog[0])
+		}
 		for l := range 8 {
 			s.numLog += int64(lanes.numLog[l])
 			s.denLog += int64(lanes.denLog[l])
@@ -340,5 +361,4 @@ func vifAccumulateVec(s *vifSums, sigma1Sq, sigma2Sq, sigma12 []int32, gainLimit
 			s.numLin += x
 		}
 	}
-	s.addRow(sigma1Sq[n:], sigma2Sq[n:], sigma12[n:], gainLimit, lg)
 }

@@ -2314,3 +2314,152 @@ centre:
 done:
 	VZEROUPPER
 	RET
+
+DATA vifOdds<>+0(SB)/4, $0x00000001
+DATA vifOdds<>+4(SB)/4, $0x00000003
+DATA vifOdds<>+8(SB)/4, $0x00000005
+DATA vifOdds<>+12(SB)/4, $0x00000007
+DATA vifOdds<>+16(SB)/4, $0x00000009
+DATA vifOdds<>+20(SB)/4, $0x0000000b
+DATA vifOdds<>+24(SB)/4, $0x0000000d
+DATA vifOdds<>+28(SB)/4, $0x0000000f
+DATA vifOdds<>+32(SB)/4, $0x00000011
+DATA vifOdds<>+36(SB)/4, $0x00000013
+DATA vifOdds<>+40(SB)/4, $0x00000015
+DATA vifOdds<>+44(SB)/4, $0x00000017
+DATA vifOdds<>+48(SB)/4, $0x00000019
+DATA vifOdds<>+52(SB)/4, $0x0000001b
+DATA vifOdds<>+56(SB)/4, $0x0000001d
+DATA vifOdds<>+60(SB)/4, $0x0000001f
+GLOBL vifOdds<>(SB), RODATA|NOPTR, $64
+
+// func vifStatsAVX512(sigma1Sq *int32, sigma2Sq *int32, sigma12 *int32, n int, log2 *uint16, lanes *int32)
+// Requires: AVX, AVX2, AVX512F
+TEXT ·vifStatsAVX512(SB), NOSPLIT, $0-48
+	MOVQ         sigma1Sq+0(FP), AX
+	MOVQ         sigma2Sq+8(FP), CX
+	MOVQ         sigma12+16(FP), DX
+	MOVQ         log2+32(FP), BX
+	MOVQ         lanes+40(FP), SI
+	MOVQ         n+24(FP), DI
+	VPXORD       Z0, Z0, Z0
+	VPXORD       Z1, Z1, Z1
+	VPXORD       Z2, Z2, Z2
+	VPXORD       Z3, Z3, Z3
+	VMOVDQU64    vifNsq32<>+0(SB), Z4
+	VBROADCASTSD 128(SI), Z5
+	VPTERNLOGD   $0xff, Z6, Z6, Z6
+	XORQ         R8, R8
+
+block:
+	CMPQ          R8, DI
+	JAE           done
+	VPXORD        Z7, Z7, Z7
+	VPCMPGTD      (AX)(R8*4), Z4, K1
+	VPMAXSD       (CX)(R8*4), Z7, Z8
+	VPSUBD        Z6, Z2, K1, Z2
+	VMOVDQA32.Z   Z8, K1, Z9
+	VPMOVZXDQ     Y9, Z10
+	VPADDQ        Z10, Z3, Z3
+	VEXTRACTI64X4 $0x01, Z9, Y9
+	VPMOVZXDQ     Y9, Z10
+	VPADDQ        Z10, Z3, Z3
+	KORTESTW      K1, K1
+	JCS           next
+	VCVTDQ2PD     (AX)(R8*4), Z9
+	VCVTDQ2PD     (CX)(R8*4), Z10
+	VCVTDQ2PD     (DX)(R8*4), Z14
+	VADDPD        vifNsq64<>+0(SB), Z9, Z15
+	VADDPD        vifEps<>+0(SB), Z9, Z17
+	VDIVPD        Z17, Z14, Z16
+	VMULPD        Z14, Z16, Z17
+	VSUBPD        Z17, Z10, Z17
+	VCVTTPD2DQ    Z17, Y10
+	VPMAXSD       Y7, Y10, Y10
+	VCVTDQ2PD     Y10, Z10
+	VADDPD        vifNsq64<>+0(SB), Z10, Z10
+	VMINPD        Z5, Z16, Z16
+	VMULPD        Z16, Z16, Z16
+	VMULPD        Z9, Z16, Z16
+	VRNDSCALEPD   $0x03, Z16, Z16
+	VADDPD        Z10, Z16, Z9
+	VCVTDQ2PD     32(AX)(R8*4), Z14
+	VCVTDQ2PD     32(CX)(R8*4), Z16
+	VCVTDQ2PD     32(DX)(R8*4), Z17
+	VADDPD        vifNsq64<>+0(SB), Z14, Z18
+	VADDPD        vifEps<>+0(SB), Z14, Z20
+	VDIVPD        Z20, Z17, Z19
+	VMULPD        Z17, Z19, Z20
+	VSUBPD        Z20, Z16, Z20
+	VCVTTPD2DQ    Z20, Y16
+	VPMAXSD       Y7, Y16, Y16
+	VCVTDQ2PD     Y16, Z16
+	VADDPD        vifNsq64<>+0(SB), Z16, Z16
+	VMINPD        Z5, Z19, Z19
+	VMULPD        Z19, Z19, Z19
+	VMULPD        Z14, Z19, Z19
+	VRNDSCALEPD   $0x03, Z19, Z19
+	VADDPD        Z16, Z19, Z14
+	VMOVDQU64     vifOdds<>+0(SB), Z17
+	VPERMI2D      Z18, Z15, Z17
+	VPXORD        Z11, Z11, Z11
+	VPSRLD        $0x05, Z17, Z15
+	VPANDD        vifLow15<>+0(SB), Z15, Z15
+	KXNORW        K2, K2, K2
+	VPGATHERDD    (BX)(Z15*2), K2, Z11
+	VPANDD        vifLow16<>+0(SB), Z11, Z11
+	VPSRLD        $0x14, Z17, Z17
+	VPSLLD        $0x0b, Z17, Z17
+	VPADDD        Z17, Z11, Z11
+	VMOVDQU64     vifOdds<>+0(SB), Z15
+	VPERMI2D      Z14, Z9, Z15
+	VPXORD        Z12, Z12, Z12
+	VPSRLD        $0x05, Z15, Z9
+	VPANDD        vifLow15<>+0(SB), Z9, Z9
+	KXNORW        K3, K3, K3
+	VPGATHERDD    (BX)(Z9*2), K3, Z12
+	VPANDD        vifLow16<>+0(SB), Z12, Z12
+	VPSRLD        $0x14, Z15, Z15
+	VPSLLD        $0x0b, Z15, Z15
+	VPADDD        Z15, Z12, Z12
+	VMOVDQU64     vifOdds<>+0(SB), Z9
+	VPERMI2D      Z16, Z10, Z9
+	VPXORD        Z13, Z13, Z13
+	VPSRLD        $0x05, Z9, Z10
+	VPANDD        vifLow15<>+0(SB), Z10, Z10
+	KXNORW        K4, K4, K4
+	VPGATHERDD    (BX)(Z10*2), K4, Z13
+	VPANDD        vifLow16<>+0(SB), Z13, Z13
+	VPSRLD        $0x14, Z9, Z9
+	VPSLLD        $0x0b, Z9, Z9
+	VPADDD        Z9, Z13, Z13
+	VPSUBD        Z13, Z12, Z12
+	KNOTW         K1, K1
+	VPSUBD        vifDenShift<>+0(SB), Z11, Z11
+	VPADDD        Z11, Z1, K1, Z1
+	VPCMPGTD      Z7, Z8, K5
+	VMOVDQU32     (DX)(R8*4), Z8
+	VPCMPGTD      Z7, Z8, K6
+	KANDW         K6, K5, K5
+	KANDW         K1, K5, K5
+	VPADDD        Z12, Z0, K5, Z0
+
+next:
+	ADDQ $0x10, R8
+	JMP  block
+
+done:
+	VEXTRACTI64X4 $0x01, Z0, Y4
+	VPADDD        Y4, Y0, Y4
+	VMOVDQU       Y4, (SI)
+	VEXTRACTI64X4 $0x01, Z1, Y0
+	VPADDD        Y0, Y1, Y0
+	VMOVDQU       Y0, 32(SI)
+	VEXTRACTI64X4 $0x01, Z2, Y0
+	VPADDD        Y0, Y2, Y0
+	VMOVDQU       Y0, 64(SI)
+	VEXTRACTI64X4 $0x01, Z3, Y0
+	VPADDQ        Y0, Y3, Y0
+	VMOVDQU       Y0, 96(SI)
+	VZEROUPPER
+	RET

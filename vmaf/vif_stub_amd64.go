@@ -87,3 +87,8 @@ func vifMeans16AVX512(rows **uint16, coef *uint32, half int, mu1 *uint32, mu2 *u
 //
 //go:noescape
 func vifDecimateAVX512(mu1 *uint32, mu2 *uint32, coef *uint32, half int, dstRef *uint16, dstDis *uint16, n int)
+
+// vifStatsAVX512 is vifStatsAVX2 for n a multiple of 16.
+//
+//go:noescape
+func vifStatsAVX512(sigma1Sq *int32, sigma2Sq *int32, sigma12 *int32, n int, log2 *uint16, lanes *int32)

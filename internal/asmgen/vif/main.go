@@ -79,6 +79,7 @@ func main() {
 	means8x512()
 	means16x512()
 	decimate512()
+	stats512()
 	Generate()
 }
 

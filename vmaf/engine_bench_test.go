@@ -74,3 +74,46 @@ func benchContext(b *testing.B, ref, dist []*Picture, threads int) {
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "frames/s")
 }
+
+// BenchmarkFrameLatency submits 1920x1080 frames one at a time, each only
+// once the previous one is scored, as a live source slower than the engine
+// does, and reports the time a frame takes: with two threads a frame's
+// extractors run side by side.
+//
+//	go test -run '^$' -bench FrameLatency -benchtime 40x ./vmaf
+func BenchmarkFrameLatency(b *testing.B) {
+	ref, dist := benchPair(b, 1920, 1080, 4, "dune_1920x1080_x264_crf38", "rain_1280x720_x265_crf30")
+	m, err := BuiltinModel("vmaf_v0.6.1")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, threads := range []int{1, 2} {
+		b.Run(fmt.Sprintf("threads=%d", threads), func(b *testing.B) {
+			results := make(chan int, 4)
+			ctx, err := NewContext(Config{Models: []*Model{m}, Threads: threads, Engine: "native",
+				OnResult: func(r *Result) { results <- r.Index }})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer ctx.Close()
+			// Frame i's result needs frame i+1's motion, so submitting
+			// frame i+1 and waiting for result i times frame i+1.
+			submit := func(i int) {
+				if err := ctx.Submit(ref[i%len(ref)], dist[i%len(dist)], nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+			submit(0)
+			var total time.Duration
+			for i := 1; i <= b.N; i++ {
+				t0 := time.Now()
+				submit(i)
+				if got := <-results; got != i-1 {
+					b.Fatalf("result %d, want %d", got, i-1)
+				}
+				total += time.Since(t0)
+			}
+			b.ReportMetric(float64(total.Microseconds())/1000/float64(b.N), "ms/frame")
+		})
+	}
+}

@@ -18,7 +18,7 @@ type nativeScorer struct {
 	next    int // index of the next submitted pair
 	free    chan *job
 	blurs   chan *motionFrame // motion buffers, taken in submission order
-	work    chan *job
+	work    chan task
 	done    chan *job
 	flushed chan flushRequest
 	workers sync.WaitGroup
@@ -36,7 +36,21 @@ type job struct {
 	release   func()
 	values    []float64
 	blur      *motionFrame
+	remaining atomic.Int32 // tasks not yet finished
 }
+
+// task is the part of a job one worker does at a time: with more than one
+// worker, a frame's extractors are separate tasks, so that idle workers
+// share a frame rather than wait for the next one.
+type task struct {
+	j    *job
+	part int // index into the job's plan units; partBlur; partAll
+}
+
+const (
+	partBlur = -1 // the motion filter's per-frame pass
+	partAll  = -2 // every unit and the blur, in one go
+)
 
 type flushRequest struct {
 	count int
@@ -99,7 +113,31 @@ func (s *nativeScorer) submit(ref, dist *Picture, release func()) error {
 	}
 	j.values = j.values[:len(j.plan.features)]
 	s.next++
-	s.work <- j
+	if s.cfg.Threads <= 1 {
+		j.remaining.Store(1)
+		s.work <- task{j, partAll}
+		return nil
+	}
+	n := 1 // the blur
+	if j.scored {
+		n += len(j.plan.units)
+	}
+	j.remaining.Store(int32(n))
+	// VIF first: it is the longest, and a frame is done when its last
+	// task is.
+	if j.scored {
+		for i, u := range j.plan.units {
+			if u.key.kind == unitVIF {
+				s.work <- task{j, i}
+			}
+		}
+		for i, u := range j.plan.units {
+			if u.key.kind != unitVIF {
+				s.work <- task{j, i}
+			}
+		}
+	}
+	s.work <- task{j, partBlur}
 	return nil
 }
 
@@ -137,7 +175,7 @@ func (s *nativeScorer) start(first *Picture) error {
 	for i := 0; i < cap(s.blurs); i++ {
 		s.blurs <- newMotionFrame(format.Width, format.Height)
 	}
-	s.work = make(chan *job, n)
+	s.work = make(chan task, n*(len(p.units)+1))
 	s.done = make(chan *job, n)
 	s.flushed = make(chan flushRequest)
 	for _, set := range sets {
@@ -155,14 +193,15 @@ func (s *nativeScorer) fail(err error) {
 
 func (s *nativeScorer) work1(set *unitSet) {
 	defer s.workers.Done()
-	for j := range s.work {
+	for t := range s.work {
+		j := t.j
 		if !s.closed.Load() {
-			if j.scored {
-				if err := set.compute(j); err != nil {
-					s.fail(err)
-				}
+			if err := set.run(j, t.part); err != nil {
+				s.fail(err)
 			}
-			set.blur.blur(j.ref.plane(0), j.blur)
+		}
+		if j.remaining.Add(-1) > 0 {
+			continue
 		}
 		if j.release != nil {
 			j.release()
@@ -370,13 +409,32 @@ func (set *unitSet) get(k unitKey) (unit, error) {
 	return u, nil
 }
 
-func (set *unitSet) compute(j *job) error {
-	for _, spec := range j.plan.units {
-		u, err := set.get(spec.key)
-		if err != nil {
-			return err
+// run does one task of job j with this worker's extractors.
+func (set *unitSet) run(j *job, part int) error {
+	switch part {
+	case partBlur:
+		set.blur.blur(j.ref.plane(0), j.blur)
+		return nil
+	case partAll:
+		if j.scored {
+			for i := range j.plan.units {
+				if err := set.computeUnit(j, i); err != nil {
+					return err
+				}
+			}
 		}
-		u.compute(&j.ref, &j.dist, j.values[spec.offset:])
+		set.blur.blur(j.ref.plane(0), j.blur)
+		return nil
 	}
+	return set.computeUnit(j, part)
+}
+
+func (set *unitSet) computeUnit(j *job, i int) error {
+	spec := j.plan.units[i]
+	u, err := set.get(spec.key)
+	if err != nil {
+		return err
+	}
+	u.compute(&j.ref, &j.dist, j.values[spec.offset:])
 	return nil
 }

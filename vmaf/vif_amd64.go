@@ -78,10 +78,10 @@ func vifKernelSets() []*vifKernels {
 	return sets
 }
 
-// vifVecKernelSupport names each vector kernel set with whether this
-// machine runs it, so that tests can say which they skip.
-func vifVecKernelSupport() map[*vifKernels]bool {
-	return map[*vifKernels]bool{&vifAVX2Kernels: vifHasAVX2, &vifAVX512Kernels: vifHasAVX512}
+// vifVecKernelSupport lists every vector kernel set of this build with
+// whether this machine runs it, so that tests can say which they skip.
+func vifVecKernelSupport() []vifKernelSupport {
+	return []vifKernelSupport{{&vifAVX2Kernels, vifHasAVX2}, {&vifAVX512Kernels, vifHasAVX512}}
 }
 
 // vifAt returns a pointer to s[off], having checked that s holds n

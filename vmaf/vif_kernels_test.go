@@ -44,17 +44,21 @@ func vifRandRows[T uint8 | uint16](rng *rand.Rand, n, w, bits int) [][]T {
 	return rows
 }
 
-func vifOtherKernelSets(t *testing.T) []*vifKernels {
-	var sets []*vifKernels
-	for _, k := range vifKernelSets() {
-		if k != &vifScalarKernels {
-			sets = append(sets, k)
-		}
-	}
+// vifEachVecKernelSet runs f as a subtest for every vector kernel set of
+// this build, skipping, by name, those this machine cannot run.
+func vifEachVecKernelSet(t *testing.T, f func(t *testing.T, k *vifKernels)) {
+	sets := vifVecKernelSupport()
 	if len(sets) == 0 {
-		t.Skip("this machine runs only the portable VIF kernels")
+		t.Skip("this build has only the portable VIF kernels")
 	}
-	return sets
+	for _, s := range sets {
+		t.Run(s.k.name, func(t *testing.T) {
+			if !s.ok {
+				t.Skipf("this CPU or OS does not support the %s VIF kernels", s.k.name)
+			}
+			f(t, s.k)
+		})
+	}
 }
 
 // vifKernelWidths covers widths below, at and around the vector blocks
@@ -63,7 +67,7 @@ var vifKernelWidths = []int{1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 32, 33, 47, 48, 63
 
 func TestVIFKernelRowsAgree(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
-	for _, k := range vifOtherKernelSets(t) {
+	vifEachVecKernelSet(t, func(t *testing.T, k *vifKernels) {
 		for _, w := range vifKernelWidths {
 			for s, taps := range vifFilters {
 				name := fmt.Sprintf("%s/w%d/scale%d", k.name, w, s)
@@ -127,7 +131,7 @@ func TestVIFKernelRowsAgree(t *testing.T) {
 				}
 			}
 		}
-	}
+	})
 }
 
 func checkMeans(t *testing.T, name string, want, got *vifRowBuf, w int) {
@@ -185,7 +189,7 @@ func vifKernelFrame(w, h, bpc, kind int, seed uint64) (ref, dist *Picture) {
 
 func TestVIFKernelFramesAgree(t *testing.T) {
 	sizes := [][2]int{{16, 16}, {17, 23}, {31, 18}, {67, 41}, {130, 77}, {257, 35}}
-	for _, k := range vifOtherKernelSets(t) {
+	vifEachVecKernelSet(t, func(t *testing.T, k *vifKernels) {
 		for _, bpc := range []int{8, 9, 10, 12, 16} {
 			for i, sz := range sizes {
 				for kind := range 4 {
@@ -202,7 +206,7 @@ func TestVIFKernelFramesAgree(t *testing.T) {
 				}
 			}
 		}
-	}
+	})
 }
 
 // vifRandSigmas returns n variances and covariances as the horizontal pass
@@ -250,7 +254,7 @@ func vifRandSigmas(rng *rand.Rand, n int) (s1, s2, s12 []int32) {
 func TestVIFKernelStatsAgree(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 14))
 	lg := vifLog2()
-	for _, k := range vifOtherKernelSets(t) {
+	vifEachVecKernelSet(t, func(t *testing.T, k *vifKernels) {
 		for _, w := range append(vifKernelWidths, 5000, 20000) {
 			s1, s2, s12 := vifRandSigmas(rng, w)
 			for _, limit := range []float64{vifDefaultEnhnGainLimit, 1, 2.5} {
@@ -262,5 +266,5 @@ func TestVIFKernelStatsAgree(t *testing.T) {
 				}
 			}
 		}
-	}
+	})
 }

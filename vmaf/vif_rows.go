@@ -29,6 +29,12 @@ type vifKernels struct {
 	accumulate func(s *vifSums, sigma1Sq, sigma2Sq, sigma12 []int32, gainLimit float64, lg *vifLog2Table)
 }
 
+// vifKernelSupport is a kernel set and whether this machine runs it.
+type vifKernelSupport struct {
+	k  *vifKernels
+	ok bool
+}
+
 // vifRowBuf is the scratch of one output row, allocated once per
 // extractor. The padded rows hold a vertical pass's rounded sums from
 // index vifPad on, with room for the mirrored samples on both sides.

@@ -55,7 +55,8 @@ type Frame struct {
 	// bounded pool upstream, of which at most this many buffers may wait
 	// in the Runner (and at most Config.MaxHeld); a frame that would wait
 	// beyond that is copied and its memory given back at once. Zero: the
-	// memory is not pooled, so holding it costs no more than a copy would.
+	// frame may wait as long as pairing needs (a host copies memory it
+	// should not hold before pushing it).
 	HoldLimit int
 }
 

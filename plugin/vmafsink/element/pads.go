@@ -58,8 +58,16 @@ func (st *runState) chain(s pipeline.Side, buf *C.GstBuffer) C.GstFlowReturn {
 		st.e.fail(errFailed, fmt.Sprintf("%s: cannot read the frame", padNames[s]), err.Error())
 		return C.GST_FLOW_ERROR
 	}
+	hold := ps.poolHoldLimit(buf)
+	if ps.pool == nil {
+		if err := m.detach(); err != nil {
+			m.Release()
+			st.e.fail(errFailed, fmt.Sprintf("%s: cannot keep the frame", padNames[s]), err.Error())
+			return C.GST_FLOW_ERROR
+		}
+	}
 	ps.flowed = true
-	err = st.runner.Push(s, pipeline.Frame{Picture: &m.pic, Timing: st.timing(ps, buf), Owner: m, HoldLimit: ps.poolHoldLimit(buf)})
+	err = st.runner.Push(s, pipeline.Frame{Picture: &m.pic, Timing: st.timing(ps, buf), Owner: m, HoldLimit: hold})
 	var fe *pipeline.FormatError
 	switch {
 	case err == nil:

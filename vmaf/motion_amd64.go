@@ -35,6 +35,14 @@ func motionKernelSets() []*motionKernels {
 	return []*motionKernels{&motionScalarKernels}
 }
 
+// motionVecKernelSupport lists every vector kernel set of this build with
+// whether this machine runs it. There is no AVX-512 set: the passes are
+// bound by memory traffic (a 1080p frame's sums are 8 MiB of 32-bit
+// words), and 16-lane versions measured no faster than these.
+func motionVecKernelSupport() []motionKernelSupport {
+	return []motionKernelSupport{{&motionAVX2Kernels, cpu.X86.HasAVX2}}
+}
+
 func motionVert8Vec(out []uint32, r *[5][]byte) {
 	n := len(out) &^ 7
 	if n > 0 {

@@ -1,5 +1,11 @@
 package vmaf
 
+// motionKernelSupport is a kernel set and whether this machine runs it.
+type motionKernelSupport struct {
+	k  *motionKernels
+	ok bool
+}
+
 // motionKernels is one implementation of the motion row kernels. Every set
 // must give the bits of the portable one (motionScalarKernels).
 type motionKernels struct {

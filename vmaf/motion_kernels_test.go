@@ -9,22 +9,26 @@ import (
 // The vector motion kernels must give exactly the portable kernels' bits,
 // row by row over the full range of their inputs, and frame by frame.
 
-func motionOtherKernelSets(t *testing.T) []*motionKernels {
-	var sets []*motionKernels
-	for _, k := range motionKernelSets() {
-		if k != &motionScalarKernels {
-			sets = append(sets, k)
-		}
-	}
+// motionEachVecKernelSet runs f as a subtest for every vector kernel set
+// of this build, skipping, by name, those this machine cannot run.
+func motionEachVecKernelSet(t *testing.T, f func(t *testing.T, k *motionKernels)) {
+	sets := motionVecKernelSupport()
 	if len(sets) == 0 {
-		t.Skip("this machine runs only the portable motion kernels")
+		t.Skip("this build has only the portable motion kernels")
 	}
-	return sets
+	for _, s := range sets {
+		t.Run(s.k.name, func(t *testing.T) {
+			if !s.ok {
+				t.Skipf("this CPU or OS does not support the %s motion kernels", s.k.name)
+			}
+			f(t, s.k)
+		})
+	}
 }
 
 func TestMotionKernelRows(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 22))
-	for _, k := range motionOtherKernelSets(t) {
+	motionEachVecKernelSet(t, func(t *testing.T, k *motionKernels) {
 		for _, w := range admKernelWidths {
 			for _, bpc := range []int{8, 10, 12, 16} {
 				name := fmt.Sprintf("%s/w%d/%dbit", k.name, w, bpc)
@@ -79,13 +83,18 @@ func TestMotionKernelRows(t *testing.T) {
 				t.Fatalf("%s/w%d row SAD: %d, portable %d", k.name, w, got, want)
 			}
 		}
-	}
+	})
 }
 
 // TestMotionKernelFrames holds the SAD of every kernel set against the
 // portable one, over depths, odd sizes and content of every kind.
 func TestMotionKernelFrames(t *testing.T) {
-	sets := motionOtherKernelSets(t)
+	motionEachVecKernelSet(t, func(t *testing.T, k *motionKernels) {
+		motionKernelFrames(t, k)
+	})
+}
+
+func motionKernelFrames(t *testing.T, k *motionKernels) {
 	for _, sz := range [][2]int{{3, 3}, {7, 9}, {17, 17}, {66, 40}, {97, 63}, {321, 71}} {
 		for _, bpc := range []int{8, 10, 12, 16} {
 			rng := rand.New(rand.NewPCG(uint64(sz[0]), uint64(bpc)))
@@ -100,10 +109,8 @@ func TestMotionKernelFrames(t *testing.T) {
 				prev := admRandPlane(rng, sz[0], sz[1], bpc, kind)
 				cur := admRandPlane(rng, sz[0], sz[1], bpc, (kind+1)%4)
 				want := sad(&motionScalarKernels, prev, cur)
-				for _, k := range sets {
-					if got := sad(k, prev, cur); got != want {
-						t.Fatalf("%s %dx%d %d-bit content %d: SAD %v, portable %v", k.name, sz[0], sz[1], bpc, kind, got, want)
-					}
+				if got := sad(k, prev, cur); got != want {
+					t.Fatalf("%s %dx%d %d-bit content %d: SAD %v, portable %v", k.name, sz[0], sz[1], bpc, kind, got, want)
 				}
 			}
 		}

@@ -251,17 +251,23 @@ func TestMotionNoAllocs(t *testing.T) {
 func BenchmarkMotion1080p(b *testing.B) {
 	p := basicFeatPicture(b, 1920, 1080, 8, Chroma420, 0, 1)
 	q := basicFeatShifted(b, p, 4, 2)
-	m := newMotionBlur(1920, 1080, 8)
-	f0, f1 := newMotionFrame(1920, 1080), newMotionFrame(1920, 1080)
-	m.blur(p.plane(0), f0)
-	b.Run("blur", func(b *testing.B) {
-		for b.Loop() {
-			m.blur(q.plane(0), f1)
-		}
-	})
-	b.Run("sad", func(b *testing.B) {
-		for b.Loop() {
-			motionSAD(f1, f0)
-		}
-	})
+	for _, k := range motionKernelSets() {
+		m := newMotionBlurWith(1920, 1080, 8, k)
+		f0, f1 := newMotionFrame(1920, 1080), newMotionFrame(1920, 1080)
+		m.blur(p.plane(0), f0)
+		b.Run(k.name+"/blur", func(b *testing.B) {
+			done := reportThreadCPU(b)
+			for b.Loop() {
+				m.blur(q.plane(0), f1)
+			}
+			done()
+		})
+		b.Run(k.name+"/sad", func(b *testing.B) {
+			done := reportThreadCPU(b)
+			for b.Loop() {
+				motionSADWith(f1, f0, k)
+			}
+			done()
+		})
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/go-gst/go-gst/gst"
+	"github.com/vmafsink/vmafsink/control"
 	"github.com/vmafsink/vmafsink/control/attach"
 	"github.com/vmafsink/vmafsink/plugin/vmafsink/element"
 )
@@ -42,6 +43,7 @@ func controlStarter(c element.ControlConfig) (element.ControlServer, error) {
 		ModelSpec: c.ModelSpec,
 		Engine:    c.Engine,
 		Features:  c.Features,
+		Options:   control.Options{AllowGID: c.AllowGID},
 	})
 }
 

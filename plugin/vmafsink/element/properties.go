@@ -37,6 +37,7 @@ type settings struct {
 	backpressure       pipeline.Backpressure
 	maxPending         uint
 	mcpUDS             string
+	mcpAllowGID        int // -1: the owner only
 	pauseMode          pipeline.PauseMode
 	modelDirs          string
 }
@@ -63,6 +64,7 @@ func defaultSettings() settings {
 		resultsFormat: report.XML,
 		frameMessage:  true,
 		maxPending:    pipeline.DefaultMaxPending,
+		mcpAllowGID:   -1,
 	}
 }
 
@@ -163,6 +165,27 @@ var properties = []property{
 		},
 		set: func(s *settings, v *glib.Value) error { return setString(&s.mcpUDS, v, "") },
 		get: func(_ *vmafSink, s *settings) (*glib.Value, error) { return glib.GValue(s.mcpUDS) },
+	},
+	{
+		spec: func() *glib.ParamSpec {
+			return glib.NewIntParam("mcp-allow-gid", "MCP allowed group",
+				"Also let processes whose primary group is this gid use the mcp-uds socket (mode 0660, given to that group); "+
+					"peers are checked with SO_PEERCRED (-1: the element's own user only; 0 is refused)",
+				-1, math.MaxInt32, -1, rw)
+		},
+		set: func(s *settings, v *glib.Value) error {
+			x, err := v.GoValue()
+			if err != nil {
+				return err
+			}
+			gid, ok := x.(int)
+			if !ok {
+				return fmt.Errorf("mcp-allow-gid: want an integer, got %T", x)
+			}
+			s.mcpAllowGID = gid
+			return nil
+		},
+		get: func(_ *vmafSink, s *settings) (*glib.Value, error) { return glib.GValue(s.mcpAllowGID) },
 	},
 	enumProperty("pause-mode", "Pause mode", "What a pause requested over the control plane does",
 		C.vs_pause_mode_get_type(), int(pipeline.PauseSkip), func(s *settings) *int { return (*int)(&s.pauseMode) }),

@@ -109,11 +109,18 @@ func start(e *vmafSink, s settings) (*runState, error) {
 		st.unsub = append(st.unsub, runner.Subscribe(st.results.write))
 	}
 	if s.mcpUDS != "" {
+		if s.mcpAllowGID == 0 {
+			// The control plane reads 0 as "no group"; saying so beats
+			// serving a socket the root group cannot use.
+			st.abort()
+			return nil, fmt.Errorf("mcp-allow-gid 0: the root group cannot be allowed (-1 for the owner only, or another group)")
+		}
 		if e.opts.Control == nil {
 			e.warn("mcp-uds is set but this build of vmafsink has no control plane", "socket "+s.mcpUDS+" not opened")
 		} else {
 			st.control, err = e.opts.Control(ControlConfig{
 				SocketPath: s.mcpUDS,
+				AllowGID:   s.mcpAllowGID,
 				ModelDirs:  s.modelDirList(),
 				Element:    e.name(),
 				Engine:     s.engine.String(),

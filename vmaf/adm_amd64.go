@@ -8,7 +8,7 @@ import (
 	"golang.org/x/sys/cpu"
 )
 
-// The AVX2 ADM kernels are Go assembly generated with avo by
+// The AVX2 and AVX-512 ADM kernels are Go assembly generated with avo by
 // internal/asmgen/adm; run go generate in this directory after changing
 // it. Each wrapper below hands the kernel the whole vector blocks of a row
 // and finishes the rest with the portable kernel, so a set can be used at
@@ -31,23 +31,51 @@ var admAVX2Kernels = admKernels{
 	cmN:        admCMNVec,
 }
 
-// admHasAVX2 tells whether the CPU and OS support the AVX2 kernels.
-var admHasAVX2 = cpu.X86.HasAVX2
+// admAVX512Kernels is the AVX2 set with 32-output blocks where AVX-512
+// has been worth it so far: the level-0 horizontal DWT.
+var admAVX512Kernels = func() admKernels {
+	k := admAVX2Kernels
+	k.name = "avx512"
+	k.dwt0Horiz = admDWT0HorizWide
+	return k
+}()
+
+// admHasAVX2 and admHasAVX512 tell whether the CPU and OS support each
+// kernel set; the AVX-512 kernel needs BW and VNNI (VPDPWSSD), and VL for
+// the EVEX forms of its 256-bit moves.
+var (
+	admHasAVX2   = cpu.X86.HasAVX2
+	admHasAVX512 = admHasAVX2 && cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW &&
+		cpu.X86.HasAVX512VL && cpu.X86.HasAVX512VNNI
+)
 
 // admBestKernels returns the fastest kernel set this machine runs.
 func admBestKernels() *admKernels {
-	if admHasAVX2 {
+	switch {
+	case admHasAVX512:
+		return &admAVX512Kernels
+	case admHasAVX2:
 		return &admAVX2Kernels
 	}
 	return &admScalarKernels
 }
 
-// admKernelSets lists every kernel set this machine runs, for tests.
+// admKernelSets lists every kernel set this machine runs, for tests,
+// slowest first.
 func admKernelSets() []*admKernels {
-	if admHasAVX2 {
-		return []*admKernels{&admScalarKernels, &admAVX2Kernels}
+	sets := []*admKernels{&admScalarKernels}
+	for _, s := range admVecKernelSupport() {
+		if s.ok {
+			sets = append(sets, s.k)
+		}
 	}
-	return []*admKernels{&admScalarKernels}
+	return sets
+}
+
+// admVecKernelSupport lists every vector kernel set of this build with
+// whether this machine runs it.
+func admVecKernelSupport() []admKernelSupport {
+	return []admKernelSupport{{&admAVX2Kernels, admHasAVX2}, {&admAVX512Kernels, admHasAVX512}}
 }
 
 // admAt returns a pointer to s[0], having checked that s holds n
@@ -78,12 +106,29 @@ func admDWT0Vert16Vec(lo, hi []int16, r *[4][]uint16, bpc uint) {
 }
 
 func admDWT0HorizVec(ll []int32, det *[3][]int16, lo, hi []int16) {
+	admDWT0HorizSpan(ll, det, lo, hi, 0)
+}
+
+// admDWT0HorizWide runs 32-output AVX-512 blocks, then the AVX2 path.
+func admDWT0HorizWide(ll []int32, det *[3][]int16, lo, hi []int16) {
+	n := len(ll) &^ 31
+	if n > 0 {
+		admDWT0HorizAVX512(admAt(ll, n), admAt(det[0], n), admAt(det[1], n), admAt(det[2], n), admAt(lo, 2*n+2), admAt(hi, 2*n+2), n)
+	}
+	admDWT0HorizSpan(ll, det, lo, hi, n)
+}
+
+// admDWT0HorizSpan makes outputs j on with the AVX2 kernel and the rest
+// with the portable one.
+func admDWT0HorizSpan(ll []int32, det *[3][]int16, lo, hi []int16, j int) {
+	ll, lo, hi = ll[j:], lo[2*j:], hi[2*j:]
+	d := [3][]int16{det[0][j:], det[1][j:], det[2][j:]}
 	n := len(ll) &^ 15
 	if n > 0 {
-		admDWT0HorizAVX2(admAt(ll, n), admAt(det[0], n), admAt(det[1], n), admAt(det[2], n), admAt(lo, 2*n+2), admAt(hi, 2*n+2), n)
+		admDWT0HorizAVX2(admAt(ll, n), admAt(d[0], n), admAt(d[1], n), admAt(d[2], n), admAt(lo, 2*n+2), admAt(hi, 2*n+2), n)
 	}
 	if n < len(ll) {
-		admDWT0Horiz(ll[n:], &[3][]int16{det[0][n:], det[1][n:], det[2][n:]}, lo[2*n:], hi[2*n:])
+		admDWT0Horiz(ll[n:], &[3][]int16{d[0][n:], d[1][n:], d[2][n:]}, lo[2*n:], hi[2*n:])
 	}
 }
 

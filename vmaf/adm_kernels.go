@@ -116,3 +116,9 @@ type admDWTNParams struct {
 	vShift, hShift uint
 	vRound, hRound int64
 }
+
+// admKernelSupport is a kernel set and whether this machine runs it.
+type admKernelSupport struct {
+	k  *admKernels
+	ok bool
+}

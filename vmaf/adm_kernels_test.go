@@ -11,11 +11,15 @@ import (
 // row by row with inputs over the full range of their types (so that every
 // wrap and saturation corner is reached), and frame by frame.
 
+// admOtherKernelSets returns the vector kernel sets this machine runs,
+// logging those of this build it cannot and so does not test.
 func admOtherKernelSets(t *testing.T) []*admKernels {
 	var sets []*admKernels
-	for _, k := range admKernelSets() {
-		if k != &admScalarKernels {
-			sets = append(sets, k)
+	for _, s := range admVecKernelSupport() {
+		if s.ok {
+			sets = append(sets, s.k)
+		} else {
+			t.Logf("skipping the %s ADM kernels: this CPU or OS does not support them", s.k.name)
 		}
 	}
 	if len(sets) == 0 {
@@ -25,7 +29,7 @@ func admOtherKernelSets(t *testing.T) []*admKernels {
 }
 
 // admKernelWidths covers widths below, at and around the vector blocks.
-var admKernelWidths = []int{1, 2, 7, 8, 9, 15, 16, 17, 31, 32, 33, 47, 64, 100, 257}
+var admKernelWidths = []int{1, 2, 7, 8, 9, 15, 16, 17, 31, 32, 33, 47, 48, 63, 64, 65, 100, 257}
 
 // admRandInt16 returns n words: mostly uniform, with runs of the extremes
 // and of zero, and small values.

@@ -71,3 +71,9 @@ func admDecoupleNAVX2(r *[]int32, j0 int, n int, gain float64, cos float64, reci
 //
 //go:noescape
 func admCMNAVX2(r *[]int32, p *int32, n int) (h int64, v int64, d int64)
+
+// admDWT0HorizAVX512 is admDWT0Horiz for the first n outputs (a
+// multiple of 32); lo and hi must hold 2n+2 words.
+//
+//go:noescape
+func admDWT0HorizAVX512(ll *int32, dh *int16, dv *int16, dd *int16, lo *int16, hi *int16, n int)

@@ -213,15 +213,19 @@ func TestADMNoAllocs(t *testing.T) {
 }
 
 func BenchmarkADM(b *testing.B) {
-	for _, sz := range []struct{ w, h int }{{576, 324}, {1920, 1080}} {
-		b.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(b *testing.B) {
-			ref := admTestPlane(sz.w, sz.h, 8, sz.w, 0, 5)
-			dist := admTestPlane(sz.w, sz.h, 8, sz.w, 0, 6)
-			a := newADM(sz.w, sz.h, 8, admOptions{enhnGainLimit: admDefaultGainLimit})
-			b.ReportAllocs()
-			for b.Loop() {
-				a.compute(ref, dist)
-			}
-		})
+	for _, k := range admKernelSets() {
+		for _, sz := range []struct{ w, h int }{{576, 324}, {1920, 1080}} {
+			b.Run(fmt.Sprintf("%s/%dx%d", k.name, sz.w, sz.h), func(b *testing.B) {
+				ref := admTestPlane(sz.w, sz.h, 8, sz.w, 0, 5)
+				dist := admTestPlane(sz.w, sz.h, 8, sz.w, 0, 6)
+				a := newADMWith(sz.w, sz.h, 8, admOptions{enhnGainLimit: admDefaultGainLimit}, k)
+				b.ReportAllocs()
+				done := reportThreadCPU(b)
+				for b.Loop() {
+					a.compute(ref, dist)
+				}
+				done()
+			})
+		}
 	}
 }

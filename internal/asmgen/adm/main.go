@@ -1,4 +1,4 @@
-// Command adm generates the AVX2 row kernels of package vmaf's integer ADM:
+// Command adm generates the AVX2 (and a first AVX-512) row kernels of package vmaf's integer ADM:
 // vmaf/adm_amd64.s and the Go declarations in vmaf/adm_stub_amd64.go. It
 // runs from go generate in vmaf and lives in the asmgen module, so that
 // the main module does not depend on avo.
@@ -55,6 +55,7 @@ func main() {
 	dwtNHoriz()
 	decoupleN()
 	cmN()
+	dwt0Horiz512()
 	Generate()
 }
 

@@ -8,6 +8,30 @@ static GstStaticPadTemplate ref_template = GST_STATIC_PAD_TEMPLATE("ref_sink",
 static GstStaticPadTemplate dist_template = GST_STATIC_PAD_TEMPLATE("dist_sink",
     GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS(GST_VIDEO_CAPS_MAKE(VS_FORMATS)));
 
+/* An upstream event sent to the element, a seek above all, goes up both
+ * branches, so that both streams flush and restart together: the default
+ * handler would send it through one sink pad only. */
+static gboolean vs_send_event(GstElement *element, GstEvent *event) {
+  if (!GST_EVENT_IS_UPSTREAM(event)) {
+    gst_event_unref(event);
+    return FALSE;
+  }
+  GstPad *pads[2] = {NULL, NULL};
+  gint n = 0;
+  GST_OBJECT_LOCK(element);
+  for (GList *l = element->sinkpads; l != NULL && n < 2; l = l->next)
+    pads[n++] = gst_object_ref(GST_PAD(l->data));
+  GST_OBJECT_UNLOCK(element);
+  gboolean ok = n > 0;
+  for (gint i = 0; i < n; i++) {
+    if (!gst_pad_push_event(pads[i], gst_event_ref(event)))
+      ok = FALSE;
+    gst_object_unref(pads[i]);
+  }
+  gst_event_unref(event);
+  return ok;
+}
+
 void vs_class_init(GstElementClass *klass, const char *version) {
   (void)version;
   gst_element_class_set_static_metadata(klass,
@@ -19,6 +43,7 @@ void vs_class_init(GstElementClass *klass, const char *version) {
       "vmafsink developers <https://github.com/vmafsink/vmafsink>");
   gst_element_class_add_static_pad_template(klass, &ref_template);
   gst_element_class_add_static_pad_template(klass, &dist_template);
+  klass->send_event = vs_send_event;
 }
 
 static gint pad_side(GstPad *pad) {

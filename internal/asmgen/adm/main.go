@@ -1,7 +1,8 @@
-// Command adm generates the AVX2 (and a first AVX-512) row kernels of package vmaf's integer ADM:
-// vmaf/adm_amd64.s and the Go declarations in vmaf/adm_stub_amd64.go. It
-// runs from go generate in vmaf and lives in the asmgen module, so that
-// the main module does not depend on avo.
+// Command adm generates the AVX2 row kernels of package vmaf's integer ADM,
+// and AVX-512 ones where they have measured faster: vmaf/adm_amd64.s and
+// the Go declarations in vmaf/adm_stub_amd64.go. It runs from go generate
+// in vmaf and lives in the asmgen module, so that the main module does not
+// depend on avo.
 //
 // The kernels reproduce vmaf's portable ADM kernels (vmaf/adm_dwt.go,
 // adm_level0.go, adm_levelN.go, adm_cm.go) bit for bit. Where the portable

@@ -1,7 +1,7 @@
 // Command vif generates the AVX2 and AVX-512 row kernels of package vmaf's
-// integer VIF: vmaf/vif_amd64.s and the Go declarations in vmaf/vif_stub_amd64.go. It
-// runs from go generate in vmaf and lives in a module of its own, so that
-// the main module does not depend on avo.
+// integer VIF: vmaf/vif_amd64.s and the Go declarations in
+// vmaf/vif_stub_amd64.go. It runs from go generate in vmaf and lives in a
+// module of its own, so that the main module does not depend on avo.
 //
 // The kernels reproduce vmaf's portable VIF kernels (vmaf/vif_kernels.go)
 // bit for bit; ../README.md describes how. Means are summed in 32-bit

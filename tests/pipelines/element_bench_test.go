@@ -14,9 +14,9 @@ import (
 	"github.com/vmafsink/vmafsink/vmaf"
 )
 
-// BenchmarkElementVsEngine scores the same 480 frame pairs of 576x324
-// I420 (the golden flower pair played 10 times, as raw files) two ways,
-// with 2 scoring threads each:
+// BenchmarkElementVsEngine scores the same frame pairs of I420 (the
+// golden flower pair as raw files: 480 at 576x324, and scaled up, 96 at
+// 1280x720 and 48 at 1920x1080) two ways, with 2 scoring threads each:
 //
 //   - engine: a Go loop that reads the frames from the raw files and
 //     submits them to vmaf.Context directly, recycling its frame buffers;
@@ -33,26 +33,31 @@ import (
 //
 //	go test -run XXX -bench ElementVsEngine -benchtime 5x ./tests/pipelines
 func BenchmarkElementVsEngine(b *testing.B) {
-	const (
-		threads       = 2
-		width, height = 576, 324
-	)
+	const threads = 2
 	model, err := vmaf.ParseModelSpec("vmaf_v0.6.1")
 	if err != nil {
 		b.Fatal(err)
 	}
 	type scenario struct {
 		name            string
+		width, height   int
 		refSrc, distSrc string // gst-launch fragments producing the frames
 		refRaw, distRaw string // the same frames as raw files
 		frames          int
 	}
 	var scenarios []scenario
-	{
-		// filesrc ! rawvideoparse allocates every buffer afresh.
-		refSrc, n := gsttest.RepeatedSource(b, gsttest.Clip(b, "flower_576x324_ref"), 10)
-		distSrc, _ := gsttest.RepeatedSource(b, gsttest.Clip(b, "flower_576x324_x264_crf22"), 10)
-		scenarios = append(scenarios, scenario{"rawfiles", refSrc, distSrc, gsttest.RawPath(refSrc), gsttest.RawPath(distSrc), n})
+	// filesrc ! rawvideoparse allocates every buffer afresh. The larger
+	// sizes are the flower pair scaled up, played fewer times, so every
+	// run stays short.
+	for _, sz := range []struct{ w, h, repeat int }{{576, 324, 10}, {1280, 720, 2}, {1920, 1080, 1}} {
+		ref, dist := gsttest.Clip(b, "flower_576x324_ref"), gsttest.Clip(b, "flower_576x324_x264_crf22")
+		if sz.w != 576 {
+			ref, dist = gsttest.ScaledClip(b, "flower_576x324_ref", sz.w, sz.h), gsttest.ScaledClip(b, "flower_576x324_x264_crf22", sz.w, sz.h)
+		}
+		refSrc, n := gsttest.RepeatedSource(b, ref, sz.repeat)
+		distSrc, _ := gsttest.RepeatedSource(b, dist, sz.repeat)
+		scenarios = append(scenarios, scenario{fmt.Sprintf("rawfiles-%dx%d", sz.w, sz.h), sz.w, sz.h,
+			refSrc, distSrc, gsttest.RawPath(refSrc), gsttest.RawPath(distSrc), n})
 	}
 	for _, sc := range scenarios {
 		b.Run(sc.name, func(b *testing.B) {
@@ -78,7 +83,7 @@ func BenchmarkElementVsEngine(b *testing.B) {
 			b.ResetTimer()
 			for range b.N {
 				cpu0, t0 := selfCPU(b), time.Now()
-				if got := scoreRawFiles(b, sc.refRaw, sc.distRaw, width, height, model, threads); got != sc.frames {
+				if got := scoreRawFiles(b, sc.refRaw, sc.distRaw, sc.width, sc.height, model, threads); got != sc.frames {
 					b.Fatalf("engine scored %d frames, want %d", got, sc.frames)
 				}
 				engWall += time.Since(t0)

@@ -270,3 +270,26 @@ func RawPath(fragment string) string {
 	path, _, _ := strings.Cut(rest, " ")
 	return path
 }
+
+// ScaledClip returns a golden clip scaled to w×h (8-bit 4:2:0, bicubic,
+// with FFmpeg), made once per test process, for runs at sizes the
+// golden clips do not have.
+func ScaledClip(t testing.TB, name string, w, h int) string {
+	t.Helper()
+	in := Clip(t, name)
+	clipMu.Lock()
+	defer clipMu.Unlock()
+	out := filepath.Join(TempRoot(t), fmt.Sprintf("%s_%dx%d.y4m", name, w, h))
+	if _, err := os.Stat(out); err == nil {
+		return out
+	}
+	cmd := exec.Command("ffmpeg", "-v", "error", "-y", "-i", in, "-vf", fmt.Sprintf("scale=%d:%d:flags=bicubic", w, h),
+		"-pix_fmt", "yuv420p", "-f", "yuv4mpegpipe", out+".tmp")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Skipf("ffmpeg cannot scale %s: %v\n%s", name, err, b)
+	}
+	if err := os.Rename(out+".tmp", out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}

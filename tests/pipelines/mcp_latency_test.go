@@ -47,10 +47,11 @@ func frames1080(t testing.TB) (ref, dist []*vmaf.Picture) {
 }
 
 // statusRoundTrips calls vmaf_status every 2 ms while a pipeline scores
-// 1080p flat out, and returns the round-trip times. With inProcess the
-// client shares the server's process (and Go scheduler); otherwise it runs
-// in a child process, as vmafctl or an agent would.
-func statusRoundTrips(t testing.TB, calls int, inProcess bool) []time.Duration {
+// 1080p flat out, and returns the round-trip times and the frames scored
+// per second meanwhile. With inProcess the client shares the server's
+// process (and Go scheduler); otherwise it runs in a child process, as
+// vmafctl or an agent would.
+func statusRoundTrips(t testing.TB, calls int, inProcess bool) ([]time.Duration, float64) {
 	ref, dist := frames1080(t)
 	run := mcpStart(t, mcpConfig{})
 	done := run.feed(ref, dist, 0, 1000)
@@ -62,7 +63,7 @@ func statusRoundTrips(t testing.TB, calls int, inProcess bool) []time.Duration {
 	for len(run.records()) < 2 {
 		time.Sleep(10 * time.Millisecond)
 	}
-	before := len(run.records())
+	before, t0 := len(run.records()), time.Now()
 	var rtts []time.Duration
 	if inProcess {
 		cs, _ := mcpConnect(t, run.sock)
@@ -70,10 +71,11 @@ func statusRoundTrips(t testing.TB, calls int, inProcess bool) []time.Duration {
 	} else {
 		rtts = pollStatusProcess(t, run.sock, calls)
 	}
-	if n := len(run.records()) - before; calls >= 100 && n < 2 {
+	n, elapsed := len(run.records())-before, time.Since(t0)
+	if calls >= 100 && n < 2 {
 		t.Fatalf("only %d frames scored during the measurement: not under load", n)
 	}
-	return rtts
+	return rtts, float64(n) / elapsed.Seconds()
 }
 
 // pollStatus calls vmaf_status calls times, 2 ms apart, and returns the
@@ -156,7 +158,7 @@ func TestMCPStatusWhileScoring1080p(t *testing.T) {
 		t.Skip("scores 1080p flat out")
 	}
 	before := loadAverage()
-	rtts := statusRoundTrips(t, 500, true)
+	rtts, _ := statusRoundTrips(t, 500, true)
 	after := loadAverage()
 	p50, p99, worst := percentile(rtts, 0.5), percentile(rtts, 0.99), percentile(rtts, 1)
 	t.Logf("vmaf_status round trip while scoring 1080p flat out (%d calls): p50 %v, p99 %v, max %v (load average %.1f..%.1f on %d CPUs)",
@@ -177,7 +179,8 @@ func loadAverage() float64 {
 // BenchmarkMCPStatusWhileScoring1080p reports the round-trip percentiles
 // as metrics, for a client in the server's process (sharing its Go
 // scheduler) and for one in a process of its own (as vmafctl or an agent
-// is), with the one-minute load average at the end:
+// is), with the frames scored per second meanwhile and the one-minute load
+// average at the end:
 //
 //	go test -run '^$' -bench MCPStatus -benchtime 500x ./tests/pipelines
 func BenchmarkMCPStatusWhileScoring1080p(b *testing.B) {
@@ -190,10 +193,11 @@ func BenchmarkMCPStatusWhileScoring1080p(b *testing.B) {
 			// -cpu list), undoing the spare processor control/attach asks
 			// for; ask again, as a host running the element would have it.
 			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(runtime.NumCPU() + 1))
-			rtts := statusRoundTrips(b, b.N, c.inProcess)
+			rtts, fps := statusRoundTrips(b, b.N, c.inProcess)
 			b.ReportMetric(float64(percentile(rtts, 0.5).Microseconds())/1000, "p50-ms")
 			b.ReportMetric(float64(percentile(rtts, 0.99).Microseconds())/1000, "p99-ms")
 			b.ReportMetric(float64(percentile(rtts, 1).Microseconds())/1000, "max-ms")
+			b.ReportMetric(fps, "frames/s")
 			b.ReportMetric(loadAverage(), "load1")
 			b.ReportMetric(0, "ns/op")
 		})

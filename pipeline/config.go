@@ -75,6 +75,13 @@ const (
 	// DefaultPendingTimeout is long enough for any real stream to deliver
 	// a frame, short enough for a live source to recover.
 	DefaultPendingTimeout = time.Second
+	// DefaultMaxLead lets a side run a few frames ahead of the other, so
+	// that two independent sources rarely wait on each other.
+	DefaultMaxLead = 8
+	// DefaultLeadProbe is the shortest time a side over MaxLead waits for
+	// the other stream before concluding that the other stream needs its
+	// frames first.
+	DefaultLeadProbe = 500 * time.Millisecond
 	// DefaultMaxHeld bounds the waiting frames per side that keep memory
 	// from a bounded upstream pool; the rest are copied, so small pools
 	// never run dry.
@@ -109,6 +116,20 @@ type Config struct {
 	// PendingTimeout is how long a full side waits for the other stream
 	// (0: DefaultPendingTimeout).
 	PendingTimeout time.Duration
+	// MaxLead is how many frames a side may have waiting before it waits
+	// for the other stream (0: DefaultMaxLead; negative, or MaxPending or
+	// more: only MaxPending applies). Independent sources, such as two
+	// files, then stay within MaxLead frames of each other instead of one
+	// running MaxPending frames ahead for the whole run, holding that many
+	// frames of memory. When the other stream needs this side's frames to
+	// make its own (a tee whose other branch encodes with a latency of
+	// more frames than MaxLead), it delivers nothing while this side
+	// waits: after LeadProbe (or four of the other stream's latest
+	// intervals between frames, if longer) the side stops waiting at
+	// MaxLead until the next flush, and only MaxPending applies.
+	MaxLead int
+	// LeadProbe is the shortest wait at MaxLead (0: DefaultLeadProbe).
+	LeadProbe time.Duration
 	// MaxHeld is how many of a side's waiting frames may keep memory from
 	// a bounded pool (see Frame.HoldLimit) before later ones are copied
 	// into memory the Runner owns and the host's is released
@@ -141,6 +162,15 @@ func (c *Config) withDefaults() (Config, error) {
 		d.MaxHeld = d.MaxPending
 	}
 	d.CommandQueue = orDefault(d.CommandQueue, DefaultCommandQueue)
+	if d.MaxLead == 0 {
+		d.MaxLead = DefaultMaxLead
+	}
+	if d.MaxLead < 0 || d.MaxLead > d.MaxPending {
+		d.MaxLead = d.MaxPending
+	}
+	if d.LeadProbe <= 0 {
+		d.LeadProbe = DefaultLeadProbe
+	}
 	if d.PendingTimeout <= 0 {
 		d.PendingTimeout = DefaultPendingTimeout
 	}

@@ -54,6 +54,12 @@ type Runner struct {
 	progress    chan struct{}
 	stall       *time.Timer
 	overflowing [2]bool // the side gave up waiting until the other delivers
+	// leadOff is set when a side waiting at MaxLead heard nothing from
+	// the other stream: that stream needs this one's frames first, so
+	// only MaxPending applies until the next flush.
+	leadOff  bool
+	lastPush [2]time.Time     // when each side last pushed
+	interval [2]time.Duration // between each side's latest two pushes
 
 	pauseMode atomic.Int32
 	flushing  [2]atomic.Bool
@@ -110,6 +116,11 @@ func (r *Runner) Push(s Side, f Frame) error {
 		f.release()
 		return ErrFinished
 	}
+	now := time.Now()
+	if !r.lastPush[s].IsZero() {
+		r.interval[s] = now.Sub(r.lastPush[s])
+	}
+	r.lastPush[s] = now
 	if err := r.boundary(s); err != nil {
 		f.release()
 		return err
@@ -156,11 +167,59 @@ func (r *Runner) boundary(s Side) error {
 	}
 }
 
-// waitForRoom holds side s's pusher while its pending queue is full and
-// the other stream may still catch up, up to PendingTimeout without a
-// frame from the other side. Called with mu held; it releases mu while
-// waiting.
+// waitForRoom holds side s's pusher while it is too far ahead of the
+// other stream: at MaxLead waiting frames while the other stream keeps
+// delivering (see Config.MaxLead), and at MaxPending up to PendingTimeout
+// without a frame from the other side. Called with mu held; it releases
+// mu while waiting.
 func (r *Runner) waitForRoom(s Side) error {
+	q := &r.pairer.queues[s]
+	if !r.leadOff && q.len() >= r.cfg.MaxLead && !q.full() {
+		if err := r.waitAtLead(s); err != nil {
+			return err
+		}
+	}
+	return r.waitAtFull(s)
+}
+
+// waitAtLead waits until s has fewer than MaxLead frames waiting, the
+// other stream ends, or the other stream goes quiet for the probe time, in
+// which case it turns the lead limit off.
+func (r *Runner) waitAtLead(s Side) error {
+	o := s.other()
+	q := &r.pairer.queues[s]
+	probe := func() time.Duration { return max(r.cfg.LeadProbe, 4*r.interval[o]) }
+	r.stall.Reset(probe())
+	defer r.stall.Stop()
+	for q.len() >= r.cfg.MaxLead && !r.eos[o] && !r.leadOff {
+		if r.aborted(s) {
+			return ErrFlushing
+		}
+		r.mu.Unlock()
+		var quiet bool
+		select {
+		case <-r.progress:
+		case <-r.stall.C:
+			quiet = true
+		}
+		r.mu.Lock()
+		if r.finished {
+			return ErrFinished
+		}
+		if quiet {
+			r.leadOff = true
+			r.count(func(c *Counters) { c.LeadReleases++ })
+			return nil
+		}
+		r.stall.Reset(probe())
+	}
+	return nil
+}
+
+// waitAtFull holds side s's pusher while its pending queue is full and
+// the other stream may still catch up, up to PendingTimeout without a
+// frame from the other side.
+func (r *Runner) waitAtFull(s Side) error {
 	o := s.other()
 	q := &r.pairer.queues[s]
 	if !q.full() || r.overflowing[s] {
@@ -322,6 +381,7 @@ func (r *Runner) FlushStop(s Side) {
 	r.pairer.flush(s)
 	r.eos[s] = false
 	r.flushing[s].Store(false)
+	r.leadOff = false
 	r.notePending()
 }
 

@@ -33,10 +33,13 @@ type Counters struct {
 	Unpaired [2]uint64 // frames released without a partner, indexed by Side
 	Overflow uint64    // of Unpaired: pushed out of a full pending queue
 	Stalls   uint64    // times a full side gave up waiting for the other stream
-	Pairs    uint64    // pairs formed
-	Scored   uint64    // results published
-	Skipped  uint64    // pairs not scored because the Runner was paused
-	Dropped  uint64    // pairs not scored because the scorer was saturated
+	// LeadReleases counts the times a side waiting at MaxLead heard
+	// nothing from the other stream and stopped waiting there.
+	LeadReleases uint64
+	Pairs        uint64 // pairs formed
+	Scored       uint64 // results published
+	Skipped      uint64 // pairs not scored because the Runner was paused
+	Dropped      uint64 // pairs not scored because the scorer was saturated
 }
 
 // SwapEvent records one model swap.

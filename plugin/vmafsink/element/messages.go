@@ -163,6 +163,7 @@ func (e *vmafSink) postPooled(st pipeline.Status, pooled []vmaf.Pooled, method v
 	set("frames-unpaired-dist", c.Unpaired[pipeline.Dist])
 	set("pending-high-ref", uint64(st.PendingHigh[pipeline.Ref]))
 	set("pending-high-dist", uint64(st.PendingHigh[pipeline.Dist]))
+	set("lead-releases", c.LeadReleases)
 	setS("pool-method", method.String())
 	if len(st.Models) > 0 {
 		m := st.Models[0]

@@ -36,6 +36,7 @@ type settings struct {
 	pairing            pipeline.Pairing
 	backpressure       pipeline.Backpressure
 	maxPending         uint
+	maxLead            uint // 0: no lead limit
 	mcpUDS             string
 	mcpAllowGID        int // -1: the owner only
 	pauseMode          pipeline.PauseMode
@@ -64,8 +65,17 @@ func defaultSettings() settings {
 		resultsFormat: report.XML,
 		frameMessage:  true,
 		maxPending:    pipeline.DefaultMaxPending,
+		maxLead:       pipeline.DefaultMaxLead,
 		mcpAllowGID:   -1,
 	}
+}
+
+// leadLimit is max-lead as pipeline.Config takes it: negative for none.
+func (s *settings) leadLimit() int {
+	if s.maxLead == 0 {
+		return -1
+	}
+	return int(s.maxLead)
 }
 
 // features lists the extra metrics the boolean properties ask for.
@@ -158,6 +168,13 @@ var properties = []property{
 			"for the other; if the other delivers nothing for 1 s (a tee whose other branch has more latency than this), "+
 			"its oldest frames are released and counted as unpaired instead, so the pipeline never deadlocks",
 		1, 100000, pipeline.DefaultMaxPending, func(s *settings) *uint { return &s.maxPending }),
+	uintProperty("max-lead", "Max lead",
+		"Frames a pad may hold ahead of the other while the other keeps delivering: two independent sources then "+
+			"stay this close instead of one running max-pending frames ahead. If the other pad delivers nothing for "+
+			"0.5 s (or four of its frame intervals) while one waits at this lead, as when a tee's other branch needs "+
+			"this pad's frames first, the wait is given up once and only max-pending applies until the next flush "+
+			"(0: no lead limit)",
+		0, 100000, pipeline.DefaultMaxLead, func(s *settings) *uint { return &s.maxLead }),
 	{
 		spec: func() *glib.ParamSpec {
 			return glib.NewStringParam("mcp-uds", "MCP socket",

@@ -89,6 +89,7 @@ func start(e *vmafSink, s settings) (*runState, error) {
 		Backpressure: s.backpressure,
 		PauseMode:    s.pauseMode,
 		MaxPending:   int(s.maxPending),
+		MaxLead:      s.leadLimit(),
 	})
 	if err != nil {
 		return nil, err

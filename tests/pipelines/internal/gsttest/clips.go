@@ -95,8 +95,10 @@ func RepeatedSource(t testing.TB, y4mPath string, repeat int) (fragment string, 
 	if num == 0 || den == 0 {
 		num, den = 25, 1
 	}
-	return fmt.Sprintf("filesrc location=%s ! rawvideoparse width=%d height=%d format=%s framerate=%d/%d",
-		raw, f.Width, f.Height, format, num, den), n
+	// One read a frame, as a player or a file-based job would, rather
+	// than filesrc's default 4 KiB blocks reassembled by the parser.
+	return fmt.Sprintf("filesrc location=%s blocksize=%d ! rawvideoparse width=%d height=%d format=%s framerate=%d/%d",
+		raw, r.FrameBytes(), f.Width, f.Height, format, num, den), n
 }
 
 // rawFormats maps chroma/bit depth to rawvideoparse's format names.

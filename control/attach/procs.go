@@ -19,12 +19,16 @@ var spareOnce sync.Once
 const workerNiceEnv = "VMAFSINK_WORKER_NICE"
 
 // defaultWorkerNice puts the workers at the lowest priority. Measured on 2
-// CPUs scoring 1080p flat out, vmaf_status round trip p99: 7-8 ms with the
-// workers at the process's priority, 4-5 ms at +10, 2.5-4.8 ms at +19,
-// with no change in frames scored per second. On a Linux desktop or under
-// systemd a process's threads share one scheduling group (autogroup or
-// cgroup), so this orders the host's own threads without giving other
-// processes more of the CPU.
+// CPUs scoring 1080p flat out while a client polls vmaf_status every 2 ms,
+// round-trip p99 over repeated runs: 5.3-10.3 ms with the workers at the
+// process's priority, 4.2-9.6 ms at +10, 2.3-9.7 ms at +19 (under 5 ms in
+// three runs of four), frames scored per second unchanged. The price is paid when other
+// threads of the same scheduling group keep every CPU busy: then those run
+// first, and the workers score less (with two busy loops in the session,
+// 31 frames/s at +0, 17 at +10, 12 at +19); in a live pipeline that is the
+// measurement yielding to the encode it measures. On a Linux desktop or
+// under systemd the group is the session or service (autogroup, cgroup),
+// so other processes get no more of the CPU than before.
 const defaultWorkerNice = 19
 
 // workerNice is the nice increment backgroundThread applies.

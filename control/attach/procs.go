@@ -66,20 +66,23 @@ func spareProc() {
 }
 
 // backgroundThread lowers the calling thread's priority workerNice steps
-// below the process's, and reports whether it did. On Linux the nice
-// value belongs to the thread, and the engine calls this on a thread its
-// worker keeps to itself while this returns true. The workers keep all the
-// CPU nothing else wants; what changes is that the host's other threads
-// (the control plane, GStreamer's streaming threads) run first when they
-// wake. The main thread is left alone: its nice value is the one ps and
-// renice show for the whole process. Raising a nice value needs no
-// privilege; if it fails all the same, the worker scores at normal
-// priority, as before.
+// and reports whether it did. On Linux the nice value belongs to the
+// thread, and the engine calls this on a thread its worker keeps to itself
+// while this returns true. The workers keep all the CPU nothing else
+// wants; what changes is that the host's other threads (the control plane,
+// GStreamer's streaming threads) run first when they wake. Raising a nice
+// value needs no privilege; if it fails all the same, the worker scores at
+// normal priority, as before.
+//
+// A worker that starts on a Go program's main thread lowers it too: left
+// at normal priority, that worker would compete with the control plane
+// as before (seen in a test binary, where one worker of two kept
+// normal priority that way). Go
+// parks the main thread for good when the worker ends, so the lowered
+// priority stays with a thread that runs nothing more; ps and top, which
+// show the main thread's nice value as the process's, show it too.
 func backgroundThread() bool {
 	tid := unix.Gettid()
-	if tid == unix.Getpid() {
-		return false
-	}
 	// The system call returns 20-nice, which x/sys passes on as is.
 	prio, err := unix.Getpriority(unix.PRIO_PROCESS, tid)
 	if err != nil {

@@ -3,8 +3,10 @@ package pipelines
 import (
 	"context"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"runtime/trace"
 	"strconv"
@@ -14,6 +16,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vmafsink/vmafsink/control"
+	"github.com/vmafsink/vmafsink/tests/pipelines/internal/gsttest"
 	"github.com/vmafsink/vmafsink/vmaf"
 )
 
@@ -285,5 +288,51 @@ func BenchmarkMCPSwap(b *testing.B) {
 	b.ReportMetric(float64(percentile(prepare, 0.5).Microseconds())/1000, "prepare-ms")
 	b.ReportMetric(float64(lateBoundaries), "late-boundaries")
 	b.ReportMetric(float64(worstGap)/float64(med), "swap-gap/interval")
+	b.ReportMetric(0, "ns/op")
+}
+
+// BenchmarkMCPStatusElement1080p is BenchmarkMCPStatusWhileScoring1080p
+// against the element itself, in gst-launch, with a client process:
+// besides the scoring workers, the host's own streaming threads compete
+// for the CPUs (here videotestsrc drawing 1080p frames, standing for the
+// decoders of a real pipeline). Frames per second are the element's:
+//
+//	go test -run '^$' -bench MCPStatusElement -benchtime 500x ./tests/pipelines
+func BenchmarkMCPStatusElement1080p(b *testing.B) {
+	if _, err := exec.LookPath("gst-launch-1.0"); err != nil {
+		b.Skip("gst-launch-1.0 is not installed")
+	}
+	sock := filepath.Join(b.TempDir(), "vmaf.sock")
+	p := gsttest.Start(b, "videotestsrc pattern=ball num-buffers=1000000 ! video/x-raw,width=1920,height=1080,format=I420 ! "+
+		"tee name=t ! queue ! v.ref_sink t. ! queue ! v.dist_sink vmafsink name=v mcp-uds="+sock)
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		if c, err := net.Dial("unix", sock); err == nil {
+			c.Close()
+			break
+		}
+		select {
+		case err := <-p.Done():
+			b.Fatalf("gst-launch ended before the socket appeared (%v):\n%s", err, p.Output())
+		default:
+		}
+		if time.Now().After(deadline) {
+			b.Fatalf("no control socket after 30 s:\n%s", p.Output())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	cs, _ := mcpConnect(b, sock)
+	st := mcpWaitStatus(b, cs, time.Minute, "scoring", func(st control.Status) bool { return st.FramesScored >= 2 })
+	t0 := time.Now()
+	rtts := pollStatusProcess(b, sock, b.N)
+	var end control.Status
+	if msg := mcpCall(b, cs, "vmaf_status", nil, &end); msg != "" {
+		b.Fatal(msg)
+	}
+	b.ReportMetric(float64(percentile(rtts, 0.5).Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(percentile(rtts, 0.99).Microseconds())/1000, "p99-ms")
+	b.ReportMetric(float64(percentile(rtts, 1).Microseconds())/1000, "max-ms")
+	b.ReportMetric(float64(end.FramesScored-st.FramesScored)/time.Since(t0).Seconds(), "frames/s")
+	b.ReportMetric(loadAverage(), "load1")
 	b.ReportMetric(0, "ns/op")
 }

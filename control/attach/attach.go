@@ -48,7 +48,7 @@ type Plane struct {
 }
 
 // Start builds the target and serves it on cfg.Socket. The first Start in
-// a process gives the Go scheduler a spare processor (see spareProc), so
+// a process gives the Go scheduler spare processors (see spareProc), so
 // that control requests are answered promptly while scoring keeps every
 // CPU busy.
 func Start(cfg Config) (*Plane, error) {

@@ -36,14 +36,23 @@ const defaultWorkerNice = 19
 // workerNice is the nice increment backgroundThread applies.
 var workerNice = defaultWorkerNice
 
-// spareProc gives the Go scheduler one more processor than the machine has
-// CPUs (unless GOMAXPROCS was set explicitly). Go runs a goroutine the
-// network wakes only when a processor is free or a running goroutine is
-// preempted, which takes up to 10 ms; with every processor scoring, each
-// hop of a control request would wait that long (measured: a vmaf_status
-// round trip at 44 ms median while scoring 1080p on 2 CPUs, 1.1 ms with a
-// spare processor). With one processor spare, the operating system, which
-// preempts in microseconds, shares the CPUs instead.
+// spareProcs is how many processors beyond the machine's CPUs the Go
+// scheduler gets (see spareProc).
+const spareProcs = 2
+
+// spareProc gives the Go scheduler spareProcs more processors than the
+// machine has CPUs (unless GOMAXPROCS was set explicitly). Go runs a
+// goroutine the network wakes only when a processor is free or a running
+// goroutine is preempted, which takes up to 10 ms; with every processor
+// scoring, each hop of a control request would wait that long (measured:
+// a vmaf_status round trip at 44 ms median while scoring 1080p on 2 CPUs,
+// 1.1 ms with a spare processor). With processors spare, the operating
+// system, which preempts in microseconds, shares the CPUs instead. One
+// spare is not enough in the element: the collector, the publisher and
+// every streaming thread's call into Go share it with the control plane
+// (measured in gst-launch at 1080p on 2 CPUs, a client process polling
+// every 2 ms: round-trip p99 17.7-19.7 ms with one spare, 7.0-7.6 ms with
+// two; frames/s the same, 80, without the polling, 6% fewer with it).
 //
 // It also marks the native engine's workers as background work (see
 // backgroundThread): with a spare processor, the threads that answer the
@@ -62,7 +71,7 @@ func spareProc() {
 			return
 		}
 		if n := runtime.GOMAXPROCS(0); n <= runtime.NumCPU() {
-			runtime.GOMAXPROCS(n + 1)
+			runtime.GOMAXPROCS(n + spareProcs)
 		}
 	})
 }

@@ -52,6 +52,11 @@ type pairer struct {
 	mode   Pairing
 	queues [2]frameQueue
 	eos    [2]bool
+	// epoch counts each side's flushes. A seek reaches the two sides one
+	// after the other: until both have flushed, the side that has not
+	// still delivers frames (and may have ended) from before the seek,
+	// which must not pair with, purge or reject the other side's new ones.
+	epoch [2]uint64
 
 	// discard receives every frame that will never be paired; it must
 	// release the frame.
@@ -81,6 +86,21 @@ func newPairer(mode Pairing, maxPending int) *pairer {
 func (p *pairer) push(s Side, f Frame) (pair [2]Frame, ok bool) {
 	o := s.other()
 	q := &p.queues[o]
+	switch {
+	case p.epoch[s] < p.epoch[o]:
+		// From before a flush the other side has had and this one has
+		// yet to have: it would be flushed.
+		p.spare = f
+		p.discard(s, &p.spare, flushed)
+		p.spare = Frame{}
+		return pair, false
+	case p.epoch[s] > p.epoch[o]:
+		// The other side's frames and end are from before this side's
+		// flush: wait for its own.
+		p.drain(o, flushed)
+		p.enqueue(s, f)
+		return pair, false
+	}
 	for q.len() > 0 {
 		switch p.compare(&f, q.front()) {
 		case partnerOlder:
@@ -100,6 +120,13 @@ func (p *pairer) push(s Side, f Frame) (pair [2]Frame, ok bool) {
 		p.reject(s, f)
 		return pair, false
 	}
+	p.enqueue(s, f)
+	return pair, false
+}
+
+// enqueue adds f to side s's waiting frames, pushing out the oldest when
+// they are at the limit.
+func (p *pairer) enqueue(s Side, f Frame) {
 	own := &p.queues[s]
 	if own.full() {
 		old := own.pop()
@@ -107,7 +134,6 @@ func (p *pairer) push(s Side, f Frame) (pair [2]Frame, ok bool) {
 	}
 	own.push(f)
 	p.queueing(own.back(), own.len()-1)
-	return pair, false
 }
 
 func (p *pairer) reject(s Side, f Frame) {
@@ -160,16 +186,22 @@ func tolerance(a, b time.Duration) time.Duration {
 // can no longer be paired; frames s has waiting still can.
 func (p *pairer) endOfStream(s Side) {
 	p.eos[s] = true
+	if p.epoch[s] != p.epoch[s.other()] {
+		// One of the two is from before a seek the other side has had.
+		return
+	}
 	p.drain(s.other(), noPartner)
 	if p.eos[s.other()] {
 		p.drain(s, noPartner)
 	}
 }
 
-// flush forgets side s's waiting frames and its end of stream.
+// flush forgets side s's waiting frames and its end of stream, and starts
+// its next epoch.
 func (p *pairer) flush(s Side) {
 	p.drain(s, flushed)
 	p.eos[s] = false
+	p.epoch[s]++
 }
 
 func (p *pairer) drain(s Side, why discardReason) {

@@ -148,6 +148,18 @@ func TestPairer(t *testing.T) {
 			steps: []step{"r0", "eos:r", "flush:r", "flush:d", "r40", "d40"},
 			pairs: "r40+d40", discards: "r0:flushed",
 		},
+		{
+			// A seek reaches ref first: the distorted side still delivers
+			// frames from before it, and ends, until its own flush.
+			name: "a seek flushes one side before the other", mode: PairByTimestamp, maxPending: 4, dur: frame,
+			steps: []step{"d200", "flush:r", "r0", "d240", "r40", "eos:d", "flush:d", "d0", "d40"},
+			pairs: "r0+d0 r40+d40", discards: "d200:flushed d240:flushed",
+		},
+		{
+			name: "a seek flushes dist first, ref had ended", mode: PairByOrder, maxPending: 4,
+			steps: []step{"r0", "eos:r", "flush:d", "d0", "d40", "flush:r", "r0", "r40"},
+			pairs: "r0+d0 r40+d40", discards: "r0:flushed",
+		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -58,6 +58,7 @@ type Runner struct {
 	// the other stream: that stream needs this one's frames first, so
 	// only MaxPending applies until the next flush.
 	leadOff  bool
+	live     bool             // a side's source is live: no lead limit at all
 	lastPush [2]time.Time     // when each side last pushed
 	interval [2]time.Duration // between each side's latest two pushes
 
@@ -165,6 +166,16 @@ func (r *Runner) boundary(s Side) error {
 			return ErrFinished
 		}
 	}
+}
+
+// LiveSource tells the Runner that a side's frames come from a live
+// source, which runs at its own pace whatever the Runner does: waiting at
+// the lead limit would only make it drop frames, so only MaxPending
+// applies from then on.
+func (r *Runner) LiveSource() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.live, r.leadOff = true, true
 }
 
 // waitForRoom holds side s's pusher while it is too far ahead of the
@@ -381,8 +392,10 @@ func (r *Runner) FlushStop(s Side) {
 	r.pairer.flush(s)
 	r.eos[s] = false
 	r.flushing[s].Store(false)
-	r.leadOff = false
+	r.leadOff = r.live
 	r.notePending()
+	// A side waiting for this one looks again: its frames may now pair.
+	r.signalProgress()
 }
 
 // Stop makes every waiting and later Push return ErrFlushing, so a host

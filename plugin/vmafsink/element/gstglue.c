@@ -265,3 +265,16 @@ void vs_structure_set_doubles(GstStructure *s, gint n, const char *const *fields
 void vs_post_element_message(GstElement *e, GstStructure *s) {
   gst_element_post_message(e, gst_message_new_element(GST_OBJECT(e), s));
 }
+
+gboolean vs_upstream_live(GstElement *e, gint side) {
+  GstPad *pad = gst_element_get_static_pad(e, side == 0 ? "ref_sink" : "dist_sink");
+  gboolean live = FALSE;
+  if (pad == NULL)
+    return FALSE;
+  GstQuery *q = gst_query_new_latency();
+  if (gst_pad_peer_query(pad, q))
+    gst_query_parse_latency(q, &live, NULL, NULL);
+  gst_query_unref(q);
+  gst_object_unref(pad);
+  return live;
+}

@@ -67,6 +67,14 @@ func (st *runState) chain(s pipeline.Side, buf *C.GstBuffer) C.GstFlowReturn {
 		}
 	}
 	ps.flowed = true
+	if !ps.probed {
+		// A live source cannot be held back: a wait at the lead limit
+		// would only make it drop frames.
+		ps.probed = true
+		if C.vs_upstream_live(st.e.self, C.gint(s)) != 0 {
+			st.runner.LiveSource()
+		}
+	}
 	err = st.runner.Push(s, pipeline.Frame{Picture: &m.pic, Timing: st.timing(ps, buf), Owner: m, HoldLimit: hold})
 	var fe *pipeline.FormatError
 	switch {

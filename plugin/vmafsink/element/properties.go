@@ -172,8 +172,8 @@ var properties = []property{
 		"Frames a pad may hold ahead of the other while the other keeps delivering: two independent sources then "+
 			"stay this close instead of one running max-pending frames ahead. If the other pad delivers nothing for "+
 			"0.5 s (or four of its frame intervals) while one waits at this lead, as when a tee's other branch needs "+
-			"this pad's frames first, the wait is given up once and only max-pending applies until the next flush "+
-			"(0: no lead limit)",
+			"this pad's frames first, the wait is given up once and only max-pending applies until the next flush. "+
+			"Pads with a live source upstream never wait at the lead (0: no lead limit)",
 		0, 100000, pipeline.DefaultMaxLead, func(s *settings) *uint { return &s.maxLead }),
 	{
 		spec: func() *glib.ParamSpec {

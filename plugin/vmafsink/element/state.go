@@ -43,6 +43,7 @@ type padState struct {
 	format  *videoFormat
 	segment C.GstSegment
 	flowed  bool // a buffer has been pushed since the caps were set
+	probed  bool // upstream has been asked whether it is live
 
 	// The pool the last buffer came from and how many of its buffers
 	// may wait in the Runner; looked up again only when the pool changes.

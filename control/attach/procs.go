@@ -18,20 +18,24 @@ var spareOnce sync.Once
 // the process the scoring workers run; 0 leaves them alone.
 const workerNiceEnv = "VMAFSINK_WORKER_NICE"
 
-// defaultWorkerNice puts the workers at the lowest priority. Measured on 2
-// CPUs scoring 1080p flat out while a client polls vmaf_status every 2 ms,
-// round-trip p99 over repeated runs: 5.3-10.3 ms with the workers at the
-// process's priority, 4.2-9.6 ms at +10, 2.3-9.7 ms at +19 (under 5 ms in
-// three runs of four). Frames scored per second: the same with a client
-// polling every 100 ms (78), 4-7% fewer with one polling every 2 ms (57
-// against 61), whose requests now run first. The price is paid when other
-// threads of the same scheduling group keep every CPU busy: then those run
-// first, and the workers score less (with two busy loops in the session,
-// 31 frames/s at +0, 17 at +10, 12 at +19); in a live pipeline that is the
-// measurement yielding to the encode it measures. On a Linux desktop or
-// under systemd the group is the session or service (autogroup, cgroup),
-// so other processes get no more of the CPU than before.
-const defaultWorkerNice = 19
+// defaultWorkerNice lowers the workers by 5 steps: a third of a normal
+// thread's weight. Measured on 2 CPUs scoring 1080p flat out while a
+// client process polls vmaf_status every 2 ms, with two spare processors,
+// round-trip p99 (in-process pipeline; the element in gst-launch): 4.1-6.2
+// ms and 5.9-6.7 ms at +5, 4.9 ms and 6.4-6.7 ms at +19; with the workers
+// at the process's priority and one spare processor, as before, 7.3-8.0 ms
+// and 26-31 ms. +19 is no faster there but yields too much: when the host
+// is busy besides scoring, a worker waits so long for the CPU that a
+// streaming thread's push stalled up to 440 ms (TestMCPStalledClient's
+// longest push; at most 38 ms at +0 and 11 ms at +5 in our runs), and
+// other CPU-bound threads in the same session take nearly all the CPU
+// (two busy loops: 31 frames/s at +0, 17 at +10, 12 at +19). Without a
+// flood of requests, frames scored per second are unchanged (78 at +0 and
+// +19 with a client polling every 100 ms). On a
+// Linux desktop or under systemd the scheduling group is the session or
+// service (autogroup, cgroup), so other processes get no more of the CPU
+// than before.
+const defaultWorkerNice = 5
 
 // workerNice is the nice increment backgroundThread applies.
 var workerNice = defaultWorkerNice

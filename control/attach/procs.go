@@ -74,8 +74,9 @@ func spareProc() {
 		if os.Getenv("GOMAXPROCS") != "" {
 			return
 		}
-		if n := runtime.GOMAXPROCS(0); n <= runtime.NumCPU() {
-			runtime.GOMAXPROCS(n + spareProcs)
+		// A host may have taken one spare already (the element does).
+		if n := runtime.NumCPU() + spareProcs; runtime.GOMAXPROCS(0) < n {
+			runtime.GOMAXPROCS(n)
 		}
 	})
 }

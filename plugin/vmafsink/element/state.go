@@ -70,6 +70,7 @@ func (ps *padState) poolHoldLimit(buf *C.GstBuffer) int {
 // start builds a run from the settings: the model, the Runner, the
 // results file and the control plane. Errors name the property at fault.
 func start(e *vmafSink, s settings) (*runState, error) {
+	spareProcessor()
 	model, err := vmaf.ParseModelSpec(s.model)
 	if err != nil {
 		return nil, fmt.Errorf("model %q: %w", s.model, err)

@@ -15,8 +15,9 @@ import (
 )
 
 // BenchmarkElementVsEngine scores the same frame pairs of I420 (the
-// golden flower pair as raw files: 480 at 576x324, and scaled up, 96 at
-// 1280x720 and 48 at 1920x1080) two ways, with 2 scoring threads each:
+// golden flower pair as raw files: 480 at 576x324, and scaled up, 192 at
+// 1280x720 and at 1920x1080, enough for the first-use costs of a run to
+// fade) two ways, with 2 scoring threads each:
 //
 //   - engine: a Go loop that reads the frames from the raw files and
 //     submits them to vmaf.Context directly, recycling its frame buffers;
@@ -49,8 +50,8 @@ func BenchmarkElementVsEngine(b *testing.B) {
 	var scenarios []scenario
 	// filesrc ! rawvideoparse allocates every buffer afresh. The larger
 	// sizes are the flower pair scaled up, played fewer times, so every
-	// run stays short.
-	for _, sz := range []struct{ w, h, repeat int }{{576, 324, 10}, {1280, 720, 2}, {1920, 1080, 1}} {
+	// run stays a few seconds long.
+	for _, sz := range []struct{ w, h, repeat int }{{576, 324, 10}, {1280, 720, 4}, {1920, 1080, 4}} {
 		ref, dist := gsttest.Clip(b, "flower_576x324_ref"), gsttest.Clip(b, "flower_576x324_x264_crf22")
 		if sz.w != 576 {
 			ref, dist = gsttest.ScaledClip(b, "flower_576x324_ref", sz.w, sz.h), gsttest.ScaledClip(b, "flower_576x324_x264_crf22", sz.w, sz.h)

@@ -55,10 +55,16 @@ type Frame struct {
 	// bounded pool upstream, of which at most this many buffers may wait
 	// in the Runner (and at most Config.MaxHeld); a frame that would wait
 	// beyond that is copied and its memory given back at once. Zero: the
-	// frame may wait as long as pairing needs (a host copies memory it
-	// should not hold before pushing it).
+	// frame may wait as long as pairing needs. CopyAtOnce: the Runner
+	// copies the picture into memory it recycles and gives the host's
+	// back before Push returns, as for fresh heap buffers, which held
+	// while they wait and are scored fragment the host's heap.
 	HoldLimit int
 }
+
+// CopyAtOnce is the HoldLimit of a frame whose memory the host needs back
+// at once.
+const CopyAtOnce = -1
 
 func (f *Frame) release() {
 	if f.Owner != nil {

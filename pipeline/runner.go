@@ -110,6 +110,12 @@ func (r *Runner) Push(s Side, f Frame) error {
 	r.statMu.Lock()
 	r.st.counters.Received[s]++
 	r.statMu.Unlock()
+	if f.HoldLimit == CopyAtOnce && f.Picture != nil {
+		if err := r.spares.detach(&f); err != nil {
+			f.release()
+			return fmt.Errorf("pipeline: copy of a %s frame: %w", s, err)
+		}
+	}
 
 	r.mu.Lock()
 	defer r.mu.Unlock()

@@ -440,6 +440,7 @@ func TestRunnerCopiesLongWaitingFrames(t *testing.T) {
 		{"unpooled frames are held", 0, -1},
 		{"pooled frames beyond MaxHeld are copied", 100, 2},
 		{"pooled frames beyond the pool's limit are copied", 1, 1},
+		{"frames the host needs back are copied at once", CopyAtOnce, 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -38,6 +38,10 @@ func (sp *spares) detach(f *Frame) error {
 		if src.Planes[i] == nil {
 			continue
 		}
+		if src.Strides[i] == dst.pic.Strides[i] && len(src.Planes[i]) >= len(dst.pic.Planes[i]) {
+			copy(dst.pic.Planes[i], src.Planes[i])
+			continue
+		}
 		w, h := src.PlaneSize(i)
 		row := w
 		if src.BitDepth > 8 {

@@ -68,9 +68,8 @@ func (f *videoFormat) sameStream(o *videoFormat) bool {
 // reference to the buffer until Release unmaps it.
 type mappedFrame struct {
 	frame  *C.GstVideoFrame
-	mapped bool // frame holds the buffer; false once copied into own
+	mapped bool // frame holds the buffer
 	pic    vmaf.Picture
-	own    *vmaf.Picture // memory of a copied frame, kept for reuse
 	pool   *framePool
 }
 
@@ -87,44 +86,6 @@ func (m *mappedFrame) unmap() {
 		C.vs_frame_unmap(m.frame)
 		m.mapped = false
 	}
-}
-
-// detach copies the mapped picture into memory of the frame's own and
-// gives the buffer back at once. Upstream buffers that do not come from a
-// pool are fresh heap memory: holding several of them while they are
-// scored fragments the allocator's heap, so that most new buffers land
-// on pages never touched before, and the page faults cost far more than
-// this copy.
-func (m *mappedFrame) detach() error {
-	src := &m.pic
-	if o := m.own; o == nil || o.Width != src.Width || o.Height != src.Height || o.BitDepth != src.BitDepth || o.Chroma != src.Chroma {
-		own, err := vmaf.NewPicture(src.Width, src.Height, src.BitDepth, src.Chroma)
-		if err != nil {
-			return fmt.Errorf("copy of the frame: %w", err)
-		}
-		m.own = own
-	}
-	dst := m.own
-	for i := range 3 {
-		if src.Planes[i] == nil {
-			continue
-		}
-		w, h := src.PlaneSize(i)
-		row := w
-		if src.BitDepth > 8 {
-			row *= 2
-		}
-		if src.Strides[i] == dst.Strides[i] {
-			copy(dst.Planes[i], src.Planes[i][:len(dst.Planes[i])])
-			continue
-		}
-		for y := range h {
-			copy(dst.Planes[i][y*dst.Strides[i]:][:row], src.Planes[i][y*src.Strides[i]:][:row])
-		}
-	}
-	m.unmap()
-	m.pic = *dst
-	return nil
 }
 
 // framePool recycles mappedFrames, so the streaming threads do not

@@ -59,13 +59,6 @@ func (st *runState) chain(s pipeline.Side, buf *C.GstBuffer) C.GstFlowReturn {
 		return C.GST_FLOW_ERROR
 	}
 	hold := ps.poolHoldLimit(buf)
-	if ps.pool == nil {
-		if err := m.detach(); err != nil {
-			m.Release()
-			st.e.fail(errFailed, fmt.Sprintf("%s: cannot keep the frame", padNames[s]), err.Error())
-			return C.GST_FLOW_ERROR
-		}
-	}
 	ps.flowed = true
 	if !ps.probed {
 		// A live source cannot be held back: a wait at the lead limit

@@ -53,15 +53,21 @@ type padState struct {
 
 // poolHoldLimit is pipeline.Frame.HoldLimit for a buffer: half its
 // pool's buffers when the pool is bounded, so upstream keeps enough to
-// work with; 0 (hold freely) for unpooled buffers and unbounded pools.
+// work with; 0 (hold freely) for unbounded pools; CopyAtOnce for buffers
+// from no pool (parsers, demuxers), which are fresh heap memory: held
+// while they wait and are scored, they fragmented the upstream threads'
+// heap, so that most new buffers landed on untouched pages and the page
+// faults cost far more than a copy.
 func (ps *padState) poolHoldLimit(buf *C.GstBuffer) int {
 	pool := C.vs_buffer_pool(buf)
+	if pool == nil {
+		ps.pool = nil
+		return pipeline.CopyAtOnce
+	}
 	if pool != ps.pool {
 		ps.pool, ps.holdLimit = pool, 0
-		if pool != nil {
-			if n := int(C.vs_pool_max_buffers(pool)); n > 0 {
-				ps.holdLimit = max(n/2, 1)
-			}
+		if n := int(C.vs_pool_max_buffers(pool)); n > 0 {
+			ps.holdLimit = max(n/2, 1)
 		}
 	}
 	return ps.holdLimit

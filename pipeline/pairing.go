@@ -90,9 +90,7 @@ func (p *pairer) push(s Side, f Frame) (pair [2]Frame, ok bool) {
 	case p.epoch[s] < p.epoch[o]:
 		// From before a flush the other side has had and this one has
 		// yet to have: it would be flushed.
-		p.spare = f
-		p.discard(s, &p.spare, flushed)
-		p.spare = Frame{}
+		p.reject(s, f, flushed)
 		return pair, false
 	case p.epoch[s] > p.epoch[o]:
 		// The other side's frames and end are from before this side's
@@ -112,12 +110,12 @@ func (p *pairer) push(s Side, f Frame) (pair [2]Frame, ok bool) {
 			pair[s], pair[o] = f, q.pop()
 			return pair, true
 		case partnerNewer:
-			p.reject(s, f)
+			p.reject(s, f, noPartner)
 			return pair, false
 		}
 	}
 	if p.eos[o] {
-		p.reject(s, f)
+		p.reject(s, f, noPartner)
 		return pair, false
 	}
 	p.enqueue(s, f)
@@ -136,9 +134,9 @@ func (p *pairer) enqueue(s Side, f Frame) {
 	p.queueing(own.back(), own.len()-1)
 }
 
-func (p *pairer) reject(s Side, f Frame) {
+func (p *pairer) reject(s Side, f Frame, why discardReason) {
 	p.spare = f
-	p.discard(s, &p.spare, noPartner)
+	p.discard(s, &p.spare, why)
 	p.spare = Frame{}
 }
 

@@ -190,30 +190,43 @@ func (r *Runner) LiveSource() {
 // without a frame from the other side. Called with mu held; it releases
 // mu while waiting.
 func (r *Runner) waitForRoom(s Side) error {
-	q := &r.pairer.queues[s]
-	if !r.leadOff && q.len() >= r.cfg.MaxLead && !q.full() {
-		if err := r.waitAtLead(s); err != nil {
-			return err
-		}
-	}
-	return r.waitAtFull(s)
-}
-
-// waitAtLead waits until s has fewer than MaxLead frames waiting, the
-// other stream ends, or the other stream goes quiet for the probe time, in
-// which case it turns the lead limit off.
-func (r *Runner) waitAtLead(s Side) error {
 	o := s.other()
 	q := &r.pairer.queues[s]
-	probe := func() time.Duration { return max(r.cfg.LeadProbe, 4*r.interval[o]) }
-	r.stall.Reset(probe())
+	if !r.leadOff && q.len() >= r.cfg.MaxLead && !q.full() {
+		probe := func() time.Duration { return max(r.cfg.LeadProbe, 4*r.interval[o]) }
+		quiet, err := r.waitForOther(s, probe, func() bool { return q.len() >= r.cfg.MaxLead && !r.leadOff })
+		if err != nil {
+			return err
+		}
+		if quiet {
+			// The other stream needs this one's frames first.
+			r.leadOff = true
+			r.count(func(c *Counters) { c.LeadReleases++ })
+		}
+	}
+	if !q.full() || r.overflowing[s] {
+		return nil
+	}
+	quiet, err := r.waitForOther(s, func() time.Duration { return r.cfg.PendingTimeout }, q.full)
+	if quiet {
+		r.overflowing[s] = true
+		r.count(func(c *Counters) { c.Stalls++ })
+	}
+	return err
+}
+
+// waitForOther holds side s's pusher while more holds and the other stream
+// has not ended, until the other stream goes quiet for quietAfter (as it
+// stands at each wait). Called with mu held; it releases mu while waiting.
+func (r *Runner) waitForOther(s Side, quietAfter func() time.Duration, more func() bool) (quiet bool, err error) {
+	o := s.other()
+	r.stall.Reset(quietAfter())
 	defer r.stall.Stop()
-	for q.len() >= r.cfg.MaxLead && !r.eos[o] && !r.leadOff {
+	for more() && !r.eos[o] {
 		if r.aborted(s) {
-			return ErrFlushing
+			return false, ErrFlushing
 		}
 		r.mu.Unlock()
-		var quiet bool
 		select {
 		case <-r.progress:
 		case <-r.stall.C:
@@ -221,52 +234,14 @@ func (r *Runner) waitAtLead(s Side) error {
 		}
 		r.mu.Lock()
 		if r.finished {
-			return ErrFinished
+			return false, ErrFinished
 		}
 		if quiet {
-			r.leadOff = true
-			r.count(func(c *Counters) { c.LeadReleases++ })
-			return nil
+			return true, nil
 		}
-		r.stall.Reset(probe())
+		r.stall.Reset(quietAfter())
 	}
-	return nil
-}
-
-// waitAtFull holds side s's pusher while its pending queue is full and
-// the other stream may still catch up, up to PendingTimeout without a
-// frame from the other side.
-func (r *Runner) waitAtFull(s Side) error {
-	o := s.other()
-	q := &r.pairer.queues[s]
-	if !q.full() || r.overflowing[s] {
-		return nil
-	}
-	r.stall.Reset(r.cfg.PendingTimeout)
-	defer r.stall.Stop()
-	for q.full() && !r.eos[o] {
-		if r.aborted(s) {
-			return ErrFlushing
-		}
-		r.mu.Unlock()
-		var stalled bool
-		select {
-		case <-r.progress:
-			r.stall.Reset(r.cfg.PendingTimeout)
-		case <-r.stall.C:
-			stalled = true
-		}
-		r.mu.Lock()
-		if r.finished {
-			return ErrFinished
-		}
-		if stalled {
-			r.overflowing[s] = true
-			r.count(func(c *Counters) { c.Stalls++ })
-			return nil
-		}
-	}
-	return nil
+	return false, nil
 }
 
 func (r *Runner) signalProgress() {

@@ -2,12 +2,12 @@ package attach
 
 import (
 	"os"
-	"runtime"
 	"strconv"
 	"sync"
 
 	"golang.org/x/sys/unix"
 
+	"github.com/vmafsink/vmafsink/internal/spareprocs"
 	"github.com/vmafsink/vmafsink/vmaf"
 )
 
@@ -71,13 +71,7 @@ func spareProc() {
 		if workerNice > 0 {
 			vmaf.SetWorkerSetup(backgroundThread)
 		}
-		if os.Getenv("GOMAXPROCS") != "" {
-			return
-		}
-		// A host may have taken one spare already (the element does).
-		if n := runtime.NumCPU() + spareProcs; runtime.GOMAXPROCS(0) < n {
-			runtime.GOMAXPROCS(n)
-		}
+		spareprocs.Reserve(spareProcs)
 	})
 }
 

@@ -1,31 +1,21 @@
 package element
 
 import (
-	"os"
-	"runtime"
 	"sync"
+
+	"github.com/vmafsink/vmafsink/internal/spareprocs"
 )
 
 // spareOnce guards the one process-wide change the element makes.
 var spareOnce sync.Once
 
 // spareProcessor gives the Go scheduler one processor more than the
-// machine has CPUs, unless GOMAXPROCS was set explicitly. GStreamer's
-// streaming threads enter Go for every buffer and event, and a thread
-// entering Go needs a free processor: with every processor running a
-// scoring worker it waits until the Go scheduler preempts one, up to
-// 10 ms, while the whole branch upstream stalls. With one spare the
-// operating system shares the CPUs instead (measured at 576x324 with two
-// threads on 2 CPUs: a 480-frame run in 0.86-0.97 s with no spare, 0.80-
-// 0.81 s with one, the same CPU time). The control plane asks for more
-// when it starts (control/attach).
+// machine has CPUs. GStreamer's streaming threads enter Go for every
+// buffer and event, and a thread entering Go needs a free processor: with
+// every processor running a scoring worker the branch upstream stalled
+// (measured at 576x324 with two threads on 2 CPUs: a 480-frame run in
+// 0.86-0.97 s with no spare, 0.80-0.81 s with one, the same CPU time).
+// The control plane asks for more when it starts (control/attach).
 func spareProcessor() {
-	spareOnce.Do(func() {
-		if os.Getenv("GOMAXPROCS") != "" {
-			return
-		}
-		if n := runtime.NumCPU() + 1; runtime.GOMAXPROCS(0) < n {
-			runtime.GOMAXPROCS(n)
-		}
-	})
+	spareOnce.Do(func() { spareprocs.Reserve(1) })
 }

@@ -164,7 +164,8 @@ var properties = []property{
 	enumProperty("backpressure", "Back-pressure", "What happens when scoring is slower than the streams",
 		C.vs_backpressure_get_type(), int(pipeline.Block), func(s *settings) *int { return (*int)(&s.backpressure) }),
 	uintProperty("max-pending", "Max pending",
-		"Frames per pad held while waiting for their partner (zero-copy up to 8, copied beyond). A full pad waits "+
+		"Frames per pad held while waiting for their partner (buffers of a bounded pool zero-copy up to 8 or half the pool, "+
+			"copied beyond; buffers from no pool copied at once). A full pad waits "+
 			"for the other; if the other delivers nothing for 1 s (a tee whose other branch has more latency than this), "+
 			"its oldest frames are released and counted as unpaired instead, so the pipeline never deadlocks",
 		1, 100000, pipeline.DefaultMaxPending, func(s *settings) *uint { return &s.maxPending }),

@@ -3,7 +3,6 @@ package pipelines
 import (
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -152,29 +151,4 @@ func readUntil(t *testing.T, r io.Reader, want string, timeout time.Duration) st
 		}
 	}
 	return got.String()
-}
-
-// waitSocket waits until the element's control socket accepts
-// connections.
-func waitSocket(t *testing.T, p *gsttest.Process, sock string) {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		if c, err := net.Dial("unix", sock); err == nil {
-			c.Close()
-			return
-		}
-		select {
-		case err := <-p.Done():
-			t.Fatalf("gst-launch ended before the socket appeared (%v):\n%s", err, p.Output())
-		default:
-		}
-		if strings.Contains(p.Output(), "no control plane") {
-			t.Skip("this build of the plugin has no control plane")
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no control socket after 30 s:\n%s", p.Output())
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
 }

@@ -29,11 +29,19 @@ func startElement(t *testing.T, content, dist, props string) (*gsttest.Process, 
 	ref, d := gsttest.Clip(t, content+"_ref"), gsttest.Clip(t, content+"_"+dist)
 	p := gsttest.Start(t, fmt.Sprintf("%s ! identity sleep-time=30000 ! v.ref_sink %s ! v.dist_sink vmafsink name=v mcp-uds=%s %s",
 		gsttest.Source(ref), gsttest.Source(d), sock, props))
+	waitSocket(t, p, sock)
+	return p, sock
+}
+
+// waitSocket waits until the element's control socket accepts
+// connections.
+func waitSocket(t testing.TB, p *gsttest.Process, sock string) {
+	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		if c, err := net.Dial("unix", sock); err == nil {
 			c.Close()
-			return p, sock
+			return
 		}
 		select {
 		case err := <-p.Done():

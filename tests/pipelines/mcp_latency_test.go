@@ -3,7 +3,6 @@ package pipelines
 import (
 	"context"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -305,22 +304,7 @@ func BenchmarkMCPStatusElement1080p(b *testing.B) {
 	sock := filepath.Join(b.TempDir(), "vmaf.sock")
 	p := gsttest.Start(b, "videotestsrc pattern=ball num-buffers=1000000 ! video/x-raw,width=1920,height=1080,format=I420 ! "+
 		"tee name=t ! queue ! v.ref_sink t. ! queue ! v.dist_sink vmafsink name=v mcp-uds="+sock)
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		if c, err := net.Dial("unix", sock); err == nil {
-			c.Close()
-			break
-		}
-		select {
-		case err := <-p.Done():
-			b.Fatalf("gst-launch ended before the socket appeared (%v):\n%s", err, p.Output())
-		default:
-		}
-		if time.Now().After(deadline) {
-			b.Fatalf("no control socket after 30 s:\n%s", p.Output())
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitSocket(b, p, sock)
 	cs, _ := mcpConnect(b, sock)
 	st := mcpWaitStatus(b, cs, time.Minute, "scoring", func(st control.Status) bool { return st.FramesScored >= 2 })
 	t0 := time.Now()

@@ -124,18 +124,9 @@ func (s *nativeScorer) submit(ref, dist *Picture, release func()) error {
 		n += len(j.plan.units)
 	}
 	j.remaining.Store(int32(n))
-	// VIF first: it is the longest, and a frame is done when its last
-	// task is.
 	if j.scored {
-		for i, u := range j.plan.units {
-			if u.key.kind == unitVIF {
-				s.work <- task{j, i}
-			}
-		}
-		for i, u := range j.plan.units {
-			if u.key.kind != unitVIF {
-				s.work <- task{j, i}
-			}
+		for i := range j.plan.units {
+			s.work <- task{j, i}
 		}
 	}
 	s.work <- task{j, partBlur}

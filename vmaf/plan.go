@@ -2,6 +2,7 @@ package vmaf
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 )
 
@@ -181,6 +182,18 @@ func newPlan(models []*Model, extras []string, chroma Chroma) (*plan, error) {
 			p.metrics = append(p.metrics, n)
 		}
 	}
+	// Workers take a frame's units in this order: VIF, the longest,
+	// first, since a frame is done when its last unit is.
+	slices.SortStableFunc(p.units, func(a, b unitSpec) int {
+		av, bv := a.key.kind == unitVIF, b.key.kind == unitVIF
+		switch {
+		case av == bv:
+			return 0
+		case av:
+			return -1
+		}
+		return 1
+	})
 	return p, nil
 }
 

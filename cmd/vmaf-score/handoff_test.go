@@ -8,24 +8,31 @@ import (
 	"testing"
 )
 
-// buildLazy builds vmaf-score with the lazyffmpeg tag into a new directory,
-// with the FFmpeg build beside it as vmaf-score-ffmpeg when withFFmpeg is
-// set, and returns the lazy build's path.
-func buildLazy(t *testing.T, withFFmpeg bool) string {
+// buildLazy builds vmaf-score with the lazyffmpeg tag into two new
+// directories: alone in the first, with the FFmpeg build beside it as
+// vmaf-score-ffmpeg in the second. It returns the two lazy binaries.
+func buildLazy(t *testing.T) (alone, paired string) {
 	t.Helper()
-	dir := t.TempDir()
 	build := func(out string, args ...string) {
 		cmd := exec.Command("go", append(append([]string{"build"}, args...), "-o", out, ".")...)
 		if b, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("go build %s: %v\n%s", strings.Join(args, " "), err, b)
 		}
 	}
-	lazy := filepath.Join(dir, "vmaf-score")
-	build(lazy, "-tags", "lazyffmpeg")
-	if withFFmpeg {
-		build(filepath.Join(dir, "vmaf-score-ffmpeg"))
+	paired = filepath.Join(t.TempDir(), "vmaf-score")
+	build(paired, "-tags", "lazyffmpeg")
+	build(filepath.Join(filepath.Dir(paired), "vmaf-score-ffmpeg"))
+	alone = filepath.Join(t.TempDir(), "vmaf-score")
+	if err := os.Link(paired, alone); err != nil {
+		data, err := os.ReadFile(paired)
+		if err == nil {
+			err = os.WriteFile(alone, data, 0o755)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
 	}
-	return lazy
+	return alone, paired
 }
 
 // runBinary runs a built vmaf-score with PATH holding only the system's
@@ -79,7 +86,7 @@ func TestLazyBuildHandOff(t *testing.T) {
 		return readLog(t, out), res
 	}
 
-	alone := buildLazy(t, false)
+	alone, paired := buildLazy(t)
 	got, res := score(alone, dist)
 	if got == nil {
 		t.Fatalf("y4m pair without the FFmpeg build: exit %d: %s", res.code, res.stderr)
@@ -90,7 +97,6 @@ func TestLazyBuildHandOff(t *testing.T) {
 		t.Errorf("mkv input without the FFmpeg build: exit %d, stderr %q", res.code, res.stderr)
 	}
 
-	paired := buildLazy(t, true)
 	got, res = score(paired, distMKV)
 	if got == nil {
 		t.Fatalf("mkv input with the FFmpeg build beside: exit %d: %s", res.code, res.stderr)

@@ -260,6 +260,10 @@ func TestBadInput(t *testing.T) {
 	dir := t.TempDir()
 	ref := goldenY4M(t, smallRef)
 	other := goldenY4M(t, "storm422p10_177x177_ref.y4m")
+	empty := filepath.Join(dir, "empty.y4m") // a header and no frame
+	if err := os.WriteFile(empty, []byte("YUV4MPEG2 W64 H64 F25:1 Ip A1:1 C420jpeg\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name string
 		args []string
@@ -274,6 +278,7 @@ func TestBadInput(t *testing.T) {
 		{"duplicate model name", []string{"-r", ref, "-d", ref, "-m", "version=vmaf_v0.6.1", "-m", "version=vmaf_v0.6.1neg"},
 			`"vmaf" is used twice`},
 		{"unknown feature", []string{"-r", ref, "-d", ref, "--feature", "cambi"}, "cambi"},
+		{"no frames", []string{"-r", empty, "-d", empty}, "vmaf-score: no frames to score: an input ends before the first frame to score"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

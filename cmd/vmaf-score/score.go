@@ -17,6 +17,10 @@ import (
 // frames scored until then.
 var errInterrupted = errors.New("interrupted")
 
+// errNoFrames reports inputs that hold no pair to score, which libvmaf's
+// tool fails on too: a run that scored nothing is not a success.
+var errNoFrames = errors.New("no frames to score: an input ends before the first frame to score")
+
 // job is one scoring run.
 type job struct {
 	s      *settings
@@ -253,6 +257,9 @@ func (j *job) run(ctx context.Context) error {
 	}
 	if err := sk.finish(); err != nil && stopErr == nil {
 		stopErr = err
+	}
+	if n == 0 && stopErr == nil {
+		stopErr = errNoFrames
 	}
 	prog.finish(n)
 	return j.finish(n, stopErr)

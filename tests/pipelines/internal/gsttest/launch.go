@@ -29,9 +29,22 @@ type Message struct {
 // ends the run instead of waiting for a debugger.
 func Launch(t testing.TB, timeout time.Duration, description string, env ...string) *Run {
 	t.Helper()
+	return launch(t, timeout, []string{"-m", "-f"}, description, env)
+}
+
+// LaunchQuiet is Launch without -m: gst-launch prints no messages, so
+// Messages is empty, and a benchmark does not time gst-launch turning
+// every message into text.
+func LaunchQuiet(t testing.TB, timeout time.Duration, description string, env ...string) *Run {
+	t.Helper()
+	return launch(t, timeout, []string{"-q", "-f"}, description, env)
+}
+
+func launch(t testing.TB, timeout time.Duration, flags []string, description string, env []string) *Run {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "gst-launch-1.0", append([]string{"-m", "-f"}, strings.Fields(description)...)...)
+	cmd := exec.CommandContext(ctx, "gst-launch-1.0", append(flags, strings.Fields(description)...)...)
 	cmd.Env = Env(t, env...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out

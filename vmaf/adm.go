@@ -13,12 +13,14 @@ import "math"
 // separately (adm_level0.go, adm_levelN.go). Each level runs one band row
 // at a time (adm_rows.go) through a set of row kernels (adm_kernels.go).
 //
-// libvmaf's C, AVX2 and AVX-512 kernels agree except in two corners, where
-// this follows the AVX-512 kernels (what libvmaf runs on current x86
+// libvmaf's C, AVX2 and AVX-512 kernels agree except in three corners,
+// where this follows the AVX-512 kernels (what libvmaf runs on current x86
 // servers): the last column of a band whose width is 1 modulo the vector
-// block (see adm.simdLast), and masking thresholds next to maskers of
-// 15360 and more (see admCM0). Pictures smaller than 33x33, where libvmaf
-// reads outside its buffers, can differ from libvmaf.
+// block (see adm.simdLast), masking thresholds next to maskers of 15360
+// and more (see admCM0), and the rounding of level-0 cubes in bands of 9
+// to 16 columns (see adm.cm0Bias). Pictures with a side of 17 to 32
+// samples also take libvmaf's unmirrored first tap at level 3, which reads
+// neighbouring scratch memory (see adm.fillAbove).
 
 // admOptions holds the ADM parameters a model may set. All other libvmaf ADM
 // options stay at their defaults (Watson CSF, viewing distance 3 heights,
@@ -65,6 +67,11 @@ type adm struct {
 	// 64 for deep samples, 8 at levels 1 to 3).
 	simdLast [admLevels]bool
 
+	// above holds the rows libvmaf reads above row 0 of a level's input
+	// (reference, distorted) when the level's band is 2 rows high (see
+	// fillAbove), as wide as any level's input.
+	above [2][]int32
+
 	// Approximation (LL) bands, the input of the next level. Two per
 	// picture so a level never reads the buffer it writes.
 	refA, disA [2][]int32
@@ -88,6 +95,9 @@ type adm struct {
 	cm16       admCM16Row
 	cm32       admCM32Row
 	cm0P, cmNP admCMParams
+	// cm0Bias is what libvmaf's AVX-512 masking adds to each level-0
+	// cube term, by orientation (see level0 and cm0Row).
+	cm0Bias [3]int64
 
 	csf admCSF
 }
@@ -137,6 +147,7 @@ func newADMWith(w, h, bpc int, opt admOptions, k *admKernels) *adm {
 		a.ref16[t], a.dis16[t] = make([]int16, w0), make([]int16, w0)
 		a.ref32[t], a.dis32[t] = make([]int32, w1), make([]int32, w1)
 	}
+	a.above = [2][]int32{make([]int32, w0), make([]int32, w0)}
 	a.ring16 = newADMRing[int16](w0)
 	a.ring32 = newADMRing[int32](w1)
 	a.cm16.thr, a.cm16.colSum = make([]int32, w0), make([]int32, w0+2)

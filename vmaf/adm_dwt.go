@@ -153,7 +153,13 @@ func (a *adm) dwtNRow(l, i int, wantA bool) {
 	t := a.tmp[:4*w]
 	for n, in := range [2][]int32{a.refA[(l-1)&1], a.disA[(l-1)&1]} {
 		for k := range a.rows32 {
-			y := admMirror(2*i-1+k, h) * w
+			y := 2*i - 1 + k
+			if y < 0 && a.bh[l] == 2 {
+				// Unmirrored, see fillAbove.
+				a.rows32[k] = a.above[n][:w]
+				continue
+			}
+			y = admMirror(y, h) * w
 			a.rows32[k] = in[y : y+w]
 		}
 		a.kern.dwtNVert(t[2*n*w:(2*n+1)*w], t[(2*n+1)*w:(2*n+2)*w], &a.rows32, p)
@@ -207,6 +213,19 @@ func (a *adm) dwtNHorizRow(l, base, off int, outA []int32, det *[3][]int32, want
 		var tl, th [4]int64
 		for k := range 4 {
 			x := 2*j - 1 + k
+			if x < 0 && hw == 2 {
+				// libvmaf reads tap -1 of a row of 3 or 4 samples
+				// unmirrored (see fillAbove): the word before the row in
+				// its layout of a.tmp. Before the first row, the reference
+				// low-pass one, that word is outside its buffer (the
+				// allocator's bookkeeping, zero with glibc); it only
+				// reaches the LL band and v.
+				if base+x >= 0 {
+					tl[k] = int64(a.tmp[base+x])
+				}
+				th[k] = int64(a.tmp[base+w+x])
+				continue
+			}
 			if !(a.simdLast[l] && j == hw-1) {
 				x = admMirror(x, w)
 			}

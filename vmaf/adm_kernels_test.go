@@ -230,7 +230,7 @@ func TestADMKernelCM0(t *testing.T) {
 // leave to the portable code.
 func TestADMKernelFrames(t *testing.T) {
 	sets := admOtherKernelSets(t)
-	sizes := [][2]int{{5, 7}, {33, 35}, {66, 40}, {97, 63}, {130, 66}, {321, 71}, {577, 45}}
+	sizes := [][2]int{{5, 7}, {17, 17}, {32, 24}, {33, 35}, {66, 40}, {97, 63}, {130, 66}, {321, 71}, {577, 45}}
 	for _, sz := range sizes {
 		for _, bpc := range []int{8, 10, 12, 16} {
 			rng := rand.New(rand.NewPCG(uint64(sz[0]), uint64(bpc)))

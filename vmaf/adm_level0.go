@@ -144,6 +144,15 @@ func (a *adm) level0(ref, dist plane) (num, den, aim float32) {
 		// huge value and every term vanishes.
 		cm.skip[t] = cubSh[t] < 0
 		cm.cs[t] = uint(max(cubSh[t], 0))
+		// With no shift (bands of 9 to 16 samples), libvmaf's rounding
+		// offset 2^(shift-1), computed in double with an unsigned shift,
+		// is 2^(2^32-1), infinite. Its AVX-512 code converts that to 32
+		// bits as 2^32-1 and adds it to every cube term (its C and AVX2
+		// code get 0).
+		a.cm0Bias[t] = 0
+		if cubSh[t] == 0 {
+			a.cm0Bias[t] = 1<<32 - 1
+		}
 	}
 	a.cm0P = cm
 	rowSh := uint(admCeilLog2(h))

@@ -119,6 +119,10 @@ func (a *adm) levelN(l int) (num, den, aim float32) {
 	dcs := uint(admCeilLog2(bx1 - bx0))
 	rRnd := uint64(admRoundHalf(int(rs)))
 
+	if h == 2 {
+		a.fillAbove()
+	}
+
 	var denAcc [3]uint64
 	var numAcc, aimAcc [3]int64
 	masked := func(r int) {
@@ -157,4 +161,37 @@ func (a *adm) levelN(l int) (num, den, aim float32) {
 	num = admPoolScale(float32(numAcc[0])/cmScale, float32(numAcc[1])/cmScale, float32(numAcc[2])/cmScale, area, admNoiseWeight)
 	aim = admPoolScale(float32(aimAcc[0])/cmScale, float32(aimAcc[1])/cmScale, float32(aimAcc[2])/cmScale, area, 0)
 	return num, den, aim
+}
+
+// fillAbove sets a.above to what libvmaf's transform reads as row -1 of
+// a level's input when the input has 3 or 4 rows: its table of filter
+// taps then has -1 for the first output row, where every other size has
+// the mirrored 1 (and likewise for the first column, see dwtNHorizRow).
+// Pictures of 17 to 32 rows meet this at level 3. Row -1 lies before the
+// LL band in libvmaf's scratch buffer. For the reference it is the end of
+// the level-0 diagonal masker made from the restored detail, left there
+// by the AIM pass: band row bh0-2, two 16-bit samples to a word, low one
+// first, zero outside the columns the masker was computed over (memory
+// libvmaf never writes). For the distorted picture it is a row of a band
+// libvmaf never writes either, zero. Those zeros are libvmaf's freshly
+// allocated memory; the masker row is still in a.ring16, which levels 1
+// to 3 do not touch.
+func (a *adm) fillAbove() {
+	ref := a.above[0]
+	clear(ref)
+	r := a.bh[0] - 2
+	if py0, py1 := admBorderPadded(a.bh[0]); r < py0 || r >= py1 {
+		return
+	}
+	c0, c1 := admBorderPadded(a.bw[0])
+	m := a.ring16[admMR][2][r%3][1:]
+	at := func(c int) int32 {
+		if c < c0 || c >= c1 {
+			return 0
+		}
+		return int32(m[c])
+	}
+	for j := range ref {
+		ref[j] = int32(uint16(at(2*j))) | at(2*j+1)<<16
+	}
 }

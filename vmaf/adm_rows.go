@@ -109,6 +109,13 @@ func (a *adm) cm0Row(r int) (num, aim [3]int64) {
 	}
 	num = a.cm0Part(admRst, admMA, admFA, r, x0, v1, x1)
 	aim = a.cm0Part(admAdd, admMR, admFR, r, x0, v1, x1)
+	// The bias goes to every column, and to the two lanes past the 14
+	// columns of each vector block as well.
+	terms := int64(x1 - x0 + 2*((v1-x0)/14))
+	for t, b := range a.cm0Bias {
+		num[t] += b * terms
+		aim[t] += b * terms
+	}
 	return num, aim
 }
 

@@ -5,6 +5,7 @@ package pipelines
 // and vmaf-score run it, and MCP clients on its socket.
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -136,7 +137,7 @@ func (m *mcpRun) stopFeed() { m.stopOnce.Do(func() { close(m.stop) }) }
 type mcpConfig struct {
 	model     string
 	pauseMode pipeline.PauseMode
-	threads   int
+	threads   int // scoring workers; 0: 2
 	opts      control.Options
 	noControl bool // the same Runner without a control plane, for baselines
 }
@@ -151,7 +152,7 @@ func mcpStart(t testing.TB, c mcpConfig) *mcpRun {
 		t.Fatal(err)
 	}
 	r, err := pipeline.New(pipeline.Config{
-		Scorer:    vmaf.Config{Models: []*vmaf.Model{m}, Engine: "native", Threads: max(c.threads, 2)},
+		Scorer:    vmaf.Config{Models: []*vmaf.Model{m}, Engine: "native", Threads: cmp.Or(c.threads, 2)},
 		Pairing:   pipeline.PairByOrder,
 		PauseMode: c.pauseMode,
 	})

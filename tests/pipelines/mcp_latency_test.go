@@ -49,13 +49,13 @@ func frames1080(t testing.TB) (ref, dist []*vmaf.Picture) {
 }
 
 // statusRoundTrips calls vmaf_status every 2 ms while a pipeline scores
-// 1080p flat out, and returns the round-trip times and the frames scored
-// per second meanwhile. With inProcess the client shares the server's
-// process (and Go scheduler); otherwise it runs in a child process, as
-// vmafctl or an agent would.
-func statusRoundTrips(t testing.TB, calls int, inProcess bool) ([]time.Duration, float64) {
+// 1080p flat out with threads workers, and returns the round-trip times
+// and the frames scored per second meanwhile. With inProcess the client
+// shares the server's process (and Go scheduler); otherwise it runs in a
+// child process, as vmafctl or an agent would.
+func statusRoundTrips(t testing.TB, calls int, inProcess bool, threads int) ([]time.Duration, float64) {
 	ref, dist := frames1080(t)
-	run := mcpStart(t, mcpConfig{})
+	run := mcpStart(t, mcpConfig{threads: threads})
 	done := run.feed(ref, dist, 0, 1000)
 	defer func() {
 		run.stopFeed()
@@ -160,7 +160,7 @@ func TestMCPStatusWhileScoring1080p(t *testing.T) {
 		t.Skip("scores 1080p flat out")
 	}
 	before := loadAverage()
-	rtts, _ := statusRoundTrips(t, 500, true)
+	rtts, _ := statusRoundTrips(t, 500, true, 2)
 	after := loadAverage()
 	p50, p99, worst := percentile(rtts, 0.5), percentile(rtts, 0.99), percentile(rtts, 1)
 	t.Logf("vmaf_status round trip while scoring 1080p flat out (%d calls): p50 %v, p99 %v, max %v (load average %.1f..%.1f on %d CPUs)",
@@ -182,20 +182,29 @@ func loadAverage() float64 {
 // as metrics, for a client in the server's process (sharing its Go
 // scheduler) and for one in a process of its own (as vmafctl or an agent
 // is), with the frames scored per second meanwhile and the one-minute load
-// average at the end:
+// average at the end. Scoring runs one worker per CPU, and also one
+// worker fewer, which leaves the control plane a CPU:
 //
 //	go test -run '^$' -bench MCPStatus -benchtime 500x ./tests/pipelines
 func BenchmarkMCPStatusWhileScoring1080p(b *testing.B) {
-	for _, c := range []struct {
+	type setup struct {
 		name      string
 		inProcess bool
-	}{{"client=in-process", true}, {"client=process", false}} {
+		threads   int
+	}
+	var setups []setup
+	for _, threads := range []int{runtime.NumCPU(), max(runtime.NumCPU()-1, 1)} {
+		setups = append(setups,
+			setup{fmt.Sprintf("threads=%d/client=in-process", threads), true, threads},
+			setup{fmt.Sprintf("threads=%d/client=process", threads), false, threads})
+	}
+	for _, c := range setups {
 		b.Run(c.name, func(b *testing.B) {
 			// The benchmark harness sets GOMAXPROCS for every run (the
 			// -cpu list), undoing the spare processors control/attach asks
 			// for; ask again, as a host running the element would have it.
 			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(runtime.NumCPU() + 2))
-			rtts, fps := statusRoundTrips(b, b.N, c.inProcess)
+			rtts, fps := statusRoundTrips(b, b.N, c.inProcess, c.threads)
 			b.ReportMetric(float64(percentile(rtts, 0.5).Microseconds())/1000, "p50-ms")
 			b.ReportMetric(float64(percentile(rtts, 0.99).Microseconds())/1000, "p99-ms")
 			b.ReportMetric(float64(percentile(rtts, 1).Microseconds())/1000, "max-ms")

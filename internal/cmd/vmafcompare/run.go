@@ -24,6 +24,9 @@ func compareDirs(c config, stdout, stderr io.Writer) int {
 		defer os.RemoveAll(tmp)
 	}
 
+	if nativeOnly(c.oursArgs) {
+		fmt.Fprintln(stderr, "vmafcompare: vmaf-score runs the native engine, which has no float models: vmaf_float is left out")
+	}
 	cmp := newComparison(c.ignore)
 	compared, failed := 0, 0
 	for _, dir := range c.dirs {
@@ -100,7 +103,10 @@ func scorePair(c config, p pair, tmp string) (want, got *vmafLog, err error) {
 	}
 
 	wantLog := base + ".libvmaf.json"
-	args := append(rawArgs(refRaw, distRaw, gr), commonArgs(c, wantLog)...)
+	// The stored logs' other metrics are still checked without the
+	// float model (largestDiff compares what both logs have).
+	withFloat := !nativeOnly(c.oursArgs)
+	args := append(rawArgs(refRaw, distRaw, gr), commonArgs(c, wantLog, withFloat)...)
 	if err := runTool(c.libvmaf, args); err != nil {
 		return nil, nil, fmt.Errorf("libvmaf: %w", err)
 	}
@@ -109,7 +115,7 @@ func scorePair(c config, p pair, tmp string) (want, got *vmafLog, err error) {
 	if c.oursInput == "y4m" {
 		args = []string{"-r", refY4M, "-d", distY4M}
 	}
-	args = append(append(append([]string{}, c.oursArgs...), args...), commonArgs(c, gotLog)...)
+	args = append(append(append([]string{}, c.oursArgs...), args...), commonArgs(c, gotLog, withFloat)...)
 	if err := runTool(c.ours, args); err != nil {
 		return nil, nil, fmt.Errorf("vmaf-score: %w", err)
 	}
@@ -156,21 +162,35 @@ func rawArgs(ref, dist string, g geometry) []string {
 		"-p", g.chroma, "-b", strconv.Itoa(g.bitDepth)}
 }
 
-// commonArgs are the scoring options of the golden set: four models, PSNR,
-// SSIM and MS-SSIM, JSON output.
-func commonArgs(c config, out string) []string {
-	float := "version=vmaf_float_v0.6.1:name=vmaf_float"
-	if c.modelDir != "" {
-		float = "path=" + filepath.Join(c.modelDir, "vmaf_float_v0.6.1.json") + ":name=vmaf_float"
-	}
-	return []string{
+// commonArgs are the scoring options of the golden set: four models (three
+// without withFloat), PSNR, SSIM and MS-SSIM, JSON output.
+func commonArgs(c config, out string, withFloat bool) []string {
+	args := []string{
 		"--threads", strconv.Itoa(c.threads), "-q", "--json", "-o", out,
 		"-m", "version=vmaf_v0.6.1",
 		"-m", "version=vmaf_v0.6.1neg:name=vmaf_neg",
-		"-m", float,
 		"-m", "version=vmaf_4k_v0.6.1:name=vmaf_4k",
 		"--feature", "psnr", "--feature", "float_ssim", "--feature", "float_ms_ssim",
 	}
+	if withFloat {
+		float := "version=vmaf_float_v0.6.1:name=vmaf_float"
+		if c.modelDir != "" {
+			float = "path=" + filepath.Join(c.modelDir, "vmaf_float_v0.6.1.json") + ":name=vmaf_float"
+		}
+		args = append(args, "-m", float)
+	}
+	return args
+}
+
+// nativeOnly reports whether vmaf-score's arguments pin the native
+// engine, which has no float models.
+func nativeOnly(args []string) bool {
+	for i, a := range args {
+		if a == "--engine=native" || a == "--engine" && i+1 < len(args) && args[i+1] == "native" {
+			return true
+		}
+	}
+	return false
 }
 
 // runTool runs a scoring tool, returning the end of its output on failure.

@@ -109,6 +109,17 @@ func (b *vifRowBuf) vifWords(off, n int) *uint16 {
 
 // The span functions run one kernel over columns [j, e), a whole number of
 // its blocks (16 or 8 columns for AVX2, twice that for AVX-512 when wide).
+// The block functions cover a row with AVX-512 blocks (when wide), then
+// AVX2 blocks, then the portable code for the columns left.
+
+// vifWideEnd is where the AVX-512 blocks of a run of n columns end, n a
+// whole number of AVX2 blocks of block columns: 0 when not wide.
+func vifWideEnd(n, block int, wide bool) int {
+	if !wide {
+		return 0
+	}
+	return n &^ (2*block - 1)
+}
 
 func vifVertical8Span(b *vifRowBuf, ref, dis [][]byte, t *vifVecTaps, half, j, e int, wide bool) {
 	if e <= j {
@@ -125,20 +136,20 @@ func vifVertical8Span(b *vifRowBuf, ref, dis [][]byte, t *vifVecTaps, half, j, e
 }
 
 func vifVertical8Vec(b *vifRowBuf, ref, dis [][]byte, taps []uint16, w int) {
-	n := 0
-	if t := vifVecTapsFor(taps); t != nil {
-		n = w &^ 15
-		vifVertical8Span(b, ref, dis, t, len(taps)/2, 0, n, false)
-	}
-	vifVertical8Cols(b, ref, dis, taps, n, w)
+	vifVertical8Blocks(b, ref, dis, taps, w, false)
 }
 
 func vifVertical8Wide(b *vifRowBuf, ref, dis [][]byte, taps []uint16, w int) {
+	vifVertical8Blocks(b, ref, dis, taps, w, true)
+}
+
+func vifVertical8Blocks(b *vifRowBuf, ref, dis [][]byte, taps []uint16, w int, wide bool) {
 	n := 0
 	if t := vifVecTapsFor(taps); t != nil {
 		n = w &^ 15
-		vifVertical8Span(b, ref, dis, t, len(taps)/2, 0, w&^31, true)
-		vifVertical8Span(b, ref, dis, t, len(taps)/2, w&^31, n, false)
+		m := vifWideEnd(n, 16, wide)
+		vifVertical8Span(b, ref, dis, t, len(taps)/2, 0, m, true)
+		vifVertical8Span(b, ref, dis, t, len(taps)/2, m, n, false)
 	}
 	vifVertical8Cols(b, ref, dis, taps, n, w)
 }
@@ -158,21 +169,21 @@ func vifVertical16Span(b *vifRowBuf, ref, dis [][]uint16, t *vifVecTaps, half, j
 }
 
 func vifVertical16Vec(b *vifRowBuf, ref, dis [][]uint16, taps []uint16, w int, muShift, sqShift uint) {
+	vifVertical16Blocks(b, ref, dis, taps, w, muShift, sqShift, false)
+}
+
+func vifVertical16Wide(b *vifRowBuf, ref, dis [][]uint16, taps []uint16, w int, muShift, sqShift uint) {
+	vifVertical16Blocks(b, ref, dis, taps, w, muShift, sqShift, true)
+}
+
+func vifVertical16Blocks(b *vifRowBuf, ref, dis [][]uint16, taps []uint16, w int, muShift, sqShift uint, wide bool) {
 	n := 0
 	// The float64 rounding needs a shift; every caller has one.
 	if t := vifVecTapsFor(taps); t != nil && sqShift > 0 {
 		n = w &^ 7
-		vifVertical16Span(b, ref, dis, t, len(taps)/2, 0, n, muShift, sqShift, false)
-	}
-	vifVertical16Cols(b, ref, dis, taps, n, w, muShift, sqShift)
-}
-
-func vifVertical16Wide(b *vifRowBuf, ref, dis [][]uint16, taps []uint16, w int, muShift, sqShift uint) {
-	n := 0
-	if t := vifVecTapsFor(taps); t != nil && sqShift > 0 {
-		n = w &^ 7
-		vifVertical16Span(b, ref, dis, t, len(taps)/2, 0, w&^15, muShift, sqShift, true)
-		vifVertical16Span(b, ref, dis, t, len(taps)/2, w&^15, n, muShift, sqShift, false)
+		m := vifWideEnd(n, 8, wide)
+		vifVertical16Span(b, ref, dis, t, len(taps)/2, 0, m, muShift, sqShift, true)
+		vifVertical16Span(b, ref, dis, t, len(taps)/2, m, n, muShift, sqShift, false)
 	}
 	vifVertical16Cols(b, ref, dis, taps, n, w, muShift, sqShift)
 }
@@ -192,21 +203,16 @@ func vifHorizontalSpan(b *vifRowBuf, t *vifVecTaps, half, j, e int, wide bool) {
 		vifAt(b.sigma1Sq, j, e-j), vifAt(b.sigma2Sq, j, e-j), vifAt(b.sigma12, j, e-j), e-j)
 }
 
-func vifHorizontalVec(b *vifRowBuf, taps []uint16, w int) {
-	n := 0
-	if t := vifVecTapsFor(taps); t != nil {
-		n = w &^ 15
-		vifHorizontalSpan(b, t, len(taps)/2, 0, n, false)
-	}
-	vifHorizontalCols(b, taps, n, w)
-}
+func vifHorizontalVec(b *vifRowBuf, taps []uint16, w int)  { vifHorizontalBlocks(b, taps, w, false) }
+func vifHorizontalWide(b *vifRowBuf, taps []uint16, w int) { vifHorizontalBlocks(b, taps, w, true) }
 
-func vifHorizontalWide(b *vifRowBuf, taps []uint16, w int) {
+func vifHorizontalBlocks(b *vifRowBuf, taps []uint16, w int, wide bool) {
 	n := 0
 	if t := vifVecTapsFor(taps); t != nil {
 		n = w &^ 15
-		vifHorizontalSpan(b, t, len(taps)/2, 0, w&^31, true)
-		vifHorizontalSpan(b, t, len(taps)/2, w&^31, n, false)
+		m := vifWideEnd(n, 16, wide)
+		vifHorizontalSpan(b, t, len(taps)/2, 0, m, true)
+		vifHorizontalSpan(b, t, len(taps)/2, m, n, false)
 	}
 	vifHorizontalCols(b, taps, n, w)
 }
@@ -226,20 +232,20 @@ func vifMeans8Span(b *vifRowBuf, ref, dis [][]byte, t *vifVecTaps, half, j, e in
 }
 
 func vifMeans8Vec(b *vifRowBuf, ref, dis [][]byte, taps []uint16, w int, shift uint) {
-	n := 0
-	if t := vifVecTapsFor(taps); t != nil && shift == 8 {
-		n = w &^ 15
-		vifMeans8Span(b, ref, dis, t, len(taps)/2, 0, n, false)
-	}
-	vifMeansCols(b, ref, dis, taps, n, w, shift)
+	vifMeans8Blocks(b, ref, dis, taps, w, shift, false)
 }
 
 func vifMeans8Wide(b *vifRowBuf, ref, dis [][]byte, taps []uint16, w int, shift uint) {
+	vifMeans8Blocks(b, ref, dis, taps, w, shift, true)
+}
+
+func vifMeans8Blocks(b *vifRowBuf, ref, dis [][]byte, taps []uint16, w int, shift uint, wide bool) {
 	n := 0
 	if t := vifVecTapsFor(taps); t != nil && shift == 8 {
 		n = w &^ 15
-		vifMeans8Span(b, ref, dis, t, len(taps)/2, 0, w&^31, true)
-		vifMeans8Span(b, ref, dis, t, len(taps)/2, w&^31, n, false)
+		m := vifWideEnd(n, 16, wide)
+		vifMeans8Span(b, ref, dis, t, len(taps)/2, 0, m, true)
+		vifMeans8Span(b, ref, dis, t, len(taps)/2, m, n, false)
 	}
 	vifMeansCols(b, ref, dis, taps, n, w, shift)
 }
@@ -259,20 +265,20 @@ func vifMeans16Span(b *vifRowBuf, ref, dis [][]uint16, t *vifVecTaps, half, j, e
 }
 
 func vifMeans16Vec(b *vifRowBuf, ref, dis [][]uint16, taps []uint16, w int, shift uint) {
-	n := 0
-	if t := vifVecTapsFor(taps); t != nil {
-		n = w &^ 15
-		vifMeans16Span(b, ref, dis, t, len(taps)/2, 0, n, shift, false)
-	}
-	vifMeansCols(b, ref, dis, taps, n, w, shift)
+	vifMeans16Blocks(b, ref, dis, taps, w, shift, false)
 }
 
 func vifMeans16Wide(b *vifRowBuf, ref, dis [][]uint16, taps []uint16, w int, shift uint) {
+	vifMeans16Blocks(b, ref, dis, taps, w, shift, true)
+}
+
+func vifMeans16Blocks(b *vifRowBuf, ref, dis [][]uint16, taps []uint16, w int, shift uint, wide bool) {
 	n := 0
 	if t := vifVecTapsFor(taps); t != nil {
 		n = w &^ 15
-		vifMeans16Span(b, ref, dis, t, len(taps)/2, 0, w&^31, shift, true)
-		vifMeans16Span(b, ref, dis, t, len(taps)/2, w&^31, n, shift, false)
+		m := vifWideEnd(n, 16, wide)
+		vifMeans16Span(b, ref, dis, t, len(taps)/2, 0, m, shift, true)
+		vifMeans16Span(b, ref, dis, t, len(taps)/2, m, n, shift, false)
 	}
 	vifMeansCols(b, ref, dis, taps, n, w, shift)
 }
@@ -293,21 +299,20 @@ func vifDecimateSpan(dstRef, dstDis []uint16, mu1, mu2 []uint32, t *vifVecTaps, 
 }
 
 func vifDecimateVec(dstRef, dstDis []uint16, mu1, mu2 []uint32, taps []uint16) {
-	n := 0
-	if t := vifVecTapsFor(taps); t != nil {
-		n = len(dstRef) &^ 15
-		vifDecimateSpan(dstRef, dstDis, mu1, mu2, t, len(taps)/2, 0, n, false)
-	}
-	vifDecimateRow(dstRef[n:], dstDis[n:], mu1[2*n:], mu2[2*n:], taps)
+	vifDecimateBlocks(dstRef, dstDis, mu1, mu2, taps, false)
 }
 
 func vifDecimateWide(dstRef, dstDis []uint16, mu1, mu2 []uint32, taps []uint16) {
+	vifDecimateBlocks(dstRef, dstDis, mu1, mu2, taps, true)
+}
+
+func vifDecimateBlocks(dstRef, dstDis []uint16, mu1, mu2 []uint32, taps []uint16, wide bool) {
 	n := 0
 	if t := vifVecTapsFor(taps); t != nil {
-		w := len(dstRef)
-		n = w &^ 15
-		vifDecimateSpan(dstRef, dstDis, mu1, mu2, t, len(taps)/2, 0, w&^31, true)
-		vifDecimateSpan(dstRef, dstDis, mu1, mu2, t, len(taps)/2, w&^31, n, false)
+		n = len(dstRef) &^ 15
+		m := vifWideEnd(n, 16, wide)
+		vifDecimateSpan(dstRef, dstDis, mu1, mu2, t, len(taps)/2, 0, m, true)
+		vifDecimateSpan(dstRef, dstDis, mu1, mu2, t, len(taps)/2, m, n, false)
 	}
 	vifDecimateRow(dstRef[n:], dstDis[n:], mu1[2*n:], mu2[2*n:], taps)
 }
@@ -326,17 +331,19 @@ type vifStatLanes struct {
 const vifStatsChunk = 1 << 12
 
 func vifAccumulateVec(s *vifSums, sigma1Sq, sigma2Sq, sigma12 []int32, gainLimit float64, lg *vifLog2Table) {
-	w := len(sigma1Sq)
-	n := w &^ 7
-	vifStatsSpan(s, sigma1Sq, sigma2Sq, sigma12, 0, n, gainLimit, lg, false)
-	s.addRow(sigma1Sq[n:], sigma2Sq[n:w], sigma12[n:w], gainLimit, lg)
+	vifAccumulateBlocks(s, sigma1Sq, sigma2Sq, sigma12, gainLimit, lg, false)
 }
 
 func vifAccumulateWide(s *vifSums, sigma1Sq, sigma2Sq, sigma12 []int32, gainLimit float64, lg *vifLog2Table) {
+	vifAccumulateBlocks(s, sigma1Sq, sigma2Sq, sigma12, gainLimit, lg, true)
+}
+
+func vifAccumulateBlocks(s *vifSums, sigma1Sq, sigma2Sq, sigma12 []int32, gainLimit float64, lg *vifLog2Table, wide bool) {
 	w := len(sigma1Sq)
 	n := w &^ 7
-	vifStatsSpan(s, sigma1Sq, sigma2Sq, sigma12, 0, w&^15, gainLimit, lg, true)
-	vifStatsSpan(s, sigma1Sq, sigma2Sq, sigma12, w&^15, n, gainLimit, lg, false)
+	m := vifWideEnd(n, 8, wide)
+	vifStatsSpan(s, sigma1Sq, sigma2Sq, sigma12, 0, m, gainLimit, lg, true)
+	vifStatsSpan(s, sigma1Sq, sigma2Sq, sigma12, m, n, gainLimit, lg, false)
 	s.addRow(sigma1Sq[n:], sigma2Sq[n:w], sigma12[n:w], gainLimit, lg)
 }
 

@@ -119,15 +119,13 @@ func (s *nativeScorer) submit(ref, dist *Picture, release func()) error {
 		s.work <- task{j, partAll}
 		return nil
 	}
-	n := 1 // the blur
+	units := 0
 	if j.scored {
-		n += len(j.plan.units)
+		units = len(j.plan.units)
 	}
-	j.remaining.Store(int32(n))
-	if j.scored {
-		for i := range j.plan.units {
-			s.work <- task{j, i}
-		}
+	j.remaining.Store(int32(units + 1)) // and the blur
+	for i := range units {
+		s.work <- task{j, i}
 	}
 	s.work <- task{j, partBlur}
 	return nil

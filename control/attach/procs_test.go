@@ -1,6 +1,8 @@
 package attach
 
 import (
+	"cmp"
+	"errors"
 	"fmt"
 	"os"
 	"runtime"
@@ -44,6 +46,7 @@ func TestBackgroundThreadLowersOnlyItsThread(t *testing.T) {
 	type seen struct {
 		lowered       bool
 		before, after int
+		read          bool // both nice values were read
 	}
 	got := make(chan seen)
 	go func() {
@@ -52,12 +55,18 @@ func TestBackgroundThreadLowersOnlyItsThread(t *testing.T) {
 		// reach the rest of the test binary.
 		runtime.LockOSThread()
 		tid := unix.Gettid()
-		s := seen{before: threadNice(t, tid)}
+		var s seen
+		var ok1, ok2 bool
+		s.before, ok1 = readNice(tid)
 		s.lowered = backgroundThread()
-		s.after = threadNice(t, tid)
+		s.after, ok2 = readNice(tid)
+		s.read = ok1 && ok2
 		got <- s
 	}()
 	s := <-got
+	if !s.read {
+		t.Fatal("no nice value for the locked thread")
+	}
 	if want := min(s.before+workerNice, 19); !s.lowered || s.after != want {
 		t.Errorf("thread at nice %d: %d after backgroundThread (reported %v), want %d", s.before, s.after, s.lowered, want)
 	}
@@ -84,10 +93,10 @@ func TestStartMarksWorkersBackground(t *testing.T) {
 	const threads = 3
 	// Threads lowered before scoring (one parked by an earlier test, say)
 	// are not the workers.
-	lowSet := func() map[string]bool {
+	lowSet := func() (map[string]bool, error) {
 		tasks, err := os.ReadDir("/proc/self/task")
 		if err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
 		set := map[string]bool{}
 		for _, d := range tasks {
@@ -96,19 +105,35 @@ func TestStartMarksWorkersBackground(t *testing.T) {
 				set[d.Name()] = true
 			}
 		}
-		return set
+		return set, nil
 	}
-	before := lowSet()
+	before, err := lowSet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// check runs on the engine's goroutine, where a failure must not end
+	// the goroutine (t.Fatal would): it is kept for the test's own.
 	var lowered int
 	var deliverer []int
+	var checkErr error
 	check := func() {
-		lowered = 0
-		for tid := range lowSet() {
+		set, err := lowSet()
+		nice, ok := readNice(unix.Gettid())
+		if err == nil && !ok {
+			err = errors.New("no nice value for the thread delivering results")
+		}
+		if err != nil {
+			checkErr = cmp.Or(checkErr, err)
+			return
+		}
+		n := 0
+		for tid := range set {
 			if !before[tid] {
-				lowered++
+				n++
 			}
 		}
-		deliverer = append(deliverer, threadNice(t, unix.Gettid()))
+		lowered = max(lowered, n)
+		deliverer = append(deliverer, nice)
 	}
 	ctx, err := vmaf.NewContext(vmaf.Config{Models: []*vmaf.Model{m}, Engine: "native", Threads: threads,
 		// Results come while the workers are alive (they end at Flush).
@@ -124,6 +149,9 @@ func TestStartMarksWorkersBackground(t *testing.T) {
 	}
 	if err := ctx.Flush(); err != nil {
 		t.Fatal(err)
+	}
+	if checkErr != nil {
+		t.Fatal(checkErr)
 	}
 	if lowered < threads {
 		t.Errorf("%d threads at nice %d while scoring, want the %d workers'", lowered, base+workerNice, threads)

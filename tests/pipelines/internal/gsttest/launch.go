@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -29,7 +30,7 @@ type Message struct {
 // ends the run instead of waiting for a debugger.
 func Launch(t testing.TB, timeout time.Duration, description string, env ...string) *Run {
 	t.Helper()
-	return launch(t, timeout, []string{"-m", "-f"}, description, env)
+	return launch(t, timeout, "gst-launch-1.0", append([]string{"-m", "-f"}, strings.Fields(description)...), env)
 }
 
 // LaunchQuiet is Launch without -m: gst-launch prints no messages, so
@@ -37,20 +38,22 @@ func Launch(t testing.TB, timeout time.Duration, description string, env ...stri
 // every message into text.
 func LaunchQuiet(t testing.TB, timeout time.Duration, description string, env ...string) *Run {
 	t.Helper()
-	return launch(t, timeout, []string{"-q", "-f"}, description, env)
+	return launch(t, timeout, "gst-launch-1.0", append([]string{"-q", "-f"}, strings.Fields(description)...), env)
 }
 
-func launch(t testing.TB, timeout time.Duration, flags []string, description string, env []string) *Run {
+// launch runs a program that plays a pipeline and waits for it, at most
+// timeout.
+func launch(t testing.TB, timeout time.Duration, prog string, args, env []string) *Run {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "gst-launch-1.0", append(flags, strings.Fields(description)...)...)
+	cmd := exec.CommandContext(ctx, prog, args...)
 	cmd.Env = Env(t, env...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err := cmd.Run()
 	if ctx.Err() != nil {
-		t.Fatalf("gst-launch-1.0 did not finish within %v (deadlock?):\n%s", timeout, tail(out.String()))
+		t.Fatalf("%s did not finish within %v (deadlock?):\n%s", filepath.Base(prog), timeout, tail(out.String()))
 	}
 	run := &Run{Output: out.String(), Err: err, Messages: ParseMessages(out.String())}
 	if ps := cmd.ProcessState; ps != nil {

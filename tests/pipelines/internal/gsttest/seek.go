@@ -1,8 +1,7 @@
 package gsttest
 
 import (
-	"bytes"
-	"context"
+	"cmp"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -15,20 +14,26 @@ import (
 var (
 	seekOnce sync.Once
 	seekBin  string
-	seekErr  string
+	seekSkip string // why the driver cannot be built here
+	seekErr  string // why building it failed
 )
 
 // SeekRun plays a pipeline with testdata/seekrun.c, which prints the
 // VMAF messages as gst-launch -m does and, after the given number of
 // frame messages, seeks the pipeline back to 0 with a flushing seek.
 // The driver is built once per test process; without a C compiler or
-// GStreamer's headers the test is skipped.
+// GStreamer's headers the test is skipped, and a driver that does not
+// compile fails it.
 func SeekRun(t testing.TB, timeout time.Duration, afterFrames int, description string) *Run {
 	t.Helper()
 	seekOnce.Do(func() {
+		if _, err := exec.LookPath("cc"); err != nil {
+			seekSkip = "no C compiler: " + err.Error()
+			return
+		}
 		flags, err := exec.Command("pkg-config", "--cflags", "--libs", "gstreamer-1.0").Output()
 		if err != nil {
-			seekErr = "pkg-config gstreamer-1.0: " + err.Error()
+			seekSkip = "pkg-config gstreamer-1.0: " + err.Error()
 			return
 		}
 		bin := filepath.Join(TempRoot(t), "seekrun")
@@ -40,22 +45,11 @@ func SeekRun(t testing.TB, timeout time.Duration, afterFrames int, description s
 		}
 		seekBin = bin
 	})
-	if seekBin == "" {
-		t.Skip(seekErr)
+	switch {
+	case seekSkip != "":
+		t.Skip(seekSkip)
+	case seekBin == "":
+		t.Fatal(cmp.Or(seekErr, "seekrun was not built"))
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, seekBin, strconv.Itoa(afterFrames), description)
-	cmd.Env = Env(t)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	err := cmd.Run()
-	if ctx.Err() != nil {
-		t.Fatalf("seekrun did not finish within %v (deadlock?):\n%s", timeout, tail(out.String()))
-	}
-	run := &Run{Output: out.String(), Err: err, Messages: ParseMessages(out.String())}
-	if ps := cmd.ProcessState; ps != nil {
-		run.CPU = ps.UserTime() + ps.SystemTime()
-	}
-	return run
+	return launch(t, timeout, seekBin, []string{strconv.Itoa(afterFrames), description}, nil)
 }

@@ -75,23 +75,23 @@ func BenchmarkElementVsEngine(b *testing.B) {
 			const vmafsink = "v.ref_sink"
 			results := filepath.Join(b.TempDir(), "scores.json")
 			tail := fmt.Sprintf(" vmafsink name=v threads=%d results-filename=%s results-format=json", threads, results)
-			startup, startupCPU := time.Hour, time.Hour
-			for range 3 {
-				t0 := time.Now()
-				run := gsttest.LaunchQuiet(b, time.Minute, pipeline(1, vmafsink)+tail)
-				startup = min(startup, time.Since(t0))
-				run.MustSucceed(b)
-				startupCPU = min(startupCPU, run.CPU)
+			// quickest is the shortest wall and CPU time of three runs.
+			quickest := func(desc string) (wall, cpu time.Duration) {
+				wall, cpu = time.Hour, time.Hour
+				for range 3 {
+					t0 := time.Now()
+					run := gsttest.LaunchQuiet(b, time.Minute, desc)
+					wall = min(wall, time.Since(t0))
+					run.MustSucceed(b)
+					cpu = min(cpu, run.CPU)
+				}
+				return wall, cpu
 			}
+			startup, startupCPU := quickest(pipeline(1, vmafsink) + tail)
 			// The sources' own CPU per frame, less gst-launch's start-up
 			// (the same pipeline with one frame), as for the element.
-			sourcesStartup := time.Hour
-			for range 3 {
-				run := gsttest.Launch(b, time.Minute, pipeline(1, "fakesink name=ref"))
-				run.MustSucceed(b)
-				sourcesStartup = min(sourcesStartup, run.CPU)
-			}
-			sources := gsttest.Launch(b, time.Minute, pipeline(sc.frames, "fakesink name=ref"))
+			_, sourcesStartup := quickest(pipeline(1, "fakesink name=ref"))
+			sources := gsttest.LaunchQuiet(b, time.Minute, pipeline(sc.frames, "fakesink name=ref"))
 			sources.MustSucceed(b)
 			sourcesCPU := max(sources.CPU-sourcesStartup, 0)
 
@@ -109,7 +109,7 @@ func BenchmarkElementVsEngine(b *testing.B) {
 				run := gsttest.LaunchQuiet(b, 10*time.Minute, pipeline(sc.frames, vmafsink)+tail)
 				elWall += time.Since(t0) - startup
 				run.MustSucceed(b)
-				if got := scoredFrames(b, results); got != sc.frames {
+				if got := len(gsttest.ReadResults(b, results, "json")); got != sc.frames {
 					b.Fatalf("element scored %d frames, want %d", got, sc.frames)
 				}
 				elCPU += run.CPU - startupCPU
@@ -174,19 +174,6 @@ func scoreRawFiles(b *testing.B, refPath, distPath string, w, h int, model *vmaf
 		b.Fatal(err)
 	}
 	return n
-}
-
-// scoredFrames counts the frames of a JSON results file.
-func scoredFrames(b *testing.B, path string) int {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	frames, err := gsttest.ParseResults(data, "json")
-	if err != nil {
-		b.Fatal(err)
-	}
-	return len(frames)
 }
 
 // selfCPU is the user and system time this process has used.

@@ -3,7 +3,6 @@ package pipelines
 import (
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -71,14 +70,7 @@ func TestElementCapsChange(t *testing.T) {
 		t.Errorf("pooled vmaf-mean %v, mean of the frame messages %v", mean, sum/(n1+n2))
 	}
 
-	data, err := os.ReadFile(results)
-	if err != nil {
-		t.Fatal(err)
-	}
-	frames, err := gsttest.ParseResults(data, "json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	frames := gsttest.ReadResults(t, results, "json")
 	if len(frames) != n1+n2 {
 		t.Fatalf("results file has %d frames, want %d", len(frames), n1+n2)
 	}

@@ -3,7 +3,6 @@ package pipelines
 import (
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -110,14 +109,7 @@ func TestElementScoresEqualEngine(t *testing.T) {
 // engine's scores at the precision libvmaf's formats print (6 decimals).
 func checkResultsFile(t *testing.T, path, format string, want []map[string]float64) {
 	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	frames, err := gsttest.ParseResults(data, format)
-	if err != nil {
-		t.Fatalf("results file %s: %v\n%s", path, err, data[:min(len(data), 2000)])
-	}
+	frames := gsttest.ReadResults(t, path, format)
 	if len(frames) != len(want) {
 		t.Fatalf("results file has %d frames, want %d", len(frames), len(want))
 	}

@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
+	"os"
 	"strconv"
+	"testing"
 )
 
 // ResultFrame is one frame of a results file.
@@ -14,6 +16,21 @@ type ResultFrame struct {
 	Num     int
 	Model   string
 	Metrics map[string]float64
+}
+
+// ReadResults reads and parses a results file, failing the test when it
+// cannot.
+func ReadResults(t testing.TB, path, format string) []ResultFrame {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	frames, err := ParseResults(data, format)
+	if err != nil {
+		t.Fatalf("results file %s: %v\n%s", path, err, data[:min(len(data), 2000)])
+	}
+	return frames
 }
 
 // ParseResults reads a results file in libvmaf's json, xml or csv layout.

@@ -20,12 +20,12 @@ const (
 // scores exactly as the file does.
 func TestStdin(t *testing.T) {
 	bin, dir := ffSetup(t)
-	ref, dist := ffGolden(t, ffRef), ffGolden(t, ffDist)
+	ref, dist := ffClips.Y4M(t, ffRef), ffClips.Y4M(t, ffDist)
 	want := filepath.Join(dir, "stdin-want.json")
 	if out, err := exec.Command(bin, "-r", ref, "-d", dist, "--json", "-o", want, "-q").CombinedOutput(); err != nil {
 		t.Fatalf("%v: %s", err, out)
 	}
-	refYUV := ffMake(t, "ref.yuv", "-i", ref, "-f", "rawvideo")
+	refYUV := ffClips.FFmpeg(t, "ref.yuv", "-i", ref, "-f", "rawvideo")
 	tests := []struct{ name, script string }{
 		{"y4m", `ffmpeg -loglevel error -i "$DIST" -f yuv4mpegpipe - | $VMAF -r "$REF" -d - --json -o "$OUT" -q`},
 		{"nut", `ffmpeg -loglevel error -i "$DIST" -c:v rawvideo -f nut - | $VMAF -r "$REF" -d - --json -o "$OUT" -q`},
@@ -53,8 +53,8 @@ func TestStdin(t *testing.T) {
 // file is a valid document with the frames scored so far.
 func TestInterruptLeavesValidOutput(t *testing.T) {
 	bin, _ := ffSetup(t)
-	ref := ffGolden(t, "flower_576x324_ref.y4m")
-	slow := ffMake(t, "flower_x264_slow.mkv", "-stream_loop", "20", "-i", ref, "-c:v", "libx264", "-preset", "ultrafast", "-crf", "30")
+	ref := ffClips.Y4M(t, "flower_576x324_ref.y4m")
+	slow := ffClips.FFmpeg(t, "flower_x264_slow.mkv", "-stream_loop", "20", "-i", ref, "-c:v", "libx264", "-preset", "ultrafast", "-crf", "30")
 	out := filepath.Join(t.TempDir(), "out.json")
 	cmd := exec.Command(bin, "-r", ref, "-d", slow, "--json", "-o", out, "--threads", "1")
 	var errb strings.Builder
@@ -96,7 +96,7 @@ func TestInterruptLeavesValidOutput(t *testing.T) {
 
 // The progress line goes to stderr only when asked for or on a terminal.
 func TestProgressLine(t *testing.T) {
-	ref, dist := ffGolden(t, ffRef), ffGolden(t, ffDist)
+	ref, dist := ffClips.Y4M(t, ffRef), ffClips.Y4M(t, ffDist)
 	script := fmt.Sprintf("$VMAF -r %q -d %q --progress", ref, dist)
 	code, stdout, stderr := ffShell(t, script)
 	if code != 0 || !strings.Contains(stderr, "\r8/8 frames") || !strings.HasPrefix(stdout, "vmaf_v0.6.1: ") {

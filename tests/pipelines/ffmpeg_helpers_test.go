@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/vmafsink/vmafsink/internal/testclips"
 )
 
 // End-to-end tests of vmaf-score's FFmpeg path, run as a user would: the
@@ -19,12 +21,14 @@ var (
 	ffDir     string
 	ffBinary  string
 	ffInitErr error
-	ffMu      sync.Mutex
-	ffCache   = map[string]string{}
 )
+
+// ffClips gives these tests golden clips and clips made with ffmpeg.
+var ffClips = testclips.New("../..", "vmaf-score-e2e-clips-")
 
 func TestMain(m *testing.M) {
 	code := m.Run()
+	ffClips.Cleanup()
 	if ffDir != "" {
 		os.RemoveAll(ffDir)
 	}
@@ -68,57 +72,6 @@ type ffBuildError struct {
 }
 
 func (e *ffBuildError) Error() string { return "building vmaf-score: " + e.err.Error() + ": " + e.out }
-
-// golden returns the path of an uncompressed golden clip.
-func ffGolden(t *testing.T, name string) string {
-	t.Helper()
-	_, dir := ffSetup(t)
-	ffMu.Lock()
-	defer ffMu.Unlock()
-	if p, ok := ffCache[name]; ok {
-		return p
-	}
-	dirs := []string{filepath.Join("..", "..", "testdata", "goldens")}
-	if d := os.Getenv("VMAF_GOLDENS"); d != "" {
-		dirs = append(dirs, d)
-	}
-	dirs = append(dirs, filepath.Join("..", "..", "..", "shared", "goldens"))
-	for _, d := range dirs {
-		p := filepath.Join(d, "clips", name)
-		if _, err := os.Stat(p); err == nil {
-			ffCache[name] = p
-			return p
-		}
-		if _, err := os.Stat(p + ".xz"); err == nil {
-			out := filepath.Join(dir, name)
-			if b, err := exec.Command("sh", "-c", `xz -dc "$1" > "$2"`, "sh", p+".xz", out).CombinedOutput(); err != nil {
-				t.Fatalf("xz: %v: %s", err, b)
-			}
-			ffCache[name] = out
-			return out
-		}
-	}
-	t.Fatalf("golden clip %s not found in %v", name, dirs)
-	return ""
-}
-
-// ffmpeg makes out (in the scratch directory) with the ffmpeg tool, once.
-func ffMake(t *testing.T, out string, args ...string) string {
-	t.Helper()
-	_, dir := ffSetup(t)
-	ffMu.Lock()
-	defer ffMu.Unlock()
-	path := filepath.Join(dir, out)
-	if _, ok := ffCache[path]; ok {
-		return path
-	}
-	full := append([]string{"-hide_banner", "-loglevel", "error", "-y"}, args...)
-	if b, err := exec.Command("ffmpeg", append(full, path)...).CombinedOutput(); err != nil {
-		t.Fatalf("ffmpeg %s: %v: %s", strings.Join(full, " "), err, b)
-	}
-	ffCache[path] = path
-	return path
-}
 
 // shell runs a shell pipeline with $VMAF set to the binary and returns its
 // exit status, stdout and stderr.

@@ -22,8 +22,8 @@ import (
 func TestMCPSessionSwapsModel(t *testing.T) {
 	bin, _ := ffSetup(t)
 	dir := t.TempDir()
-	refYUV := ffMake(t, "mcp_ref.yuv", "-i", ffGolden(t, "flower_576x324_ref.y4m"), "-frames:v", "8", "-f", "rawvideo")
-	distYUV := ffMake(t, "mcp_dist.yuv", "-i", ffGolden(t, "flower_576x324_x264_crf22.y4m"), "-frames:v", "8", "-f", "rawvideo")
+	refYUV := ffClips.FFmpeg(t, "mcp_ref.yuv", "-i", ffClips.Y4M(t, "flower_576x324_ref.y4m"), "-frames:v", "8", "-f", "rawvideo")
+	distYUV := ffClips.FFmpeg(t, "mcp_dist.yuv", "-i", ffClips.Y4M(t, "flower_576x324_x264_crf22.y4m"), "-frames:v", "8", "-f", "rawvideo")
 	dist, err := os.ReadFile(distYUV)
 	if err != nil {
 		t.Fatal(err)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vmafsink/vmafsink/control"
+	"github.com/vmafsink/vmafsink/internal/spareprocs"
 	"github.com/vmafsink/vmafsink/tests/pipelines/internal/gsttest"
 	"github.com/vmafsink/vmafsink/vmaf"
 )
@@ -203,7 +204,8 @@ func BenchmarkMCPStatusWhileScoring1080p(b *testing.B) {
 			// The benchmark harness sets GOMAXPROCS for every run (the
 			// -cpu list), undoing the spare processors control/attach asks
 			// for; ask again, as a host running the element would have it.
-			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(runtime.NumCPU() + 2))
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+			spareprocs.Reserve(2) // as control/attach does
 			rtts, fps := statusRoundTrips(b, b.N, c.inProcess, c.threads)
 			b.ReportMetric(float64(percentile(rtts, 0.5).Microseconds())/1000, "p50-ms")
 			b.ReportMetric(float64(percentile(rtts, 0.99).Microseconds())/1000, "p99-ms")

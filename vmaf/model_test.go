@@ -13,11 +13,16 @@ import (
 
 // sharedModelsDir is where libvmaf's model files sit next to the
 // checkout; the repository does not carry them. Tests needing them skip
-// when it is absent.
+// when they are absent, unless VMAF_MODELS names them (as meson test does
+// whenever they are beside the checkout, CI included): then a missing or
+// unreadable directory is a failure, not a quiet skip.
 func sharedModelsDir(t testing.TB) string {
 	t.Helper()
 	dir := modelsDirPath()
 	if _, err := os.Stat(dir); err != nil {
+		if os.Getenv("VMAF_MODELS") != "" {
+			t.Fatalf("VMAF_MODELS: %v", err)
+		}
 		t.Skipf("libvmaf's model files not found (%v); set VMAF_MODELS", err)
 	}
 	return dir

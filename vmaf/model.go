@@ -2,7 +2,6 @@ package vmaf
 
 import (
 	"fmt"
-	"os"
 	"strconv"
 )
 
@@ -81,7 +80,7 @@ func LoadModelFile(path string) (*Model, error) {
 }
 
 func loadModelFile(path string, cfg modelConfig) (*Model, error) {
-	data, err := os.ReadFile(path)
+	data, err := readModelFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("vmaf: load model: %w", err)
 	}

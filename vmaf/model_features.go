@@ -203,7 +203,7 @@ func (e *extractorInfo) optionValues(opts []featureOpt) ([]float64, error) {
 		case optDouble:
 			vals[i], err = strconv.ParseFloat(s, 64)
 		}
-		if err == nil && o.kind != optBool && (vals[i] < o.min || vals[i] > o.max) {
+		if err == nil && o.kind != optBool && !(vals[i] >= o.min && vals[i] <= o.max) { // NaN fails too
 			err = fmt.Errorf("outside %g..%g", o.min, o.max)
 		}
 		if err != nil {

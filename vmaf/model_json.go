@@ -26,7 +26,9 @@ func decodeModelFile(data []byte) ([]modelDict, error) {
 	if err != nil {
 		var se *json.SyntaxError
 		if errors.As(err, &se) {
-			return nil, fmt.Errorf("model file is not valid JSON: %v (at byte %d)", se, se.Offset)
+			// The syntax error's text quotes the file's bytes; a model
+			// path can name any file, so only the offset is given.
+			return nil, fmt.Errorf("model file is not valid JSON (syntax error at byte %d)", se.Offset)
 		}
 		return nil, err
 	}

@@ -116,7 +116,14 @@ func parseOverload(key, val string, hasVal bool) (featureOverload, error) {
 			return featureOverload{}, fmt.Errorf("%s: extractor %s has no option %q", key, ext, opt)
 		}
 	}
-	if v, err := strconv.ParseFloat(strings.TrimSpace(val), 32); err == nil && !math.IsInf(v, 0) && !math.IsNaN(v) {
+	// NaN passes every range check (all its comparisons are false), so
+	// non-finite values are refused here, before any extractor sees them.
+	// C's strtod, which libvmaf uses, also reads a signed "-nan".
+	v, err := strconv.ParseFloat(strings.TrimSpace(val), 32)
+	if math.IsInf(v, 0) || math.IsNaN(v) || strings.EqualFold(strings.TrimLeft(strings.TrimSpace(val), "+-"), "nan") {
+		return featureOverload{}, fmt.Errorf("%s=%s: not a finite number", key, val)
+	}
+	if err == nil {
 		val = formatG(v)
 	}
 	return featureOverload{extractor: ext, key: opt, val: val}, nil

@@ -3,11 +3,14 @@ package element
 /*
 #include <stdlib.h>
 #include "gstglue.h"
+#include "videocomp.h"
 */
 import "C"
 
 import (
+	"encoding/binary"
 	"fmt"
+	"slices"
 	"sync"
 	"unsafe"
 
@@ -31,6 +34,15 @@ var sampleFormats = map[C.GstVideoFormat]sampleFormat{
 	C.GST_VIDEO_FORMAT_I420_12LE: {12, vmaf.Chroma420},
 	C.GST_VIDEO_FORMAT_I422_12LE: {12, vmaf.Chroma422},
 	C.GST_VIDEO_FORMAT_Y444_12LE: {12, vmaf.Chroma444},
+	// Read through per-component views: YV12 is I420 with its chroma
+	// planes swapped (still zero-copy); the semi-planar formats interleave
+	// their chroma, and P010/P012 keep their samples in the high bits, so
+	// those parts are copied (see mapBuffer).
+	C.GST_VIDEO_FORMAT_YV12:      {8, vmaf.Chroma420},
+	C.GST_VIDEO_FORMAT_NV12:      {8, vmaf.Chroma420},
+	C.GST_VIDEO_FORMAT_NV21:      {8, vmaf.Chroma420},
+	C.GST_VIDEO_FORMAT_P010_10LE: {10, vmaf.Chroma420},
+	C.GST_VIDEO_FORMAT_P012_LE:   {12, vmaf.Chroma420},
 }
 
 // videoFormat is a pad's negotiated format.
@@ -56,11 +68,13 @@ func parseCaps(caps *C.GstCaps) (*videoFormat, error) {
 	return f, nil
 }
 
-// sameStream reports whether two pads' formats can be scored together.
+// sameStream reports whether two pads' formats can be scored together:
+// the same size and the same samples once read, so that a decoder's NV12
+// pairs with its source's I420, as their pictures are the same.
 func (f *videoFormat) sameStream(o *videoFormat) bool {
 	return C.vs_info_width(&f.info) == C.vs_info_width(&o.info) &&
 		C.vs_info_height(&f.info) == C.vs_info_height(&o.info) &&
-		C.vs_info_format(&f.info) == C.vs_info_format(&o.info)
+		f.sample == o.sample
 }
 
 // mappedFrame is a buffer mapped for reading, seen as a vmaf.Picture
@@ -71,6 +85,9 @@ type mappedFrame struct {
 	mapped bool // frame holds the buffer
 	pic    vmaf.Picture
 	pool   *framePool
+	// conv holds the components that cannot be viewed in place, reused
+	// from frame to frame.
+	conv [3][]byte
 }
 
 // Release unmaps the frame, dropping its buffer reference, and recycles
@@ -125,8 +142,11 @@ func (p *framePool) destroy() {
 	p.all, p.free = nil, nil
 }
 
-// mapBuffer maps buf with the pad's format and describes its planes, with
-// the strides and offsets GstVideoMeta gives, as a picture.
+// mapBuffer maps buf with the pad's format and describes its components,
+// with the strides and offsets GstVideoMeta gives, as a picture. A
+// component stored one sample after another in the low bits is viewed in
+// place; any other is copied into the frame's own memory. When every
+// component was copied the buffer is unmapped at once.
 func (p *framePool) mapBuffer(f *videoFormat, buf *C.GstBuffer) (*mappedFrame, error) {
 	m := p.get()
 	if C.vs_frame_map(m.frame, &f.info, buf) == 0 {
@@ -143,17 +163,50 @@ func (p *framePool) mapBuffer(f *videoFormat, buf *C.GstBuffer) (*mappedFrame, e
 	if pic.BitDepth > 8 {
 		bytes = 2
 	}
+	views := 0
 	for i := range 3 {
-		var stride C.gint
-		data := C.vs_frame_plane(m.frame, C.guint(i), &stride)
-		if data == nil {
+		var stride, pstride C.gint
+		data := C.vs_frame_comp(m.frame, C.gint(i), &stride, &pstride)
+		w, h := pic.PlaneSize(i)
+		if data == nil || w == 0 {
 			pic.Planes[i], pic.Strides[i] = nil, 0
 			continue
 		}
-		w, h := pic.PlaneSize(i)
-		n := int(stride)*(h-1) + w*bytes
-		pic.Planes[i] = unsafe.Slice((*byte)(unsafe.Pointer(data)), n)
-		pic.Strides[i] = int(stride)
+		shift := int(C.vs_info_comp_shift(&f.info, C.gint(i)))
+		n := int(stride)*(h-1) + (w-1)*int(pstride) + bytes
+		src := unsafe.Slice((*byte)(unsafe.Pointer(data)), n)
+		if int(pstride) == bytes && shift == 0 {
+			pic.Planes[i], pic.Strides[i] = src[:int(stride)*(h-1)+w*bytes], int(stride)
+			views++
+			continue
+		}
+		m.conv[i] = copyComponent(m.conv[i], src, w, h, int(stride), int(pstride), bytes, shift)
+		pic.Planes[i], pic.Strides[i] = m.conv[i], w*bytes
+	}
+	if views == 0 {
+		m.unmap()
 	}
 	return m, nil
+}
+
+// copyComponent gathers a component whose samples are pstride bytes apart
+// and shifted up by shift bits into dst as a tight plane of low-bit
+// samples (little-endian words when bytes is 2).
+func copyComponent(dst, src []byte, w, h, stride, pstride, bytes, shift int) []byte {
+	dst = slices.Grow(dst[:0], w*h*bytes)[:w*h*bytes]
+	for y := range h {
+		row := src[y*stride:]
+		out := dst[y*w*bytes : (y+1)*w*bytes]
+		if bytes == 1 {
+			for x := range out {
+				out[x] = row[x*pstride]
+			}
+			continue
+		}
+		for x := range w {
+			v := binary.LittleEndian.Uint16(row[x*pstride:]) >> shift
+			binary.LittleEndian.PutUint16(out[2*x:], v)
+		}
+	}
+	return dst
 }

@@ -59,6 +59,10 @@ func (st *runState) chain(s pipeline.Side, buf *C.GstBuffer) C.GstFlowReturn {
 		return C.GST_FLOW_ERROR
 	}
 	hold := ps.poolHoldLimit(buf)
+	if !m.mapped {
+		// Every component was copied out: the buffer is back upstream.
+		hold = 0
+	}
 	ps.flowed = true
 	if !ps.probed {
 		// A live source cannot be held back: a wait at the lead limit

@@ -6,8 +6,10 @@
 package swap
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -27,12 +29,9 @@ var (
 	ErrBusy         = errors.New("too many swaps being prepared")
 )
 
-// Bounds on what a registry reads, so that a directory of junk cannot
-// make a listing or a swap expensive.
-const (
-	maxModelFiles = 256
-	maxModelBytes = 64 << 20
-)
+// maxModelFiles bounds what a listing reads, so that a directory of junk
+// cannot make it expensive (vmaf bounds each file's size).
+const maxModelFiles = 256
 
 // Registry knows which models a swap may name: the built-in models, and
 // model files (*.json) inside the allowed directories. A path elsewhere
@@ -94,7 +93,11 @@ type Entry struct {
 
 // List returns the built-in models, then the model files of each allowed
 // directory in name order, each parsed to report its features or error.
-func (r *Registry) List() []Entry {
+// Only regular files that resolve inside an allowed directory are listed:
+// a FIFO named *.json would block a reader, and a link leading out would
+// let a client read files it may not. ctx ends the listing early (with
+// ctx's error): a client may cancel, and the caller may set a deadline.
+func (r *Registry) List(ctx context.Context) ([]Entry, error) {
 	var out []Entry
 	for _, v := range vmaf.BuiltinModelVersions() {
 		e := Entry{Name: v, Builtin: true}
@@ -107,9 +110,12 @@ func (r *Registry) List() []Entry {
 	}
 	n := 0
 	for _, d := range r.dirs {
-		for _, path := range modelFiles(d) {
+		for _, path := range r.modelFiles(d) {
+			if err := ctx.Err(); err != nil {
+				return out, fmt.Errorf("swap: listing models: %w", err)
+			}
 			if n++; n > maxModelFiles {
-				return out
+				return out, nil
 			}
 			e := Entry{Name: strings.TrimSuffix(filepath.Base(path), ".json"), Path: path}
 			if m, err := Load("path=" + path); err != nil {
@@ -120,20 +126,33 @@ func (r *Registry) List() []Entry {
 			out = append(out, e)
 		}
 	}
-	return out
+	return out, nil
 }
 
-// modelFiles lists the *.json files directly inside dir, sorted.
-func modelFiles(dir string) []string {
+// modelFiles lists the *.json files directly inside dir that are regular
+// files, or links to regular files inside an allowed directory; sorted.
+func (r *Registry) modelFiles(dir string) []string {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return nil
 	}
 	var out []string
 	for _, e := range ents {
-		if !e.IsDir() && strings.HasSuffix(e.Name(), ".json") {
-			out = append(out, filepath.Join(dir, e.Name()))
+		if !strings.HasSuffix(e.Name(), ".json") {
+			continue
 		}
+		path := filepath.Join(dir, e.Name())
+		switch t := e.Type(); {
+		case t.IsRegular():
+		case t&fs.ModeSymlink != 0:
+			real, err := filepath.EvalSymlinks(path)
+			if err != nil || !r.inside(real) || !isFile(real) {
+				continue
+			}
+		default:
+			continue
+		}
+		out = append(out, path)
 	}
 	sort.Strings(out)
 	return out
@@ -211,16 +230,18 @@ func (r *Registry) allowedFile(path string) (string, error) {
 	if path == "" {
 		return "", fmt.Errorf("%w: empty path", ErrBadSpec)
 	}
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return "", fmt.Errorf("%w: %v", ErrBadSpec, err)
+	if !filepath.IsAbs(path) {
+		// Relative to what? The host's working directory is nothing a
+		// client knows or should learn.
+		return "", fmt.Errorf("%w: %q is neither a built-in model (%s), nor a model file in the model directories, nor an absolute path",
+			ErrUnknownModel, path, strings.Join(vmaf.BuiltinModelVersions(), ", "))
 	}
-	real, err := filepath.EvalSymlinks(abs)
+	real, err := filepath.EvalSymlinks(filepath.Clean(path))
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return "", fmt.Errorf("%w: %q is neither a built-in model (%s) nor an existing file", ErrUnknownModel, path, strings.Join(vmaf.BuiltinModelVersions(), ", "))
 		}
-		return "", fmt.Errorf("%w: %v", ErrInvalidModel, err)
+		return "", fmt.Errorf("%w: %s cannot be resolved", ErrInvalidModel, path)
 	}
 	if !r.inside(real) {
 		if len(r.dirs) == 0 {
@@ -235,8 +256,8 @@ func (r *Registry) allowedFile(path string) (string, error) {
 	if !fi.Mode().IsRegular() {
 		return "", fmt.Errorf("%w: %s is not a regular file", ErrInvalidModel, path)
 	}
-	if fi.Size() > maxModelBytes {
-		return "", fmt.Errorf("%w: %s is %d bytes; model files are at most %d", ErrInvalidModel, path, fi.Size(), maxModelBytes)
+	if fi.Size() > vmaf.MaxModelFileBytes {
+		return "", fmt.Errorf("%w: %s is %d bytes; model files are at most %d", ErrInvalidModel, path, fi.Size(), vmaf.MaxModelFileBytes)
 	}
 	return real, nil
 }
@@ -254,19 +275,9 @@ func (r *Registry) inside(real string) bool {
 // for a file the parser rejects (with its reason) and ErrBadSpec for a
 // spec it rejects.
 func Load(spec string) (*vmaf.Model, error) {
-	isFile := false
-	for _, p := range strings.Split(spec, ":") {
-		if path, ok := strings.CutPrefix(p, "path="); ok {
-			isFile = true
-			fi, err := os.Stat(path)
-			if err != nil {
-				return nil, fmt.Errorf("%w: %v", ErrInvalidModel, err)
-			}
-			if fi.Size() > maxModelBytes {
-				return nil, fmt.Errorf("%w: %s is %d bytes; model files are at most %d", ErrInvalidModel, path, fi.Size(), maxModelBytes)
-			}
-		}
-	}
+	// The reader in vmaf opens files non-blocking and reads only regular
+	// files within its size bound, and its errors never quote a file's bytes.
+	isFile := strings.HasPrefix(spec, "path=") || strings.Contains(spec, ":path=")
 	m, err := vmaf.ParseModelSpec(spec)
 	switch {
 	case err == nil:

@@ -36,18 +36,18 @@ func listenSocket(path string, gid int) (*net.UnixListener, socketFile, error) {
 		return nil, socketFile{}, errors.New("control socket path is empty")
 	}
 	if len(path) > maxSocketPath {
-		return nil, socketFile{}, fmt.Errorf("control socket path %q is %d bytes; Unix sockets allow at most %d", path, len(path), maxSocketPath)
+		return nil, socketFile{}, fmt.Errorf("control socket path %q: path too long (%d bytes; Unix sockets allow at most %d)", path, len(path), maxSocketPath)
 	}
 	dir := filepath.Dir(path)
 	fi, err := os.Stat(dir)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			return nil, socketFile{}, fmt.Errorf("control socket directory %q does not exist; create it first", dir)
+			return nil, socketFile{}, fmt.Errorf("control socket path %q: no such directory: %q does not exist; create it first", path, dir)
 		}
 		return nil, socketFile{}, fmt.Errorf("control socket directory: %w", err)
 	}
 	if !fi.IsDir() {
-		return nil, socketFile{}, fmt.Errorf("control socket directory %q is not a directory", dir)
+		return nil, socketFile{}, fmt.Errorf("control socket path %q: %q is not a directory", path, dir)
 	}
 	if err := removeStale(path); err != nil {
 		return nil, socketFile{}, err

@@ -67,7 +67,11 @@ func Start(cfg Config) (*Plane, error) {
 
 // Close disconnects the clients, removes the socket and stops following
 // the Runner. The Runner itself is the driver's to close.
+// A nil Plane (a Start that failed) has nothing to close.
 func (p *Plane) Close() error {
+	if p == nil {
+		return nil
+	}
 	err := p.srv.Close()
 	p.target.Close()
 	return err

@@ -36,7 +36,7 @@ var plugin = &gst.PluginMetadata{
 // controlStarter serves the agent control plane (package control, through
 // its Runner adapter) for an element whose mcp-uds property is set.
 func controlStarter(c element.ControlConfig) (element.ControlServer, error) {
-	return attach.Start(attach.Config{
+	p, err := attach.Start(attach.Config{
 		Socket:    c.SocketPath,
 		Runner:    c.Runner,
 		ModelDirs: c.ModelDirs,
@@ -45,6 +45,11 @@ func controlStarter(c element.ControlConfig) (element.ControlServer, error) {
 		Features:  c.Features,
 		Options:   control.Options{AllowGID: c.AllowGID},
 	})
+	if err != nil {
+		// A nil *Plane in the interface would not compare equal to nil.
+		return nil, err
+	}
+	return p, nil
 }
 
 // gst_plugin_vmafsink_get_desc is the symbol GStreamer looks up in

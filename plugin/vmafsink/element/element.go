@@ -113,7 +113,7 @@ func (e *vmafSink) ChangeState(el *gst.Element, transition gst.StateChange) gst.
 		e.settingsMu.Unlock()
 		st, err := start(e, s)
 		if err != nil {
-			e.fail(errSettings, "vmafsink cannot start", err.Error())
+			e.fail(errSettings, "vmafsink cannot start: "+err.Error(), err.Error())
 			return gst.StateChangeFailure
 		}
 		e.state.Store(st)

@@ -110,13 +110,6 @@ func start(e *vmafSink, s settings) (*runState, error) {
 	st.messages = newFrameMessenger(e)
 	e.framesScored.Store(0)
 	st.unsub = append(st.unsub, runner.Subscribe(st.onRecord))
-	if s.resultsFilename != "" {
-		if st.results, err = createResults(s.resultsFilename, s.resultsFormat, st.geometry); err != nil {
-			st.abort()
-			return nil, fmt.Errorf("results-filename: %w", err)
-		}
-		st.unsub = append(st.unsub, runner.Subscribe(st.results.write))
-	}
 	if s.mcpUDS != "" {
 		if s.mcpAllowGID == 0 {
 			// The control plane reads 0 as "no group"; saying so beats
@@ -139,9 +132,18 @@ func start(e *vmafSink, s settings) (*runState, error) {
 			})
 			if err != nil {
 				st.abort()
-				return nil, fmt.Errorf("mcp-uds %q: %w", s.mcpUDS, err)
+				return nil, fmt.Errorf("mcp-uds: %w", err)
 			}
 		}
+	}
+	// Created last: a start refused for another reason leaves an earlier
+	// run's results file as it was.
+	if s.resultsFilename != "" {
+		if st.results, err = createResults(s.resultsFilename, s.resultsFormat, st.geometry); err != nil {
+			st.abort()
+			return nil, fmt.Errorf("results-filename %q: %w", s.resultsFilename, err)
+		}
+		st.unsub = append(st.unsub, runner.Subscribe(st.results.write))
 	}
 	return st, nil
 }

@@ -80,7 +80,7 @@ func (e *vmafSink) SetProperty(obj *glib.Object, id uint, value *glib.Value) {
 	s := e.settings
 	e.settingsMu.Unlock()
 	if err != nil {
-		e.warn("invalid value for property "+properties[id].spec().Name(), err.Error())
+		e.warn("invalid value for property "+properties[id].name, err.Error())
 		return
 	}
 	if st := e.state.Load(); st != nil {

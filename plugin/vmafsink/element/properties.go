@@ -105,10 +105,13 @@ func (s *settings) modelDirList() []string {
 	return dirs
 }
 
-// property defines one GObject property: its spec, how a value is stored
-// into settings, and how it is read back. Property ids are indices into
-// properties, which is the one place properties are defined.
+// property defines one GObject property: its name, its spec, how a value
+// is stored into settings, and how it is read back. Property ids are
+// indices into properties, which is the one place properties are defined.
+// spec makes a new GParamSpec that nothing frees, so only class init
+// calls it, once per property; everything else goes by name.
 type property struct {
+	name string
 	spec func() *glib.ParamSpec
 	set  func(s *settings, v *glib.Value) error
 	get  func(e *vmafSink, s *settings) (*glib.Value, error)
@@ -122,6 +125,7 @@ const (
 
 var properties = []property{
 	{
+		name: "model",
 		spec: func() *glib.ParamSpec {
 			d := defaultModel
 			return glib.NewStringParam("model", "Model",
@@ -144,6 +148,7 @@ var properties = []property{
 	uintProperty("subsample", "Subsample", "Score every Nth frame pair; the frames between still count for motion", 1, maxUint, 1,
 		func(s *settings) *uint { return &s.subsample }),
 	{
+		name: "results-filename",
 		spec: func() *glib.ParamSpec {
 			return glib.NewStringParam("results-filename", "Results filename",
 				"Write per-frame and pooled scores to this file, in vmaf-score's schema; the file is a valid document "+
@@ -177,6 +182,7 @@ var properties = []property{
 			"Pads with a live source upstream never wait at the lead (0: no lead limit)",
 		0, 100000, pipeline.DefaultMaxLead, func(s *settings) *uint { return &s.maxLead }),
 	{
+		name: "mcp-uds",
 		spec: func() *glib.ParamSpec {
 			return glib.NewStringParam("mcp-uds", "MCP socket",
 				"Serve the agent control plane (Model Context Protocol) on this Unix socket while the element runs (unset: off)", nil, rw)
@@ -185,6 +191,7 @@ var properties = []property{
 		get: func(_ *vmafSink, s *settings) (*glib.Value, error) { return glib.GValue(s.mcpUDS) },
 	},
 	{
+		name: "mcp-allow-gid",
 		spec: func() *glib.ParamSpec {
 			return glib.NewIntParam("mcp-allow-gid", "MCP allowed group",
 				"Also let processes whose primary group is this gid use the mcp-uds socket (mode 0660, given to that group); "+
@@ -208,6 +215,7 @@ var properties = []property{
 	enumProperty("pause-mode", "Pause mode", "What a pause requested over the control plane does",
 		C.vs_pause_mode_get_type(), int(pipeline.PauseSkip), func(s *settings) *int { return (*int)(&s.pauseMode) }),
 	{
+		name: "model-dirs",
 		spec: func() *glib.ParamSpec {
 			return glib.NewStringParam("model-dirs", "Model directories",
 				"Directories, separated by ':', whose model files the control plane may list and load", nil, rw)
@@ -216,6 +224,7 @@ var properties = []property{
 		get: func(_ *vmafSink, s *settings) (*glib.Value, error) { return glib.GValue(s.modelDirs) },
 	},
 	{
+		name: "frames-scored",
 		spec: func() *glib.ParamSpec {
 			return glib.NewUint64Param("frames-scored", "Frames scored", "Frames scored so far in the current or last run",
 				0, math.MaxUint64, 0, ro)
@@ -223,6 +232,7 @@ var properties = []property{
 		get: func(e *vmafSink, _ *settings) (*glib.Value, error) { return glib.GValue(e.framesScored.Load()) },
 	},
 	{
+		name: "last-score",
 		spec: func() *glib.ParamSpec {
 			return glib.NewFloat64Param("last-score", "Last score", "Score of the last scored frame",
 				-math.MaxFloat64, math.MaxFloat64, 0, ro)
@@ -241,13 +251,14 @@ var (
 
 func propertyIndex(name string) uint {
 	for i, p := range properties {
-		if p.spec().Name() == name {
+		if p.name == name {
 			return uint(i)
 		}
 	}
 	panic("vmafsink: no property " + name)
 }
 
+// paramSpecs builds the specs; class init calls it once.
 func paramSpecs() []*glib.ParamSpec {
 	specs := make([]*glib.ParamSpec, len(properties))
 	for i, p := range properties {
@@ -262,6 +273,7 @@ func boolProperty(name, nick, blurb string, field func(*settings) *bool) propert
 
 func boolPropertyDefault(name, nick, blurb string, def bool, field func(*settings) *bool) property {
 	return property{
+		name: name,
 		spec: func() *glib.ParamSpec { return glib.NewBoolParam(name, nick, blurb, def, rw) },
 		set: func(s *settings, v *glib.Value) error {
 			b, err := v.GoValue()
@@ -281,6 +293,7 @@ func boolPropertyDefault(name, nick, blurb string, def bool, field func(*setting
 
 func uintProperty(name, nick, blurb string, min, max, def uint, field func(*settings) *uint) property {
 	return property{
+		name: name,
 		spec: func() *glib.ParamSpec { return glib.NewUintParam(name, nick, blurb, min, max, def, rw) },
 		set: func(s *settings, v *glib.Value) error {
 			u, err := v.GoValue()
@@ -300,6 +313,7 @@ func uintProperty(name, nick, blurb string, min, max, def uint, field func(*sett
 
 func enumProperty(name, nick, blurb string, typ C.GType, def int, field func(*settings) *int) property {
 	return property{
+		name: name,
 		spec: func() *glib.ParamSpec {
 			cname, cnick, cblurb := C.CString(name), C.CString(nick), C.CString(blurb)
 			defer C.free(unsafe.Pointer(cname))

@@ -115,7 +115,7 @@ func TestInFlightLimit(t *testing.T) {
 }
 
 func TestMaxSessions(t *testing.T) {
-	s := startTest(t, newFake(), Options{MaxSessions: 2})
+	s := startTest(t, newFake(), Options{MaxSessions: 2, MaxSessionsPerPeer: 2})
 	a, b := dialRaw(t, s.Path()), dialRaw(t, s.Path())
 	a.initialize(t, "2025-11-25")
 	b.initialize(t, "2025-11-25")

@@ -60,7 +60,7 @@ func (f *fakeTarget) Scores(last, worst int) Scores {
 	return sc
 }
 
-func (f *fakeTarget) Models() (ModelList, error) {
+func (f *fakeTarget) Models(context.Context) (ModelList, error) {
 	return ModelList{Models: []ModelInfo{{Name: "vmaf_v0.6.1", Source: "builtin"}, {Name: "vmaf_v0.6.1neg", Source: "builtin"}}}, nil
 }
 

@@ -29,9 +29,17 @@ func sanitize(r Record) Record {
 	return r
 }
 
+// maxStatusSwaps bounds the swap history in a status reply, which clients
+// poll: a long-running measurement must not make every poll heavier.
+const maxStatusSwaps = 16
+
 func sanitizeStatus(st Status) Status {
 	if st.LastScore != nil && !finite(*st.LastScore) {
 		st.LastScore = nil
+	}
+	if n := len(st.Swaps); n > maxStatusSwaps {
+		st.SwapsOmitted += n - maxStatusSwaps
+		st.Swaps = st.Swaps[n-maxStatusSwaps:]
 	}
 	return st
 }

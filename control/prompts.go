@@ -30,14 +30,24 @@ func (s *Server) addPrompts() {
 	}, s.promptDiagnose)
 }
 
+// maxPromptArg bounds a prompt argument: they are numbers, and an error
+// quotes them.
+const maxPromptArg = 64
+
 func promptArg(req *mcp.GetPromptRequest, name string, def float64) (float64, error) {
 	v, ok := req.Params.Arguments[name]
 	if !ok || strings.TrimSpace(v) == "" {
 		return def, nil
 	}
+	if len(v) > maxPromptArg {
+		return 0, fmt.Errorf("argument %s: %d bytes is not a number (at most %d bytes)", name, len(v), maxPromptArg)
+	}
 	f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
 	if err != nil {
 		return 0, fmt.Errorf("argument %s: %q is not a number", name, v)
+	}
+	if !finite(f) {
+		return 0, fmt.Errorf("argument %s: %q is not a finite number", name, v)
 	}
 	return f, nil
 }
@@ -89,7 +99,7 @@ func (s *Server) promptDiagnose(_ context.Context, req *mcp.GetPromptRequest) (*
 		return nil, err
 	}
 	if from < 0 || to < from {
-		return nil, fmt.Errorf("need 0 <= from <= to, got from=%v to=%v", req.Params.Arguments["from"], req.Params.Arguments["to"])
+		return nil, fmt.Errorf("need 0 <= from <= to, got from=%v to=%v", from, to)
 	}
 	sc := s.target.Scores(maxLast, 0)
 	d := diagnose(sc.Records, int64(from), int64(to))

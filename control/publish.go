@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -61,6 +62,9 @@ func (s *Server) sendingMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 	}
 }
 
+// logLevels are the syslog levels MCP's logging/setLevel takes.
+var logLevels = []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
+
 // sharedLines are the current frame's notifications, encoded once.
 type sharedLines struct {
 	live, log         mcp.Params
@@ -74,8 +78,21 @@ func (s *Server) receivingMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 		if strings.HasPrefix(method, "notifications/") {
 			return next(ctx, method, req)
 		}
-		if r, ok := req.(*mcp.CallToolRequest); ok && r.Params != nil {
-			r.Params.Name = canonicalTool(r.Params.Name)
+		switch r := req.(type) {
+		case *mcp.CallToolRequest:
+			if r.Params != nil {
+				r.Params.Name = canonicalTool(r.Params.Name)
+			}
+		case *mcp.ServerRequest[*mcp.SetLoggingLevelParams]:
+			// The SDK takes any string, and a level it does not know
+			// silently stops the client's log notifications.
+			if r.Params == nil || !slices.Contains(logLevels, string(r.Params.Level)) {
+				lvl := ""
+				if r.Params != nil {
+					lvl = string(r.Params.Level)
+				}
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("invalid params: unknown logging level %q (want one of %s)", lvl, strings.Join(logLevels, ", "))}
+			}
 		}
 		if sess := s.lookup(req.GetSession()); sess != nil {
 			if int(sess.inFlight.Add(1)) > s.opts.MaxInFlight {
@@ -230,6 +247,10 @@ func splice(head string, raw []byte, tail string) []byte {
 // statusSignature changes whenever something a status subscriber cares
 // about changes, and not with every frame counter.
 func statusSignature(st Status) string {
-	return fmt.Sprintf("%s|%s|%s|%d|%d|%dx%d|%s|%d", st.State, st.PauseMode, st.Model, len(st.Swaps),
+	var lastSwap uint64 // the history is bounded: its length stops changing
+	if n := len(st.Swaps); n > 0 {
+		lastSwap = st.Swaps[n-1].Command
+	}
+	return fmt.Sprintf("%s|%s|%s|%d|%d|%dx%d|%s|%d", st.State, st.PauseMode, st.Model, lastSwap,
 		st.CommandsPending, st.Width, st.Height, st.Format, len(st.Warnings))
 }

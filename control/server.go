@@ -30,11 +30,24 @@ type Options struct {
 	WriteTimeout time.Duration
 	// MaxSessions bounds concurrent clients (default 32).
 	MaxSessions int
+	// MaxSessionsPerPeer bounds one process's share of them, by the peer
+	// pid from SO_PEERCRED (default half of MaxSessions, at least 1), so
+	// that one misbehaving process cannot lock every other out.
+	MaxSessionsPerPeer int
+	// HandshakeTimeout is how long a new client has to send initialize
+	// (or, in sessionless protocol versions, its first request) before it
+	// is disconnected (default 5s): idle connections must not hold slots.
+	HandshakeTimeout time.Duration
+	// CloseTimeout bounds how long Close waits for handlers that do not
+	// return (default 2s); the host's shutdown must not hang on them.
+	CloseTimeout time.Duration
 	// MaxInFlight bounds each client's concurrent requests (default 16).
 	MaxInFlight int
 	// MaxWait caps how long a tool call with wait:true may block
 	// (default 10 minutes).
 	MaxWait time.Duration
+	// ListTimeout bounds one vmaf_list_models call (default 10s).
+	ListTimeout time.Duration
 	// Version is reported to clients as the server version.
 	Version string
 	// Logger receives connection events (default: discarded).
@@ -54,11 +67,23 @@ func (o Options) withDefaults() Options {
 	if o.MaxSessions <= 0 {
 		o.MaxSessions = 32
 	}
+	if o.MaxSessionsPerPeer <= 0 {
+		o.MaxSessionsPerPeer = max(1, o.MaxSessions/2)
+	}
+	if o.HandshakeTimeout <= 0 {
+		o.HandshakeTimeout = 5 * time.Second
+	}
+	if o.CloseTimeout <= 0 {
+		o.CloseTimeout = 2 * time.Second
+	}
 	if o.MaxInFlight <= 0 {
 		o.MaxInFlight = 16
 	}
 	if o.MaxWait <= 0 {
 		o.MaxWait = 10 * time.Minute
+	}
+	if o.ListTimeout <= 0 {
+		o.ListTimeout = 10 * time.Second
 	}
 	if o.Version == "" {
 		o.Version = "dev"
@@ -87,6 +112,7 @@ type Server struct {
 	mu       sync.Mutex
 	sessions map[*mcp.ServerSession]*session
 	conns    map[*wireConn]struct{} // every open connection, for shutdown
+	perPeer  map[int32]int          // open connections by peer pid
 
 	latest    atomic.Pointer[Record]
 	shared    atomic.Pointer[sharedLines]
@@ -157,6 +183,7 @@ func newServer(path string, t Target, opts Options) *Server {
 		cancel:   cancel,
 		sessions: make(map[*mcp.ServerSession]*session),
 		conns:    make(map[*wireConn]struct{}),
+		perPeer:  make(map[int32]int),
 	}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "vmafsink", Title: "vmafsink VMAF measurement", Version: opts.Version}, &mcp.ServerOptions{
 		Instructions:       instructions,
@@ -199,8 +226,15 @@ func (s *Server) Close() error {
 			w.Close()
 		}
 		s.mu.Unlock()
-		s.wg.Wait()
+		// The socket goes first: whatever still runs, nobody can connect.
 		s.sock.remove()
+		done := make(chan struct{})
+		go func() { s.wg.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(s.opts.CloseTimeout):
+			s.opts.Logger.Warn("control socket closed with handlers still running; not waiting for them", "path", s.path, "waited", s.opts.CloseTimeout)
+		}
 		s.opts.Logger.Info("control socket closed", "path", s.path)
 	})
 	return nil
@@ -247,12 +281,18 @@ func (s *Server) serveConn(c *net.UnixConn) {
 
 // runSession serves MCP on an accepted, admitted connection until it ends.
 func (s *Server) runSession(w *wireConn, p peer) {
-	if !s.track(w) {
-		w.reply(nil, -32002, fmt.Sprintf("connection refused: %d clients already connected", s.opts.MaxSessions))
+	if reason := s.track(w, p); reason != "" {
+		s.opts.Logger.Warn("control client refused", "pid", p.pid, "reason", reason)
+		w.reply(nil, -32002, "connection refused: "+reason)
 		w.Close()
 		return
 	}
-	defer s.untrack(w)
+	// The slot is free as soon as the client has gone, even while one of
+	// its handlers is still finishing.
+	release := sync.OnceFunc(func() { s.untrack(w, p) })
+	w.onReadEnd = release
+	defer release()
+	w.handshakeBy(time.Now().Add(s.opts.HandshakeTimeout))
 
 	ss, err := s.mcp.Connect(s.ctx, &mcp.IOTransport{Reader: w, Writer: w, MaxLineLength: -1}, nil)
 	if err != nil {
@@ -285,21 +325,34 @@ func (s *Server) runSession(w *wireConn, p peer) {
 	s.opts.Logger.Info("control client disconnected", "pid", p.pid)
 }
 
-// track registers an open connection unless the session limit is reached.
-func (s *Server) track(w *wireConn) bool {
+// track registers an open connection unless a limit is reached, in which
+// case it says which.
+func (s *Server) track(w *wireConn, p peer) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if len(s.conns) >= s.opts.MaxSessions || s.ctx.Err() != nil {
-		return false
+	switch {
+	case s.ctx.Err() != nil:
+		return "the server is shutting down"
+	case len(s.conns) >= s.opts.MaxSessions:
+		return fmt.Sprintf("%d clients already connected (the limit; mcp-max-clients)", s.opts.MaxSessions)
+	case s.perPeer[p.pid] >= s.opts.MaxSessionsPerPeer:
+		return fmt.Sprintf("process %d already has %d connections, its share of the %d client slots", p.pid, s.perPeer[p.pid], s.opts.MaxSessions)
 	}
 	s.conns[w] = struct{}{}
-	return true
+	s.perPeer[p.pid]++
+	return ""
 }
 
-func (s *Server) untrack(w *wireConn) {
+func (s *Server) untrack(w *wireConn, p peer) {
 	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.conns[w]; !ok {
+		return
+	}
 	delete(s.conns, w)
-	s.mu.Unlock()
+	if s.perPeer[p.pid]--; s.perPeer[p.pid] <= 0 {
+		delete(s.perPeer, p.pid)
+	}
 }
 
 func (s *Server) lookup(sess mcp.Session) *session {

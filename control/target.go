@@ -23,8 +23,9 @@ type Target interface {
 	// Scores returns up to last recent records (newest last), up to worst
 	// lowest-scoring records so far, and the pooled statistics.
 	Scores(last, worst int) Scores
-	// Models lists the models a swap may name.
-	Models() (ModelList, error)
+	// Models lists the models a swap may name. It must return once ctx
+	// ends: the client may cancel, and the server sets a deadline.
+	Models(ctx context.Context) (ModelList, error)
 
 	// RequestSwap loads and validates a model (in the calling goroutine) and
 	// queues the swap for the next frame boundary. It returns once the
@@ -82,7 +83,8 @@ type Status struct {
 	LastFrame       int64       `json:"last_frame" jsonschema:"index of the last scored frame, -1 before any"`
 	LastScore       *float64    `json:"last_score,omitempty" jsonschema:"score of the last scored frame"`
 	CommandsPending int         `json:"commands_pending" jsonschema:"commands queued for the next frame boundary"`
-	Swaps           []SwapEvent `json:"swaps" jsonschema:"model swaps applied so far, oldest first"`
+	Swaps           []SwapEvent `json:"swaps" jsonschema:"the latest model swaps applied, oldest first (at most 16)"`
+	SwapsOmitted    int         `json:"swaps_omitted,omitempty" jsonschema:"earlier swaps left out of swaps"`
 	UptimeSeconds   float64     `json:"uptime_seconds" jsonschema:"seconds since the measurement started"`
 	Socket          string      `json:"socket" jsonschema:"path of this control socket"`
 	Warnings        []string    `json:"warnings,omitempty" jsonschema:"conditions an operator should act on, e.g. a model meant for another resolution"`
@@ -137,6 +139,14 @@ type Scores struct {
 	Records []Record `json:"records" jsonschema:"the latest records, oldest first"`
 	Worst   []Record `json:"worst,omitempty" jsonschema:"lowest-scoring frames so far, worst first"`
 	Pooled  []Pooled `json:"pooled" jsonschema:"running pooled statistics per metric"`
+	Capped  *Capped  `json:"capped,omitempty" jsonschema:"present when fewer records came back than last asked for although more frames were scored"`
+}
+
+// Capped says that a vmaf_score reply holds fewer records than asked.
+type Capped struct {
+	Asked    int    `json:"asked" jsonschema:"records asked for (last)"`
+	Returned int    `json:"returned" jsonschema:"records returned"`
+	Reason   string `json:"reason" jsonschema:"why"`
 }
 
 // ModelList is the reply of vmaf_list_models.

@@ -31,6 +31,14 @@ const (
 	maxWorst = 100
 )
 
+// Bounds on strings a client sets. Every string in a request is bounded
+// by MaxStringBytes on the wire (see wireConn); names, which end up in
+// every record and status reply, are bounded tighter.
+const (
+	MaxStringBytes = 4096
+	MaxNameBytes   = 256
+)
+
 // canonicalTool maps "vmaf.status" to "vmaf_status" when that is one of
 // our tools, and returns other names unchanged.
 func canonicalTool(name string) string {
@@ -116,6 +124,8 @@ func (s *Server) addTools() {
 		Annotations: mutating("Swap VMAF model", false),
 		InputSchema: schemaFor[swapArgs](func(p map[string]*jsonschema.Schema) {
 			p["model"].MinLength = ptr(1)
+			p["model"].MaxLength = ptr(MaxStringBytes)
+			p["name"].MaxLength = ptr(MaxNameBytes)
 			bound(p["timeout_ms"], 0, 600000)
 		}),
 	}, s.toolSwap)
@@ -155,17 +165,34 @@ func (s *Server) toolScore(_ context.Context, _ *mcp.CallToolRequest, in scoreAr
 	if last == 0 {
 		last = 1
 	}
-	return nil, sanitizeScores(s.target.Scores(min(last, maxLast), min(max(in.Worst, 0), maxWorst))), nil
+	sc := sanitizeScores(s.target.Scores(min(last, maxLast), min(max(in.Worst, 0), maxWorst)))
+	// Fewer records than asked while more were scored: the rest are no
+	// longer kept, and the client must not take the reply for all there is.
+	if n := len(sc.Records); n < last {
+		if scored := s.target.Status().FramesScored; scored > uint64(n) {
+			sc.Capped = &Capped{Asked: last, Returned: n, Reason: fmt.Sprintf("only the latest %d of %d scored frames are kept (at most %d are returned)", n, scored, maxLast)}
+		}
+	}
+	return nil, sc, nil
 }
 
-func (s *Server) toolListModels(context.Context, *mcp.CallToolRequest, noArgs) (*mcp.CallToolResult, ModelList, error) {
-	l, err := s.target.Models()
+func (s *Server) toolListModels(ctx context.Context, _ *mcp.CallToolRequest, _ noArgs) (*mcp.CallToolResult, ModelList, error) {
+	ctx, cancel := context.WithTimeout(ctx, s.opts.ListTimeout)
+	defer cancel()
+	stop := context.AfterFunc(s.ctx, cancel)
+	defer stop()
+	l, err := s.target.Models(ctx)
 	return nil, l, err
 }
 
 func (s *Server) toolSwap(ctx context.Context, _ *mcp.CallToolRequest, in swapArgs) (*mcp.CallToolResult, Command, error) {
-	if strings.TrimSpace(in.Model) == "" {
+	switch {
+	case strings.TrimSpace(in.Model) == "":
 		return nil, Command{}, Errorf(CodeBadRequest, "model is empty")
+	case len(in.Model) > MaxStringBytes:
+		return nil, Command{}, Errorf(CodeBadRequest, "model is %d bytes; at most %d", len(in.Model), MaxStringBytes)
+	case len(in.Name) > MaxNameBytes:
+		return nil, Command{}, Errorf(CodeBadRequest, "name is %d bytes; at most %d", len(in.Name), MaxNameBytes)
 	}
 	cmd, err := s.target.RequestSwap(ctx, in.Model, in.Name)
 	if err != nil || !in.Wait {

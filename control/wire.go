@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"strconv"
 	"sync"
 	"time"
 
@@ -35,6 +36,12 @@ type wireConn struct {
 	batchOK  bool
 	initSeen bool // only the first initialize counts; the SDK refuses others
 
+	// handshake is when the client must have opened its session
+	// (initialize, or a sessionless request); zero once it has.
+	handshake time.Time
+	// onReadEnd, if set, runs once when the client's side ends.
+	onReadEnd func()
+
 	wmu       sync.Mutex
 	closeOnce sync.Once
 	closeErr  error
@@ -44,11 +51,34 @@ func newWireConn(c net.Conn, maxLine int, timeout time.Duration) *wireConn {
 	return &wireConn{conn: c, r: bufio.NewReaderSize(c, 64<<10), maxLine: maxLine, timeout: timeout}
 }
 
+// handshakeBy sets the deadline for the client's first session message.
+func (w *wireConn) handshakeBy(t time.Time) {
+	w.handshake = t
+	w.conn.SetReadDeadline(t)
+}
+
+// handshakeDone lifts the deadline: a client that has opened its session
+// may stay idle (a watcher waits for notifications).
+func (w *wireConn) handshakeDone() {
+	if !w.handshake.IsZero() {
+		w.handshake = time.Time{}
+		w.conn.SetReadDeadline(time.Time{})
+	}
+}
+
 // Read hands the SDK whole validated lines.
 func (w *wireConn) Read(p []byte) (int, error) {
 	for len(w.pending) == 0 {
 		line, err := w.nextLine()
 		if err != nil {
+			var ne net.Error
+			if !w.handshake.IsZero() && errors.As(err, &ne) && ne.Timeout() {
+				w.reply(nil, jsonrpc.CodeInvalidRequest, "no initialize within the handshake timeout; closing the connection")
+				err = fmt.Errorf("control: client sent no initialize in time: %w", err)
+			}
+			if w.onReadEnd != nil {
+				w.onReadEnd()
+			}
 			return 0, err
 		}
 		w.pending = line
@@ -122,27 +152,101 @@ func (w *wireConn) check(msg []byte) (out []byte, id any, code int64, reason str
 	if msg[0] == '[' {
 		return w.checkBatch(msg)
 	}
+	if raw, reason := checkID(msg); reason != "" {
+		return nil, raw, jsonrpc.CodeInvalidRequest, reason
+	}
+	if n := longestString(msg); n > MaxStringBytes {
+		var probe struct {
+			ID json.RawMessage `json:"id"`
+		}
+		json.Unmarshal(msg, &probe)
+		if len(probe.ID) > 0 && probe.ID[0] != 'n' {
+			id = probe.ID
+		}
+		return nil, id, jsonrpc.CodeInvalidParams, fmt.Sprintf("invalid params: a string of %d bytes; strings are at most %d bytes (names %d)", n, MaxStringBytes, MaxNameBytes)
+	}
 	m, err := jsonrpc.DecodeMessage(msg)
 	if err != nil {
 		var probe struct {
-			ID any `json:"id"`
+			ID json.RawMessage `json:"id"`
 		}
 		json.Unmarshal(msg, &probe)
-		switch probe.ID.(type) {
-		case string, float64:
+		if len(probe.ID) > 0 && (probe.ID[0] == '"' || probe.ID[0] == '-' || probe.ID[0] >= '0' && probe.ID[0] <= '9') {
 			id = probe.ID
 		}
 		return nil, id, jsonrpc.CodeInvalidRequest, fmt.Sprintf("invalid request: %v", err)
 	}
-	if req, ok := m.(*jsonrpc.Request); ok && req.Method == "initialize" && !w.initSeen {
-		w.initSeen = true
-		var p struct {
-			ProtocolVersion string `json:"protocolVersion"`
+	if req, ok := m.(*jsonrpc.Request); ok {
+		if req.Method == "initialize" && !w.initSeen {
+			w.initSeen = true
+			var p struct {
+				ProtocolVersion string `json:"protocolVersion"`
+			}
+			json.Unmarshal(req.Params, &p)
+			w.batchOK = p.ProtocolVersion == "2024-11-05" || p.ProtocolVersion == "2025-03-26"
+			w.handshakeDone()
+		} else if req.IsCall() && sessionless(req.Params) {
+			w.handshakeDone()
 		}
-		json.Unmarshal(req.Params, &p)
-		w.batchOK = p.ProtocolVersion == "2024-11-05" || p.ProtocolVersion == "2025-03-26"
 	}
 	return append(msg, '\n'), nil, 0, ""
+}
+
+// longestString returns the length in bytes of the longest string (key or
+// value, escapes as sent) in a valid JSON text, without decoding it.
+func longestString(msg []byte) int {
+	longest, start, in, esc := 0, 0, false, false
+	for i, c := range msg {
+		switch {
+		case esc:
+			esc = false
+		case in && c == '\\':
+			esc = true
+		case c == '"':
+			if in {
+				longest = max(longest, i-start)
+			}
+			in, start = !in, i+1
+		}
+	}
+	return longest
+}
+
+// sessionless reports whether a request follows the protocol versions
+// without initialize (SEP-2575), which carry the version in every request.
+func sessionless(params json.RawMessage) bool {
+	var p struct {
+		Meta map[string]json.RawMessage `json:"_meta"`
+	}
+	if json.Unmarshal(params, &p) != nil {
+		return false
+	}
+	_, ok := p.Meta["io.modelcontextprotocol/protocolVersion"]
+	return ok
+}
+
+// maxExactID is the largest integer id the SDK echoes unchanged: it decodes
+// ids as float64 and answers with their int64 conversion, so 1.5 came back
+// as 1 and 2^70 as -2^63.
+const maxExactID = 1 << 53
+
+// checkID refuses a message whose id the SDK would answer under another
+// id; reason says which id, and raw is that id as sent, to answer it with.
+func checkID(msg []byte) (raw json.RawMessage, reason string) {
+	var probe struct {
+		ID json.RawMessage `json:"id"`
+	}
+	if json.Unmarshal(msg, &probe) != nil || len(probe.ID) == 0 {
+		return nil, ""
+	}
+	c := probe.ID[0]
+	if c != '-' && (c < '0' || c > '9') {
+		return nil, "" // a string, null, or a type the SDK refuses itself
+	}
+	if n, err := strconv.ParseInt(string(probe.ID), 10, 64); err == nil && n >= -maxExactID && n <= maxExactID {
+		return nil, ""
+	}
+	return probe.ID, fmt.Sprintf("invalid request: id %s is not an integer within ±2^53 (use a string, or an integer in that range)", probe.ID)
 }
 
 // checkBatch vets a batch. The SDK ends the session on a batch it cannot

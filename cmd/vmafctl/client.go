@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,6 +10,7 @@ import (
 	"io"
 	"net"
 	"strings"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vmafsink/vmafsink/control"
@@ -64,12 +66,58 @@ func connect(ctx context.Context, socket string, opts *mcp.ClientOptions) (*sess
 		return nil, fail(exitConnect, "cannot reach %s: %v", socket, err)
 	}
 	c := mcp.NewClient(&mcp.Implementation{Name: "vmafctl", Version: "1"}, opts)
-	cs, err := c.Connect(ctx, &mcp.IOTransport{Reader: conn, Writer: conn}, nil)
+	sniff := &firstLine{r: conn}
+	cs, err := c.Connect(ctx, &mcp.IOTransport{Reader: sniff, Writer: conn}, nil)
 	if err != nil {
 		conn.Close()
+		if reason := sniff.refusal(); reason != "" {
+			return nil, fail(exitRefused, "%s refused the connection: %s", socket, reason)
+		}
 		return nil, fail(exitConnect, "no MCP server on %s: %v", socket, err)
 	}
 	return &session{cs: cs}, nil
+}
+
+// firstLine keeps the start of what the server sends, so that a refusal
+// (peer not allowed, client limit), which the server sends as an error
+// without id before it hangs up, can be told from a socket without a
+// server behind it.
+type firstLine struct {
+	r    io.ReadCloser
+	mu   sync.Mutex
+	head []byte
+}
+
+const maxRefusalLine = 4096
+
+func (f *firstLine) Read(p []byte) (int, error) {
+	n, err := f.r.Read(p)
+	f.mu.Lock()
+	if room := maxRefusalLine - len(f.head); room > 0 {
+		f.head = append(f.head, p[:min(n, room)]...)
+	}
+	f.mu.Unlock()
+	return n, err
+}
+
+func (f *firstLine) Close() error { return f.r.Close() }
+
+// refusal returns the server's reason if its first message was a refusal.
+func (f *firstLine) refusal() string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	line, _, _ := bytes.Cut(f.head, []byte("\n"))
+	var m struct {
+		ID    json.RawMessage `json:"id"`
+		Error *struct {
+			Code    int64  `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(line, &m) != nil || m.Error == nil || (len(m.ID) > 0 && string(m.ID) != "null") {
+		return ""
+	}
+	return m.Error.Message
 }
 
 func (s *session) close() { s.cs.Close() }

@@ -53,7 +53,7 @@ func (t *target) Scores(last, worst int) control.Scores {
 		Pooled: []control.Pooled{{Name: "vmaf", Count: len(t.records), Min: 1, Max: 2, Mean: 1.5, HarmonicMean: 1.4}}}
 }
 
-func (t *target) Models() (control.ModelList, error) {
+func (t *target) Models(context.Context) (control.ModelList, error) {
 	return control.ModelList{Models: []control.ModelInfo{{Name: "vmaf_v0.6.1", Source: "builtin", Features: []string{"integer_adm2"}}}}, nil
 }
 

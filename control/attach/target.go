@@ -66,10 +66,14 @@ func (t *Target) Scores(last, worst int) control.Scores {
 }
 
 // Models implements control.Target.
-func (t *Target) Models() (control.ModelList, error) {
+func (t *Target) Models(ctx context.Context) (control.ModelList, error) {
 	reg := t.swaps.Registry()
 	l := control.ModelList{Models: []control.ModelInfo{}, Dirs: reg.Dirs()}
-	for _, e := range reg.List() {
+	entries, err := reg.List(ctx)
+	if err != nil {
+		return control.ModelList{}, control.Errorf(control.CodeTimeout, "listing the model directories: %v", err)
+	}
+	for _, e := range entries {
 		mi := control.ModelInfo{Name: e.Name, Source: "file", Path: e.Path, Features: e.Features}
 		if e.Builtin {
 			mi.Source = "builtin"

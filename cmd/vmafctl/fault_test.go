@@ -1,0 +1,47 @@
+package main
+
+import (
+	"net"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vmafsink/vmafsink/control"
+)
+
+// TestFaultRefusalReported: a server that refuses the client (client limit
+// here; a peer refused by SO_PEERCRED is answered the same way) used to be
+// reported as "no MCP server" with exit 3.
+func TestFaultRefusalReported(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "vmaf.sock")
+	s, err := control.Start(path, newTarget(), control.Options{MaxSessions: 1, HandshakeTimeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	hold, err := net.Dial("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hold.Close()
+	time.Sleep(50 * time.Millisecond) // the server has taken the slot
+
+	code, _, stderr := vmafctl(t, "-s", path, "-timeout", "5s", "status")
+	if code != exitRefused || !strings.Contains(stderr, "refused the connection") || !strings.Contains(stderr, "1 clients already connected") {
+		t.Errorf("vmafctl status against a full server = %d, stderr %q; want %d with the server's reason", code, stderr, exitRefused)
+	}
+	// Once the slot is free, the same command works.
+	hold.Close()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		code, _, stderr = vmafctl(t, "-s", path, "status")
+		if code == exitOK || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if code != exitOK {
+		t.Errorf("after the slot was freed: %d %s", code, stderr)
+	}
+}

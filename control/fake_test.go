@@ -24,6 +24,8 @@ type fakeTarget struct {
 	applied  chan struct{}      // closed and replaced whenever commands apply
 	feat     map[string]float64 // extra features for every record
 	chanSize int                // Records channel capacity
+	keep     int                // records Scores can return (0: all)
+	models   func(context.Context) (ModelList, error)
 
 	subMu sync.Mutex
 	subs  []chan Record
@@ -55,12 +57,18 @@ func (f *fakeTarget) Scores(last, worst int) Scores {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	n := min(last, len(f.records))
+	if f.keep > 0 {
+		n = min(n, f.keep)
+	}
 	sc := Scores{Records: append([]Record(nil), f.records[len(f.records)-n:]...)}
 	sc.Pooled = []Pooled{{Name: "vmaf", Count: len(f.records)}}
 	return sc
 }
 
-func (f *fakeTarget) Models(context.Context) (ModelList, error) {
+func (f *fakeTarget) Models(ctx context.Context) (ModelList, error) {
+	if f.models != nil {
+		return f.models(ctx)
+	}
 	return ModelList{Models: []ModelInfo{{Name: "vmaf_v0.6.1", Source: "builtin"}, {Name: "vmaf_v0.6.1neg", Source: "builtin"}}}, nil
 }
 

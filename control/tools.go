@@ -124,8 +124,6 @@ func (s *Server) addTools() {
 		Annotations: mutating("Swap VMAF model", false),
 		InputSchema: schemaFor[swapArgs](func(p map[string]*jsonschema.Schema) {
 			p["model"].MinLength = ptr(1)
-			p["model"].MaxLength = ptr(MaxStringBytes)
-			p["name"].MaxLength = ptr(MaxNameBytes)
 			bound(p["timeout_ms"], 0, 600000)
 		}),
 	}, s.toolSwap)

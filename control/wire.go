@@ -265,6 +265,9 @@ func (w *wireConn) checkBatch(msg []byte) (out []byte, id any, code int64, reaso
 	ids := make(map[jsonrpc.ID]bool, len(batch))
 	var calls, notes []json.RawMessage
 	for _, raw := range batch {
+		if rawID, reason := checkID(raw); reason != "" {
+			return nil, rawID, jsonrpc.CodeInvalidRequest, reason
+		}
 		m, err := jsonrpc.DecodeMessage(raw)
 		if err != nil {
 			return nil, nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("invalid request in batch: %v", err)

@@ -1,0 +1,388 @@
+package control
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// recvLine returns the next line that is not a notification, as sent.
+func (c *rawClient) recvLine(t *testing.T) string {
+	t.Helper()
+	c.conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	for {
+		line, err := c.r.ReadString('\n')
+		if err != nil {
+			t.Fatalf("read: %v", err)
+		}
+		if !strings.Contains(line, `"method"`) {
+			return line
+		}
+	}
+}
+
+// closedWithin reports whether the server hangs up on c within d.
+func (c *rawClient) closedWithin(d time.Duration) bool {
+	c.conn.SetReadDeadline(time.Now().Add(d))
+	for {
+		if _, err := c.r.ReadString('\n'); err != nil {
+			var ne net.Error
+			return !(errors.As(err, &ne) && ne.Timeout())
+		}
+	}
+}
+
+// TestFaultIdleConnections: connections that never sent a byte used to
+// hold their slots for ever, so that every new client was refused.
+func TestFaultIdleConnections(t *testing.T) {
+	s := startTest(t, newFake(), Options{MaxSessions: 4, MaxSessionsPerPeer: 4, HandshakeTimeout: 300 * time.Millisecond})
+	var idle []*rawClient
+	for range 4 {
+		idle = append(idle, dialRaw(t, s.Path()))
+	}
+	time.Sleep(50 * time.Millisecond)
+	late := dialRaw(t, s.Path())
+	if code, msg := errorCode(late.recv(t)); code != -32002 || !strings.Contains(msg, "4 clients already connected") {
+		t.Fatalf("fifth client while four idle: %v %q", code, msg)
+	}
+	t0 := time.Now()
+	for i, c := range idle {
+		if code, msg := errorCode(c.recv(t)); code != -32600 || !strings.Contains(msg, "no initialize") {
+			t.Errorf("idle client %d: %v %q", i, code, msg)
+		}
+		if !c.closedWithin(2 * time.Second) {
+			t.Errorf("idle client %d still connected", i)
+		}
+	}
+	if d := time.Since(t0); d > 2*time.Second {
+		t.Errorf("idle clients cut after %v", d)
+	}
+	// Their slots are free, and a client that opens its session in time
+	// keeps it past the deadline.
+	cs, _ := connectTest(t, s, "2025-11-25")
+	time.Sleep(500 * time.Millisecond)
+	var st Status
+	decode(t, callTool(t, cs, toolStatus, nil), &st)
+	if st.State != StateRunning {
+		t.Errorf("status after the handshake deadline: %+v", st)
+	}
+}
+
+// TestFaultHandshakeSessionless: protocol versions without initialize
+// open the session with their first request, which meets the deadline.
+func TestFaultHandshakeSessionless(t *testing.T) {
+	s := startTest(t, newFake(), Options{HandshakeTimeout: 300 * time.Millisecond})
+	cs, _ := connectTest(t, s, "2026-07-28")
+	time.Sleep(500 * time.Millisecond)
+	var st Status
+	decode(t, callTool(t, cs, toolStatus, nil), &st)
+	// A ping alone does not open a session: the deadline still applies.
+	c := dialRaw(t, s.Path())
+	c.send(t, `{"jsonrpc":"2.0","id":1,"method":"ping"}`)
+	c.recv(t)
+	if !c.closedWithin(2 * time.Second) {
+		t.Error("a client that only pinged kept its slot past the handshake deadline")
+	}
+}
+
+// TestFaultPeerShare: one process may hold only its share of the slots.
+func TestFaultPeerShare(t *testing.T) {
+	s := startTest(t, newFake(), Options{MaxSessions: 4, HandshakeTimeout: time.Minute})
+	a, b := dialRaw(t, s.Path()), dialRaw(t, s.Path())
+	a.initialize(t, "2025-11-25")
+	b.initialize(t, "2025-11-25")
+	c := dialRaw(t, s.Path())
+	if code, msg := errorCode(c.recv(t)); code != -32002 || !strings.Contains(msg, fmt.Sprintf("process %d already has 2 connections", os.Getpid())) {
+		t.Fatalf("third client of one process: %v %q", code, msg)
+	}
+	// Other processes still get the remaining slots.
+	for pid := int32(1); pid <= 2; pid++ {
+		w := &wireConn{}
+		if reason := s.track(w, peer{pid: pid}); reason != "" {
+			t.Errorf("process %d refused: %s", pid, reason)
+		}
+		defer s.untrack(w, peer{pid: pid})
+	}
+	if reason := s.track(&wireConn{}, peer{pid: 3}); !strings.Contains(reason, "4 clients already connected") {
+		t.Errorf("fifth client overall: %q", reason)
+	}
+}
+
+// TestFaultRequestIDs: the SDK reads ids as float64 and answers with their
+// int64 value, so 1.5 came back as 1 and 2^70 as -2^63. Such ids are now
+// refused, naming the id as sent; ids it echoes exactly still work.
+func TestFaultRequestIDs(t *testing.T) {
+	s := startTest(t, newFake(), Options{})
+	c := dialRaw(t, s.Path())
+	c.initialize(t, "2025-03-26")
+	for _, tc := range []struct {
+		id   string
+		good bool
+	}{
+		{"1.5", false},
+		{"1180591620717411303424", false}, // 2^70
+		{"9007199254740993", false},       // 2^53+1: float64 rounds it
+		{"1e2", false},
+		{"-0.0", false},
+		{"42", true},
+		{"-7", true},
+		{"9007199254740992", true},
+		{`"abc"`, true},
+	} {
+		line := fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"method":"ping"}`, tc.id)
+		c.send(t, line)
+		got := c.recvLine(t)
+		if !strings.Contains(got, `"id":`+tc.id+`,`) && !strings.Contains(got, `"id":`+tc.id+`}`) {
+			t.Errorf("id %s answered as %s", tc.id, got)
+		}
+		hasErr := strings.Contains(got, `"error"`)
+		if tc.good == hasErr || !tc.good && !strings.Contains(got, "-32600") {
+			t.Errorf("id %s: %s", tc.id, got)
+		}
+		if !tc.good && !strings.Contains(got, "id "+tc.id+" is not an integer") {
+			t.Errorf("id %s: the error does not name the id: %s", tc.id, got)
+		}
+	}
+	// In a batch too.
+	c.send(t, `[{"jsonrpc":"2.0","id":2.5,"method":"ping"}]`)
+	if got := c.recvLine(t); !strings.Contains(got, "-32600") || !strings.Contains(got, "2.5") {
+		t.Errorf("batch with id 2.5: %s", got)
+	}
+}
+
+// TestFaultLoggingLevel: logging/setLevel took any string, and an unknown
+// level silently stopped the client's log notifications.
+func TestFaultLoggingLevel(t *testing.T) {
+	s := startTest(t, newFake(), Options{})
+	c := dialRaw(t, s.Path())
+	c.initialize(t, "2025-11-25")
+	c.send(t, `{"jsonrpc":"2.0","id":1,"method":"logging/setLevel","params":{"level":"bogus"}}`)
+	if code, msg := errorCode(c.recv(t)); code != -32602 || !strings.Contains(msg, `unknown logging level "bogus"`) {
+		t.Errorf("level bogus: %v %q", code, msg)
+	}
+	c.send(t, `{"jsonrpc":"2.0","id":2,"method":"logging/setLevel","params":{"level":"warning"}}`)
+	if m := c.recv(t); m["error"] != nil {
+		t.Errorf("level warning: %v", m)
+	}
+}
+
+// TestFaultLongStrings: strings a client sets are bounded on the wire, and
+// names tighter; the status reply's swap history is bounded.
+func TestFaultLongStrings(t *testing.T) {
+	f := newFake()
+	f.capacity = 100
+	s := startTest(t, f, Options{})
+	c := dialRaw(t, s.Path())
+	c.initialize(t, "2025-11-25")
+	long := strings.Repeat("x", 900<<10)
+	for _, tc := range []struct {
+		name, line string
+		code       float64
+		msg        string
+	}{
+		{"swap model", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"vmaf_request_model_swap","arguments":{"model":"` + long + `"}}}`, -32602, "strings are at most 4096"},
+		{"swap name", `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"vmaf_request_model_swap","arguments":{"model":"vmaf_v0.6.1","name":"` + long + `"}}}`, -32602, "strings are at most 4096"},
+		{"prompt argument", `{"jsonrpc":"2.0","id":3,"method":"prompts/get","params":{"name":"monitor_stream","arguments":{"threshold":"` + long + `"}}}`, -32602, "strings are at most 4096"},
+		{"resource uri", `{"jsonrpc":"2.0","id":4,"method":"resources/subscribe","params":{"uri":"` + long + `"}}`, -32602, "strings are at most 4096"},
+		{"prompt argument of 100 bytes", `{"jsonrpc":"2.0","id":5,"method":"prompts/get","params":{"name":"monitor_stream","arguments":{"threshold":"` + strings.Repeat("9", 100) + `"}}}`, 0, "at most 64 bytes"},
+	} {
+		c.send(t, tc.line)
+		m := c.recv(t)
+		code, msg := errorCode(m)
+		if tc.code == 0 {
+			msg = fmt.Sprint(m)
+		}
+		if code != tc.code || !strings.Contains(msg, tc.msg) || len(msg) > 4096 {
+			t.Errorf("%s: code %v, message %.200q", tc.name, code, msg)
+		}
+	}
+	// A name over 256 bytes is a tool error.
+	cs, _ := connectTest(t, s, "2025-11-25")
+	res := callTool(t, cs, toolSwap, map[string]any{"model": "vmaf_v0.6.1", "name": strings.Repeat("n", 300)})
+	if !res.IsError || strings.Contains(resultText(res), strings.Repeat("n", 300)) {
+		t.Errorf("300-byte name: %s", resultText(res))
+	}
+	// Forty swaps: the status reply keeps the latest 16 and counts the rest.
+	for range 40 {
+		decode(t, callTool(t, cs, toolSwap, map[string]any{"model": "vmaf_v0.6.1", "name": strings.Repeat("n", 256)}), &Command{})
+		f.frame(50)
+	}
+	var st Status
+	decode(t, callTool(t, cs, toolStatus, nil), &st)
+	if len(st.Swaps) != maxStatusSwaps || st.SwapsOmitted != 40-maxStatusSwaps || st.Swaps[len(st.Swaps)-1].Command != 40 {
+		t.Errorf("status after 40 swaps: %d swaps, %d omitted", len(st.Swaps), st.SwapsOmitted)
+	}
+}
+
+// TestFaultScoreCapped: last=1000 returned the 256 records kept without
+// saying so.
+func TestFaultScoreCapped(t *testing.T) {
+	f := newFake()
+	f.keep = 256
+	s := startTest(t, f, Options{})
+	for range 300 {
+		f.frame(80)
+	}
+	cs, _ := connectTest(t, s, "2025-11-25")
+	var sc Scores
+	decode(t, callTool(t, cs, toolScore, map[string]any{"last": 1000}), &sc)
+	if len(sc.Records) != 256 || sc.Capped == nil || sc.Capped.Asked != 1000 || sc.Capped.Returned != 256 || !strings.Contains(sc.Capped.Reason, "256 of 300") {
+		t.Errorf("last=1000: %d records, capped %+v", len(sc.Records), sc.Capped)
+	}
+	sc = Scores{}
+	decode(t, callTool(t, cs, toolScore, map[string]any{"last": 10}), &sc)
+	if len(sc.Records) != 10 || sc.Capped != nil {
+		t.Errorf("last=10: %d records, capped %+v", len(sc.Records), sc.Capped)
+	}
+}
+
+// stuckModels is a Models that blocks like a read of a FIFO: until ctx
+// ends, or, when ignore is set, until release closes.
+type stuckModels struct {
+	ignore   bool
+	release  chan struct{}
+	started  atomic.Int32
+	returned atomic.Int32
+}
+
+func (m *stuckModels) models(ctx context.Context) (ModelList, error) {
+	m.started.Add(1)
+	defer m.returned.Add(1)
+	if m.ignore {
+		<-m.release
+		return ModelList{}, nil
+	}
+	<-ctx.Done()
+	return ModelList{}, ctx.Err()
+}
+
+// TestFaultListModelsStuck: a listing that blocked (a FIFO named *.json)
+// held its client's slot for ever, ignored cancellation, and after about
+// forty calls every client was refused.
+func TestFaultListModelsStuck(t *testing.T) {
+	f := newFake()
+	stuck := &stuckModels{}
+	f.models = stuck.models
+	s := startTest(t, f, Options{MaxSessions: 2, MaxSessionsPerPeer: 2, ListTimeout: 300 * time.Millisecond})
+
+	// The deadline answers the call.
+	cs, _ := connectTest(t, s, "2025-11-25")
+	t0 := time.Now()
+	res := callTool(t, cs, toolListModels, nil)
+	if !res.IsError || time.Since(t0) > 3*time.Second {
+		t.Errorf("stuck listing answered after %v: %s", time.Since(t0), resultText(res))
+	}
+
+	// notifications/cancelled ends the handler.
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		waitFor(t, 5*time.Second, "second listing started", func() bool { return stuck.started.Load() == 2 })
+		cancel()
+	}()
+	s.opts.ListTimeout = time.Minute
+	if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: toolListModels}); err == nil {
+		t.Error("cancelled call returned no error")
+	}
+	waitFor(t, 5*time.Second, "the cancelled handler to return", func() bool { return stuck.returned.Load() == 2 })
+
+	// A client that leaves mid-call gives its slot back at once, even while
+	// its handler has not returned, many times over.
+	f2 := newFake()
+	held := &stuckModels{ignore: true, release: make(chan struct{})}
+	defer close(held.release)
+	f2.models = held.models
+	s2 := startTest(t, f2, Options{MaxSessions: 1})
+	for i := range 10 {
+		c := dialRaw(t, s2.Path())
+		c.initialize(t, "2025-11-25")
+		c.send(t, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"vmaf_list_models"}}`, i+1))
+		waitFor(t, 5*time.Second, "listing started", func() bool { return held.started.Load() == int32(1+i) })
+		c.conn.Close()
+		waitFor(t, 5*time.Second, "the slot to be given back", func() bool {
+			s2.mu.Lock()
+			defer s2.mu.Unlock()
+			return len(s2.conns) == 0
+		})
+	}
+	if n := held.returned.Load(); n != 0 {
+		t.Fatalf("%d handlers returned; the test needs them stuck", n)
+	}
+	cs2, _ := connectTest(t, s2, "2025-11-25")
+	var st Status
+	decode(t, callTool(t, cs2, toolStatus, nil), &st)
+}
+
+// TestFaultCloseWithStuckHandler: shutdown waited for every handler, so a
+// handler that never returned hung the host at "Setting pipeline to NULL"
+// and left the socket behind.
+func TestFaultCloseWithStuckHandler(t *testing.T) {
+	f := newFake()
+	stuck := &stuckModels{ignore: true, release: make(chan struct{})}
+	defer close(stuck.release)
+	f.models = stuck.models
+	path := t.TempDir() + "/vmaf.sock"
+	s, err := Start(path, f, Options{CloseTimeout: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := dialRaw(t, path)
+	c.initialize(t, "2025-11-25")
+	c.send(t, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"vmaf_list_models"}}`)
+	waitFor(t, 5*time.Second, "listing started", func() bool { return stuck.started.Load() == 1 })
+	t0 := time.Now()
+	s.Close()
+	if d := time.Since(t0); d > 2*time.Second {
+		t.Errorf("Close took %v with a stuck handler", d)
+	}
+	if _, err := os.Lstat(path); !os.IsNotExist(err) {
+		t.Errorf("socket left behind: %v", err)
+	}
+}
+
+// TestFaultDisconnectMidSubscription: a subscriber that vanishes costs the
+// stream nothing and gives its slot back.
+func TestFaultDisconnectMidSubscription(t *testing.T) {
+	f := newFake()
+	s := startTest(t, f, Options{MaxSessions: 1})
+	c := dialRaw(t, s.Path())
+	c.initialize(t, "2025-11-25")
+	c.send(t, `{"jsonrpc":"2.0","id":1,"method":"resources/subscribe","params":{"uri":"vmaf://scores/live"}}`)
+	c.recv(t)
+	for range 10 {
+		f.frame(70)
+	}
+	c.conn.Close()
+	for range 10 {
+		f.frame(71)
+	}
+	var cs *mcp.ClientSession
+	waitFor(t, 5*time.Second, "the slot to be free", func() bool {
+		conn, err := net.Dial("unix", s.Path())
+		if err != nil {
+			return false
+		}
+		cl := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil)
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		cs, err = cl.Connect(ctx, &mcp.IOTransport{Reader: conn, Writer: conn}, nil)
+		return err == nil
+	})
+	defer cs.Close()
+	var st Status
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: toolStatus})
+	if err != nil {
+		t.Fatal(err)
+	}
+	decode(t, res, &st)
+	if st.FramesScored != 20 {
+		t.Errorf("frames scored %d, want 20", st.FramesScored)
+	}
+}

@@ -115,3 +115,22 @@ func TestFaultRelativePath(t *testing.T) {
 		}
 	}
 }
+
+// TestFaultLongStrings: a 900 KB name once went into every record and the
+// status history.
+func TestFaultLongStrings(t *testing.T) {
+	reg, _ := NewRegistry()
+	long := strings.Repeat("n", MaxNameBytes+1)
+	for _, tc := range []struct{ model, name string }{
+		{"vmaf_v0.6.1", long},
+		{"version=vmaf_v0.6.1:name=" + long, ""},
+		{"version=vmaf_v0.6.1:" + strings.Repeat("x", MaxSpecBytes), ""},
+	} {
+		if _, err := reg.Resolve(tc.model, tc.name); !errors.Is(err, ErrBadSpec) || !strings.Contains(err.Error(), "at most") {
+			t.Errorf("Resolve(%d-byte model, %d-byte name): %v", len(tc.model), len(tc.name), err)
+		}
+	}
+	if _, err := reg.Resolve("vmaf_v0.6.1", strings.Repeat("n", MaxNameBytes)); err != nil {
+		t.Errorf("a name at the limit: %v", err)
+	}
+}

@@ -29,6 +29,13 @@ var (
 	ErrBusy         = errors.New("too many swaps being prepared")
 )
 
+// Bounds on what a client may ask for: a name is repeated in every record
+// and status reply, so it is kept short.
+const (
+	MaxSpecBytes = 4096
+	MaxNameBytes = 256
+)
+
 // maxModelFiles bounds what a listing reads, so that a directory of junk
 // cannot make it expensive (vmaf bounds each file's size).
 const maxModelFiles = 256
@@ -165,8 +172,13 @@ func (r *Registry) modelFiles(dir string) []string {
 // is the metric name the model reports under.
 func (r *Registry) Resolve(model, name string) (string, error) {
 	model = strings.TrimSpace(model)
-	if model == "" {
+	switch {
+	case model == "":
 		return "", fmt.Errorf("%w: empty", ErrBadSpec)
+	case len(model) > MaxSpecBytes:
+		return "", fmt.Errorf("%w: %d bytes; a model spec is at most %d", ErrBadSpec, len(model), MaxSpecBytes)
+	case len(name) > MaxNameBytes:
+		return "", fmt.Errorf("%w: name of %d bytes; names are at most %d", ErrBadSpec, len(name), MaxNameBytes)
 	}
 	if !strings.Contains(model, "=") {
 		model = r.keyed(model)
@@ -187,6 +199,9 @@ func (r *Registry) Resolve(model, name string) (string, error) {
 			}
 			p = "path=" + real
 		case "name":
+			if len(val) > MaxNameBytes {
+				return "", fmt.Errorf("%w: name of %d bytes; names are at most %d", ErrBadSpec, len(val), MaxNameBytes)
+			}
 			if name != "" && val != name {
 				return "", fmt.Errorf("%w: name %q given twice (spec says %q)", ErrBadSpec, name, val)
 			}

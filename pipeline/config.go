@@ -103,6 +103,16 @@ type Config struct {
 	Pairing      Pairing
 	Backpressure Backpressure
 	PauseMode    PauseMode
+	// PauseBlockLimit bounds how long a pause in PauseBlock mode holds a
+	// pusher (0: no bound). Past it the Runner resumes by itself and
+	// calls OnPauseExpired: no frame is lost, and a host that can only
+	// stop by draining its streams (EOS queued behind the held frames)
+	// is never stuck behind a pause.
+	PauseBlockLimit time.Duration
+	// OnPauseExpired, if set, is called with the index of the next pair
+	// when PauseBlockLimit ends a pause, on the pusher's goroutine with
+	// the Runner's lock held: it must not call Push.
+	OnPauseExpired func(next int)
 
 	// MaxPending bounds the frames waiting for a partner on each side
 	// (0: DefaultMaxPending). A side whose queue is full waits for the

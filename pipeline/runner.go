@@ -156,6 +156,7 @@ func (r *Runner) Push(s Side, f Frame) error {
 // holds the pusher until a command or an abort arrives. Called with mu
 // held; it releases mu while waiting.
 func (r *Runner) boundary(s Side) error {
+	var deadline time.Time
 	for {
 		gen := r.cmds.generation()
 		r.applyCommands()
@@ -165,12 +166,39 @@ func (r *Runner) boundary(s Side) error {
 		if r.aborted(s) {
 			return ErrFlushing
 		}
+		if limit := r.cfg.PauseBlockLimit; limit > 0 {
+			if deadline.IsZero() {
+				deadline = time.Now().Add(limit)
+			} else if !time.Now().Before(deadline) {
+				r.expirePause()
+				return nil
+			}
+		}
+		var timer *time.Timer
+		if !deadline.IsZero() {
+			timer = time.AfterFunc(time.Until(deadline), r.cmds.wake)
+		}
 		r.mu.Unlock()
 		r.cmds.wait(gen, func() bool { return r.aborted(s) })
+		if timer != nil {
+			timer.Stop()
+		}
 		r.mu.Lock()
 		if r.finished {
 			return ErrFinished
 		}
+	}
+}
+
+// expirePause ends a block pause that reached PauseBlockLimit, as a
+// resume would. Called with mu held.
+func (r *Runner) expirePause() {
+	r.paused = false
+	r.statMu.Lock()
+	r.st.state = Running
+	r.statMu.Unlock()
+	if f := r.cfg.OnPauseExpired; f != nil {
+		f(r.next)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vmafsink/vmafsink/control"
 	"github.com/vmafsink/vmafsink/tests/pipelines/internal/gsttest"
 )
 
@@ -81,5 +82,75 @@ func TestFaultBadSocketPath(t *testing.T) {
 				t.Errorf("the earlier results file was clobbered: %q, %v", b, err)
 			}
 		})
+	}
+}
+
+// startPaused starts an endless pipeline whose element serves the control
+// plane, waits for a few scored frames, and pauses it in the given mode.
+func startPaused(t *testing.T, mode, extra string, launchArgs ...string) (p *gsttest.Process, results string) {
+	t.Helper()
+	dir := t.TempDir()
+	sock, results := filepath.Join(dir, "vmaf.sock"), filepath.Join(dir, "results.json")
+	desc := "videotestsrc pattern=ball ! " + testSrcCaps + " ! tee name=t t. ! queue ! v.ref_sink " +
+		"t. ! queue ! videoflip method=horizontal-flip ! v.dist_sink vmafsink name=v threads=1 frame-message=false " +
+		"results-filename=" + results + " results-format=json pause-mode=" + mode + " mcp-uds=" + sock + " " + extra
+	p = gsttest.StartArgs(t, launchArgs, desc)
+	waitSocket(t, p, sock)
+	cs, _ := mcpConnect(t, sock)
+	mcpWaitStatus(t, cs, time.Minute, "5 frames scored", func(st control.Status) bool { return st.FramesScored >= 5 })
+	if msg := mcpCall(t, cs, "vmaf_pause", map[string]any{"wait": true}, nil); msg != "" {
+		t.Fatal(msg)
+	}
+	mcpWaitStatus(t, cs, time.Minute, "paused", func(st control.Status) bool { return st.State == control.StatePaused })
+	cs.Close()
+	return p, results
+}
+
+// TestFaultEOSWhileBlockPaused: Ctrl-C on gst-launch-1.0 -e sends EOS,
+// which waits behind the frames a block pause holds. The pause gives way
+// within pause-block-limit: the process ends within 2 s of SIGINT, and
+// every frame that reached the element is in the results file or counted.
+func TestFaultEOSWhileBlockPaused(t *testing.T) {
+	p, results := startPaused(t, "block", "", "-e")
+	time.Sleep(200 * time.Millisecond)
+	start := time.Now()
+	if err := p.Cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-p.Done():
+		hostLived(t, err, p.Output())
+		if err != nil {
+			t.Fatalf("gst-launch -e failed: %v\n%s", err, p.Output())
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatalf("gst-launch -e still running 2 s after SIGINT with a block pause:\n%s", p.Output())
+	}
+	t.Logf("ended %v after SIGINT", time.Since(start))
+	if !strings.Contains(p.Output(), "pause-block-limit") {
+		t.Errorf("no warning that the pause limit resumed scoring:\n%s", p.Output())
+	}
+	checkAccounted(t, p.Output(), results)
+}
+
+// checkAccounted checks the pooled message of a finished run: every frame
+// received was paired or counted unpaired, every pair scored, skipped or
+// dropped, and the results file holds every scored frame.
+func checkAccounted(t *testing.T, out, results string) {
+	t.Helper()
+	run := &gsttest.Run{Output: out, Messages: gsttest.ParseMessages(out)}
+	pooled := run.Pooled(t)
+	recv := pooled.Uint(t, "frames-received-ref") + pooled.Uint(t, "frames-received-dist")
+	paired, scored := pooled.Uint(t, "frames-paired"), pooled.Uint(t, "frames-scored")
+	unpaired := pooled.Uint(t, "frames-unpaired-ref") + pooled.Uint(t, "frames-unpaired-dist")
+	if 2*paired+unpaired != recv {
+		t.Errorf("%d frames received, %d paired and %d unpaired", recv, paired, unpaired)
+	}
+	if s := scored + pooled.Uint(t, "frames-skipped") + pooled.Uint(t, "frames-dropped"); s != paired {
+		t.Errorf("%d pairs, %d scored, skipped or dropped", paired, s)
+	}
+	frames := gsttest.ReadResults(t, results, "json")
+	if uint64(len(frames)) != scored {
+		t.Errorf("results file has %d frames, pooled message %d scored", len(frames), scored)
 	}
 }

@@ -40,6 +40,7 @@ type settings struct {
 	mcpUDS             string
 	mcpAllowGID        int // -1: the owner only
 	pauseMode          pipeline.PauseMode
+	pauseBlockLimit    uint // milliseconds; 0: none
 	modelDirs          string
 }
 
@@ -57,6 +58,11 @@ func (k engineKind) String() string {
 
 const defaultModel = "vmaf_v0.6.1"
 
+// defaultPauseBlockLimit (ms) keeps gst-launch -e stoppable while a block
+// pause holds the streams: its EOS waits behind the held frames, and the
+// host offers nothing else to notice a stop by.
+const defaultPauseBlockLimit = 1000
+
 func defaultSettings() settings {
 	return settings{
 		model:         defaultModel,
@@ -67,6 +73,8 @@ func defaultSettings() settings {
 		maxPending:    pipeline.DefaultMaxPending,
 		maxLead:       pipeline.DefaultMaxLead,
 		mcpAllowGID:   -1,
+
+		pauseBlockLimit: defaultPauseBlockLimit,
 	}
 }
 
@@ -214,6 +222,11 @@ var properties = []property{
 	},
 	enumProperty("pause-mode", "Pause mode", "What a pause requested over the control plane does",
 		C.vs_pause_mode_get_type(), int(pipeline.PauseSkip), func(s *settings) *int { return (*int)(&s.pauseMode) }),
+	uintProperty("pause-block-limit", "Pause block limit",
+		"Longest time in milliseconds a pause in pause-mode=block holds the streaming threads; then the measurement "+
+			"resumes by itself (a warning says so) and no frame is lost. Bounded so that a pipeline stopped with EOS "+
+			"(gst-launch-1.0 -e) cannot wait forever behind a pause (0: no limit)",
+		0, maxUint, defaultPauseBlockLimit, func(s *settings) *uint { return &s.pauseBlockLimit }),
 	{
 		name: "model-dirs",
 		spec: func() *glib.ParamSpec {

@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unsafe"
 
 	"github.com/vmafsink/vmafsink/pipeline"
@@ -93,11 +94,16 @@ func start(e *vmafSink, s settings) (*runState, error) {
 			Subsample: int(s.subsample),
 			Engine:    s.engine.String(),
 		},
-		Pairing:      s.pairing,
-		Backpressure: s.backpressure,
-		PauseMode:    s.pauseMode,
-		MaxPending:   int(s.maxPending),
-		MaxLead:      s.leadLimit(),
+		Pairing:         s.pairing,
+		Backpressure:    s.backpressure,
+		PauseMode:       s.pauseMode,
+		MaxPending:      int(s.maxPending),
+		MaxLead:         s.leadLimit(),
+		PauseBlockLimit: time.Duration(s.pauseBlockLimit) * time.Millisecond,
+		OnPauseExpired: func(next int) {
+			e.warn(fmt.Sprintf("block pause ended by pause-block-limit (%d ms) at frame %d; scoring resumed", s.pauseBlockLimit, next),
+				"a pause in pause-mode=block holds the streams at most pause-block-limit")
+		},
 	})
 	if err != nil {
 		return nil, err

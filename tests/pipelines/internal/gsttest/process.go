@@ -22,7 +22,14 @@ type Process struct {
 // Start starts gst-launch-1.0 -m on a pipeline description.
 func Start(t testing.TB, description string, env ...string) *Process {
 	t.Helper()
-	cmd := exec.Command("gst-launch-1.0", append([]string{"-m", "-f"}, strings.Fields(description)...)...)
+	return StartArgs(t, nil, description, env...)
+}
+
+// StartArgs is Start with more gst-launch-1.0 options, such as -e.
+func StartArgs(t testing.TB, args []string, description string, env ...string) *Process {
+	t.Helper()
+	args = append(append([]string{"-m", "-f"}, args...), strings.Fields(description)...)
+	cmd := exec.Command("gst-launch-1.0", args...)
 	cmd.Env = Env(t, env...)
 	out := &syncBuffer{}
 	cmd.Stdout, cmd.Stderr = out, out

@@ -1,0 +1,77 @@
+package pipeline
+
+import (
+	"testing"
+	"time"
+)
+
+// TestFaultPauseBlockLimit: a block pause holds a pusher at most
+// PauseBlockLimit; then the Runner resumes by itself, says so, and the
+// held frames are scored, not lost. Without a limit the pusher stays held.
+func TestFaultPauseBlockLimit(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		limit    time.Duration
+		released bool
+	}{
+		{"bounded", 200 * time.Millisecond, true},
+		{"unbounded", 0, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			expired := make(chan int, 1)
+			r := newTestRunner(t, &fakeEngine{}, func(c *Config) {
+				c.Pairing, c.PauseMode, c.PauseBlockLimit = PairByOrder, PauseBlock, tc.limit
+				c.OnPauseExpired = func(next int) { expired <- next }
+			})
+			fs := newFrames(t)
+			if err := r.Push(Ref, fs.frame(1, -1)); err != nil {
+				t.Fatal(err)
+			}
+			if err := r.Push(Dist, fs.frame(1, -1)); err != nil {
+				t.Fatal(err)
+			}
+			p, _ := r.Pause()
+			done := make(chan error, 2)
+			start := time.Now()
+			go func() { done <- r.Push(Ref, fs.frame(2, -1)) }()
+			<-p.Done()
+			select {
+			case err := <-done:
+				if !tc.released {
+					t.Fatalf("push returned %v after %v with no limit", err, time.Since(start))
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				if d := time.Since(start); d < tc.limit || d > tc.limit+2*time.Second {
+					t.Errorf("push held %v, limit %v", d, tc.limit)
+				}
+				if next := <-expired; next != 1 {
+					t.Errorf("pause expired before pair %d, want 1", next)
+				}
+				if st := r.Status(); st.State != Running {
+					t.Errorf("state %v after the limit, want running", st.State)
+				}
+			case <-time.After(tc.limit + 3*time.Second):
+				if tc.released {
+					t.Fatal("push still held 3 s past the limit")
+				}
+				r.Resume()
+				if err := <-done; err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := r.Push(Dist, fs.frame(2, -1)); err != nil {
+				t.Fatal(err)
+			}
+			if err := r.Finish(); err != nil {
+				t.Fatal(err)
+			}
+			if c := r.Status().Counters; c.Scored != 2 || c.Skipped != 0 {
+				t.Errorf("scored %d skipped %d, want 2 and 0", c.Scored, c.Skipped)
+			}
+			r.Close()
+			fs.checkReleased()
+		})
+	}
+}

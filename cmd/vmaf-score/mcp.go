@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/vmafsink/vmafsink/control"
 	"github.com/vmafsink/vmafsink/control/attach"
 	"github.com/vmafsink/vmafsink/pipeline"
 	"github.com/vmafsink/vmafsink/vmaf"
@@ -55,6 +56,7 @@ func (j *job) newRunnerSink() (sink, error) {
 		ModelSpec: spec,
 		Engine:    j.s.engine,
 		Features:  j.s.features,
+		Options:   control.Options{MaxSessions: j.s.mcpMaxClients},
 	})
 	if err != nil {
 		rs.cancel()

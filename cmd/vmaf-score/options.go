@@ -32,13 +32,14 @@ type settings struct {
 	skipRef, skipDist   int
 	quiet, showProgress bool
 
-	engine    string // "", "native" or "libvmaf"
-	useFFmpeg bool   // decode both inputs with FFmpeg whatever their names
-	scaleDist string // swscale algorithm to bring the distorted input to the reference's size
-	streams   [2]int // which video stream of each FFmpeg input: 0 the first
-	align     string // "order" or "pts"
-	mcpSocket string
-	modelDirs []string // directories whose model files an agent may swap in
+	engine        string // "", "native" or "libvmaf"
+	useFFmpeg     bool   // decode both inputs with FFmpeg whatever their names
+	scaleDist     string // swscale algorithm to bring the distorted input to the reference's size
+	streams       [2]int // which video stream of each FFmpeg input: 0 the first
+	align         string // "order" or "pts"
+	mcpSocket     string
+	mcpMaxClients int      // 0: the control plane's default
+	modelDirs     []string // directories whose model files an agent may swap in
 
 	help, version bool
 }
@@ -167,6 +168,16 @@ var options = []option{
 		}},
 	{0, "mcp-uds", "SOCK", "serve live scores and commands over MCP on this Unix socket",
 		func(s *settings, v string) error { s.mcpSocket = v; return nil }},
+	{0, "mcp-max-clients", "N", "with --mcp-uds: clients served at once (default 32; one process may hold half)",
+		func(s *settings, v string) error {
+			if err := parseUint(v, "--mcp-max-clients", &s.mcpMaxClients); err != nil {
+				return err
+			}
+			if s.mcpMaxClients < 1 || s.mcpMaxClients > 1024 {
+				return invalid(v, "--mcp-max-clients", "between 1 and 1024")
+			}
+			return nil
+		}},
 	{0, "model-dir", "DIR", "with --mcp-uds: a directory whose model files an agent may swap in (repeatable)",
 		func(s *settings, v string) error { s.modelDirs = append(s.modelDirs, v); return nil }},
 	{0, "progress", "", "show the progress line even when stderr is not a terminal",

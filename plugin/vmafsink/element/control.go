@@ -13,6 +13,7 @@ type ControlStarter func(ControlConfig) (ControlServer, error)
 type ControlConfig struct {
 	SocketPath string   // the mcp-uds property
 	AllowGID   int      // the mcp-allow-gid property: -1, or a group besides the owner
+	MaxClients int      // the mcp-max-clients property
 	ModelDirs  []string // the model-dirs property, split
 	Element    string   // the element's name, for logs
 	Engine     string   // the engine property: auto, native or libvmaf

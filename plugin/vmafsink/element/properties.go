@@ -39,6 +39,7 @@ type settings struct {
 	maxLead            uint // 0: no lead limit
 	mcpUDS             string
 	mcpAllowGID        int // -1: the owner only
+	mcpMaxClients      uint
 	pauseMode          pipeline.PauseMode
 	pauseBlockLimit    uint // milliseconds; 0: none
 	modelDirs          string
@@ -72,6 +73,7 @@ func defaultSettings() settings {
 		frameMessage:  true,
 		maxPending:    pipeline.DefaultMaxPending,
 		maxLead:       pipeline.DefaultMaxLead,
+		mcpMaxClients: 32,
 		mcpAllowGID:   -1,
 
 		pauseBlockLimit: defaultPauseBlockLimit,
@@ -220,6 +222,10 @@ var properties = []property{
 		},
 		get: func(_ *vmafSink, s *settings) (*glib.Value, error) { return glib.GValue(s.mcpAllowGID) },
 	},
+	uintProperty("mcp-max-clients", "MCP client limit",
+		"Clients the mcp-uds socket serves at once; one more is refused with a JSON-RPC error saying so. "+
+			"One process may hold at most half of them, and a client must send initialize within 5 s",
+		1, 1024, 32, func(s *settings) *uint { return &s.mcpMaxClients }),
 	enumProperty("pause-mode", "Pause mode", "What a pause requested over the control plane does",
 		C.vs_pause_mode_get_type(), int(pipeline.PauseSkip), func(s *settings) *int { return (*int)(&s.pauseMode) }),
 	uintProperty("pause-block-limit", "Pause block limit",

@@ -129,6 +129,7 @@ func start(e *vmafSink, s settings) (*runState, error) {
 			st.control, err = e.opts.Control(ControlConfig{
 				SocketPath: s.mcpUDS,
 				AllowGID:   s.mcpAllowGID,
+				MaxClients: int(s.mcpMaxClients),
 				ModelDirs:  s.modelDirList(),
 				Element:    e.name(),
 				Engine:     s.engine.String(),

@@ -1,9 +1,12 @@
 package pipelines
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -152,5 +155,72 @@ func checkAccounted(t *testing.T, out, results string) {
 	frames := gsttest.ReadResults(t, results, "json")
 	if uint64(len(frames)) != scored {
 		t.Errorf("results file has %d frames, pooled message %d scored", len(frames), scored)
+	}
+}
+
+// pythonHost runs testdata/fault_host.py under GStreamer's Python
+// bindings, a host process other than gst-launch, and returns its output.
+func pythonHost(t *testing.T, env []string, args ...string) string {
+	t.Helper()
+	const py = "/usr/bin/python3"
+	if err := exec.Command(py, "-c", "import gi; gi.require_version('Gst', '1.0')").Run(); err != nil {
+		t.Skip("no GStreamer Python bindings (python3-gi, gir1.2-gstreamer-1.0)")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, py, append([]string{filepath.Join("testdata", "fault_host.py")}, args...)...)
+	cmd.Env = gsttest.Env(t, env...)
+	out, err := cmd.CombinedOutput()
+	hostLived(t, err, string(out))
+	if err != nil {
+		t.Fatalf("python host failed: %v\n%s", err, out)
+	}
+	return string(out)
+}
+
+// wantLines fails the test unless every pattern is on a line of out.
+func wantLines(t *testing.T, out string, patterns ...string) {
+	t.Helper()
+	for _, p := range patterns {
+		if !regexp.MustCompile(`(?m)` + p).MatchString(out) {
+			t.Errorf("no line matching %q in:\n%s", p, out)
+		}
+	}
+}
+
+// TestFaultPanicHook: a Go panic in the element (the test hook panics on
+// a chosen buffer) reaches a Python host as an element error with the
+// panic's text; the host lives on, stops the pipeline, the frames scored
+// before the panic are in the results file, and the same element then
+// runs again to EOS.
+func TestFaultPanicHook(t *testing.T) {
+	results := filepath.Join(t.TempDir(), "results.json")
+	out := pythonHost(t, []string{"VMAFSINK_TEST_PANIC_FRAME=20"}, "panic", results)
+	wantLines(t, out,
+		`^first=error vmafsink internal error in \w+_sink chain: VMAFSINK_TEST_PANIC_FRAME=20: test panic on buffer 20`,
+		`^null=success`, `^rerun=eos scored=5 `, `^alive$`)
+	if frames := gsttest.ReadResults(t, results, "json"); len(frames) == 0 || len(frames) > 10 {
+		t.Errorf("%d frames in the results file of the run that panicked at buffer 20, want 1 to 10", len(frames))
+	}
+}
+
+// TestFaultNullWhilePaused: PLAYING→NULL while the measurement is paused,
+// in either mode, returns at once and keeps what was scored; the same
+// element then runs again to EOS in the same host.
+func TestFaultNullWhilePaused(t *testing.T) {
+	for _, mode := range []string{"skip", "block"} {
+		t.Run(mode, func(t *testing.T) {
+			dir := t.TempDir()
+			results := filepath.Join(dir, "results.json")
+			out := pythonHost(t, nil, "null-while-paused", mode, filepath.Join(dir, "vmaf.sock"), results)
+			wantLines(t, out, `^paused state=paused scored=`, `^null=success took=[01]\.`, `^rerun=eos scored=5 `, `^alive$`)
+			var scored int
+			if m := regexp.MustCompile(`paused state=paused scored=(\d+)`).FindStringSubmatch(out); m != nil {
+				scored, _ = strconv.Atoi(m[1])
+			}
+			if frames := gsttest.ReadResults(t, results, "json"); len(frames) < scored {
+				t.Errorf("results file has %d frames, %d were scored before the stop", len(frames), scored)
+			}
+		})
 	}
 }

@@ -61,17 +61,20 @@ func (e *vmafSink) New() glib.GoObjectSubclass {
 }
 
 func (e *vmafSink) ClassInit(klass *glib.ObjectClass) {
+	defer e.recoverPanic("class init", nil)
 	C.vs_class_init((*C.GstElementClass)(unsafe.Pointer(klass.Instance())), nil)
 	klass.InstallProperties(paramSpecs())
 }
 
 // Constructed adds the two always pads, once per instance.
 func (e *vmafSink) Constructed(obj *glib.Object) {
+	defer e.recoverPanic("instance init", nil)
 	e.self = (*C.GstElement)(unsafe.Pointer(obj.Unsafe()))
 	C.vs_add_pads(e.self)
 }
 
 func (e *vmafSink) SetProperty(obj *glib.Object, id uint, value *glib.Value) {
+	defer e.recoverPanic("set-property", nil)
 	if id >= uint(len(properties)) || properties[id].set == nil {
 		return
 	}
@@ -80,6 +83,7 @@ func (e *vmafSink) SetProperty(obj *glib.Object, id uint, value *glib.Value) {
 	s := e.settings
 	e.settingsMu.Unlock()
 	if err != nil {
+		e.logf(lvlWarning, "property %s: %v", properties[id].name, err)
 		e.warn("invalid value for property "+properties[id].name, err.Error())
 		return
 	}
@@ -88,7 +92,8 @@ func (e *vmafSink) SetProperty(obj *glib.Object, id uint, value *glib.Value) {
 	}
 }
 
-func (e *vmafSink) GetProperty(obj *glib.Object, id uint) *glib.Value {
+func (e *vmafSink) GetProperty(obj *glib.Object, id uint) (v *glib.Value) {
+	defer e.recoverPanic("get-property", func() { v = nil })
 	if id >= uint(len(properties)) {
 		return nil
 	}
@@ -97,6 +102,7 @@ func (e *vmafSink) GetProperty(obj *glib.Object, id uint) *glib.Value {
 	e.settingsMu.Unlock()
 	v, err := properties[id].get(e, &s)
 	if err != nil {
+		e.logf(lvlWarning, "reading property %s: %v", properties[id].name, err)
 		return nil
 	}
 	return v
@@ -105,7 +111,8 @@ func (e *vmafSink) GetProperty(obj *glib.Object, id uint) *glib.Value {
 // ChangeState starts a run on READY→PAUSED and ends it on PAUSED→READY.
 // Streaming threads are released before the pads deactivate, since a
 // pusher may be waiting on back-pressure or a pause.
-func (e *vmafSink) ChangeState(el *gst.Element, transition gst.StateChange) gst.StateChangeReturn {
+func (e *vmafSink) ChangeState(el *gst.Element, transition gst.StateChange) (ret gst.StateChangeReturn) {
+	defer e.recoverPanic("state change "+transition.String(), func() { ret = gst.StateChangeFailure })
 	switch transition {
 	case gst.StateChangeReadyToPaused:
 		e.settingsMu.Lock()
@@ -113,6 +120,7 @@ func (e *vmafSink) ChangeState(el *gst.Element, transition gst.StateChange) gst.
 		e.settingsMu.Unlock()
 		st, err := start(e, s)
 		if err != nil {
+			e.logf(lvlError, "start refused: %v", err)
 			e.fail(errSettings, "vmafsink cannot start: "+err.Error(), err.Error())
 			return gst.StateChangeFailure
 		}
@@ -122,7 +130,7 @@ func (e *vmafSink) ChangeState(el *gst.Element, transition gst.StateChange) gst.
 			st.runner.Stop()
 		}
 	}
-	ret := el.ParentChangeState(transition)
+	ret = el.ParentChangeState(transition)
 	if transition == gst.StateChangePausedToReady || (transition == gst.StateChangeReadyToPaused && ret == gst.StateChangeFailure) {
 		if st := e.state.Swap(nil); st != nil {
 			st.stop()

@@ -1,6 +1,18 @@
 #include "gstglue.h"
 #include "_cgo_export.h"
 
+GST_DEBUG_CATEGORY_STATIC(vs_debug);
+#define GST_CAT_DEFAULT vs_debug
+
+gint vs_debug_threshold(void) {
+  return vs_debug ? (gint)gst_debug_category_get_threshold(vs_debug) : 0;
+}
+
+void vs_log(GstElement *e, gint level, const char *file, const char *func, gint line, const char *msg) {
+  if (vs_debug)
+    gst_debug_log(vs_debug, (GstDebugLevel)level, file, func, line, e ? G_OBJECT(e) : NULL, "%s", msg);
+}
+
 #define VS_FORMATS "{ I420, Y42B, Y444, GRAY8, I420_10LE, I422_10LE, Y444_10LE, I420_12LE, I422_12LE, Y444_12LE, YV12, NV12, NV21, P010_10LE, P012_LE }"
 
 static GstStaticPadTemplate ref_template = GST_STATIC_PAD_TEMPLATE("ref_sink",
@@ -34,6 +46,7 @@ static gboolean vs_send_event(GstElement *element, GstEvent *event) {
 
 void vs_class_init(GstElementClass *klass, const char *version) {
   (void)version;
+  GST_DEBUG_CATEGORY_INIT(vs_debug, "vmafsink", 0, "vmafsink VMAF quality sink");
   gst_element_class_set_static_metadata(klass,
       "VMAF video quality sink",
       "Sink/Analyzer/Video",
@@ -88,6 +101,7 @@ static gboolean vs_query(GstPad *pad, GstObject *parent, GstQuery *query) {
      * GstVideoMeta, so upstream may hand over padded or offset planes
      * instead of copying them into the default layout. */
     gst_query_add_allocation_meta(query, GST_VIDEO_META_API_TYPE, NULL);
+    GST_DEBUG_OBJECT(pad, "allocation query: GstVideoMeta accepted, buffers are mapped in place");
     return TRUE;
   default:
     return gst_pad_query_default(pad, parent, query);

@@ -12,6 +12,11 @@
 #define VS_DIST 1
 
 void vs_class_init(GstElementClass *klass, const char *version);
+
+/* The vmafsink debug category: its threshold (0 before class init) and
+ * one line at a GstDebugLevel, with the element as object. */
+gint vs_debug_threshold(void);
+void vs_log(GstElement *e, gint level, const char *file, const char *func, gint line, const char *msg);
 void vs_add_pads(GstElement *element);
 
 /* Enum GTypes of the element's enum properties. */

@@ -17,8 +17,10 @@ import (
 var padNames = [2]string{"ref_sink", "dist_sink"}
 
 //export vmafsinkChain
-func vmafsinkChain(parent *C.GstObject, side C.gint, buf *C.GstBuffer) C.GstFlowReturn {
-	e := fromParent(unsafe.Pointer(parent))
+func vmafsinkChain(parent *C.GstObject, side C.gint, buf *C.GstBuffer) (ret C.GstFlowReturn) {
+	var e *vmafSink
+	defer recoverChain(&e, side, &ret)
+	e = fromParent(unsafe.Pointer(parent))
 	if e == nil {
 		return C.GST_FLOW_ERROR
 	}
@@ -30,8 +32,10 @@ func vmafsinkChain(parent *C.GstObject, side C.gint, buf *C.GstBuffer) C.GstFlow
 }
 
 //export vmafsinkEvent
-func vmafsinkEvent(parent *C.GstObject, side C.gint, ev *C.GstEvent) C.gboolean {
-	e := fromParent(unsafe.Pointer(parent))
+func vmafsinkEvent(parent *C.GstObject, side C.gint, ev *C.GstEvent) (ok C.gboolean) {
+	var e *vmafSink
+	defer recoverEvent(&e, side, &ok)
+	e = fromParent(unsafe.Pointer(parent))
 	if e == nil {
 		return 0
 	}
@@ -46,8 +50,26 @@ func vmafsinkEvent(parent *C.GstObject, side C.gint, ev *C.GstEvent) C.gboolean 
 	return 0
 }
 
+// recoverChain and recoverEvent are the pad functions' deferred panic
+// guards: recover only works in the deferred function itself, and
+// pointers, unlike a closure, cost no allocation per buffer.
+func recoverChain(e **vmafSink, side C.gint, ret *C.GstFlowReturn) {
+	if v := recover(); v != nil {
+		(*e).panicked(padNames[side&1]+" chain", v)
+		*ret = C.GST_FLOW_ERROR
+	}
+}
+
+func recoverEvent(e **vmafSink, side C.gint, ok *C.gboolean) {
+	if v := recover(); v != nil {
+		(*e).panicked(padNames[side&1]+" event", v)
+		*ok = 0
+	}
+}
+
 // chain maps a buffer and pushes it into the Runner.
 func (st *runState) chain(s pipeline.Side, buf *C.GstBuffer) C.GstFlowReturn {
+	st.panicHook.buffer()
 	ps := &st.pads[s]
 	if ps.format == nil {
 		st.e.fail(errFormat, fmt.Sprintf("%s received a buffer before caps", padNames[s]), "no caps event")

@@ -30,6 +30,7 @@ type runState struct {
 	unsub    []func()
 
 	frameMessage atomic.Bool
+	panicHook    *panicHook
 
 	// pads is each sink pad's state. A pad's streaming thread is the only
 	// writer of its entry; formatMu guards the formats, which the other
@@ -115,7 +116,8 @@ func start(e *vmafSink, s settings) (*runState, error) {
 	st.frameMessage.Store(s.frameMessage)
 	st.messages = newFrameMessenger(e)
 	e.framesScored.Store(0)
-	st.unsub = append(st.unsub, runner.Subscribe(st.onRecord))
+	st.panicHook = newPanicHook()
+	st.unsub = append(st.unsub, runner.Subscribe(e.guard("frame messages", st.onRecord)))
 	if s.mcpUDS != "" {
 		if s.mcpAllowGID == 0 {
 			// The control plane reads 0 as "no group"; saying so beats
@@ -150,7 +152,7 @@ func start(e *vmafSink, s settings) (*runState, error) {
 			st.abort()
 			return nil, fmt.Errorf("results-filename %q: %w", s.resultsFilename, err)
 		}
-		st.unsub = append(st.unsub, runner.Subscribe(st.results.write))
+		st.unsub = append(st.unsub, runner.Subscribe(e.guard("results file", st.results.write)))
 	}
 	return st, nil
 }

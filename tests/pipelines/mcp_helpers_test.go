@@ -140,6 +140,7 @@ type mcpConfig struct {
 	threads   int // scoring workers; 0: 2
 	opts      control.Options
 	noControl bool // the same Runner without a control plane, for baselines
+	modelDirs []string
 }
 
 func mcpStart(t testing.TB, c mcpConfig) *mcpRun {
@@ -176,7 +177,7 @@ func mcpStart(t testing.TB, c mcpConfig) *mcpRun {
 		return run
 	}
 	run.sock = filepath.Join(t.TempDir(), "vmaf.sock")
-	run.plane, err = attach.Start(attach.Config{Socket: run.sock, Runner: r, ModelSpec: c.model, Engine: "native", Options: c.opts})
+	run.plane, err = attach.Start(attach.Config{Socket: run.sock, Runner: r, ModelSpec: c.model, ModelDirs: c.modelDirs, Engine: "native", Options: c.opts})
 	if err != nil {
 		t.Fatal(err)
 	}

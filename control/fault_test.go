@@ -281,17 +281,23 @@ func TestFaultListModelsStuck(t *testing.T) {
 		t.Errorf("stuck listing answered after %v: %s", time.Since(t0), resultText(res))
 	}
 
-	// notifications/cancelled ends the handler.
+	// notifications/cancelled ends the handler, long before the deadline.
+	fc := newFake()
+	cancelled := &stuckModels{}
+	fc.models = cancelled.models
+	sc := startTest(t, fc, Options{ListTimeout: time.Minute})
+	csc, _ := connectTest(t, sc, "2025-11-25")
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
-		waitFor(t, 5*time.Second, "second listing started", func() bool { return stuck.started.Load() == 2 })
+		for cancelled.started.Load() == 0 {
+			time.Sleep(time.Millisecond)
+		}
 		cancel()
 	}()
-	s.opts.ListTimeout = time.Minute
-	if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: toolListModels}); err == nil {
+	if _, err := csc.CallTool(ctx, &mcp.CallToolParams{Name: toolListModels}); err == nil {
 		t.Error("cancelled call returned no error")
 	}
-	waitFor(t, 5*time.Second, "the cancelled handler to return", func() bool { return stuck.returned.Load() == 2 })
+	waitFor(t, 5*time.Second, "the cancelled handler to return", func() bool { return cancelled.returned.Load() == 1 })
 
 	// A client that leaves mid-call gives its slot back at once, even while
 	// its handler has not returned, many times over.

@@ -392,3 +392,24 @@ func TestFaultDisconnectMidSubscription(t *testing.T) {
 		t.Errorf("frames scored %d, want 20", st.FramesScored)
 	}
 }
+
+// TestFaultPromptNonFinite: prompt arguments are numbers, and NaN or
+// infinity make no threshold or frame range.
+func TestFaultPromptNonFinite(t *testing.T) {
+	s := startTest(t, newFake(), Options{})
+	cs, _ := connectTest(t, s, "2025-11-25")
+	for _, tc := range []struct {
+		prompt string
+		args   map[string]string
+	}{
+		{"monitor_stream", map[string]string{"threshold": "NaN"}},
+		{"monitor_stream", map[string]string{"window": "+Inf"}},
+		{"diagnose_quality_drop", map[string]string{"from": "0", "to": "Infinity"}},
+		{"diagnose_quality_drop", map[string]string{"from": "nan", "to": "3"}},
+	} {
+		_, err := cs.GetPrompt(context.Background(), &mcp.GetPromptParams{Name: tc.prompt, Arguments: tc.args})
+		if err == nil || !strings.Contains(err.Error(), "not a finite number") {
+			t.Errorf("%s %v: %v", tc.prompt, tc.args, err)
+		}
+	}
+}

@@ -9,7 +9,8 @@
 // Every command takes -json for machine-readable output. Exit codes: 0
 // done; 1 other error; 2 usage; 3 cannot reach the socket; 4 request
 // refused (unknown, invalid or unsupported model, path not allowed, bad
-// argument); 5 queue full or server busy (retry later); 6 timed out
+// argument), or the connection refused (peer not allowed, client limit),
+// with the server's reason; 5 queue full or server busy (retry later); 6 timed out
 // waiting; 7 the stream has finished.
 package main
 

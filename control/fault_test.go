@@ -132,6 +132,7 @@ func TestFaultRequestIDs(t *testing.T) {
 		{"9007199254740993", false},       // 2^53+1: float64 rounds it
 		{"1e2", false},
 		{"-0.0", false},
+		{"-0", false},
 		{"42", true},
 		{"-7", true},
 		{"9007199254740992", true},

@@ -243,7 +243,8 @@ func checkID(msg []byte) (raw json.RawMessage, reason string) {
 	if c != '-' && (c < '0' || c > '9') {
 		return nil, "" // a string, null, or a type the SDK refuses itself
 	}
-	if n, err := strconv.ParseInt(string(probe.ID), 10, 64); err == nil && n >= -maxExactID && n <= maxExactID {
+	if n, err := strconv.ParseInt(string(probe.ID), 10, 64); err == nil && n >= -maxExactID && n <= maxExactID &&
+		strconv.FormatInt(n, 10) == string(probe.ID) { // -0 would come back as 0
 		return nil, ""
 	}
 	return probe.ID, fmt.Sprintf("invalid request: id %s is not an integer within ±2^53 (use a string, or an integer in that range)", probe.ID)

@@ -113,6 +113,10 @@ type Config struct {
 	// when PauseBlockLimit ends a pause, on the pusher's goroutine with
 	// the Runner's lock held: it must not call Push.
 	OnPauseExpired func(next int)
+	// OnApplied, if set, is called when a pause, resume or swap takes
+	// effect, with the index of the next pair, on the pusher's goroutine
+	// with the Runner's lock held: hosts log it (it must not call Push).
+	OnApplied func(kind CommandKind, next int)
 
 	// MaxPending bounds the frames waiting for a partner on each side
 	// (0: DefaultMaxPending). A side whose queue is full waits for the

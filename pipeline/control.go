@@ -40,6 +40,11 @@ func (r *Runner) SetPauseMode(m PauseMode) {
 // frame boundary.
 func (r *Runner) applyCommands() {
 	for t := r.cmds.pop(); t != nil; t = r.cmds.pop() {
+		if f := r.cfg.OnApplied; f != nil {
+			// Told before the command runs: a swap's new models score
+			// from the next pair on, which is what the index says.
+			f(t.Kind, r.next)
+		}
 		switch t.Kind {
 		case SwapModel:
 			r.applySwap(t)

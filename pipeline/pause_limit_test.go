@@ -75,3 +75,44 @@ func TestFaultPauseBlockLimit(t *testing.T) {
 		})
 	}
 }
+
+// TestRunnerOnApplied: hosts hear of every command as it is applied, with
+// the index of the first pair it governs, before a block pause holds the
+// pusher that applied it.
+func TestRunnerOnApplied(t *testing.T) {
+	type seen struct {
+		kind CommandKind
+		next int
+	}
+	got := make(chan seen, 8)
+	r := newTestRunner(t, &fakeEngine{}, func(c *Config) {
+		c.Pairing, c.PauseMode = PairByOrder, PauseBlock
+		c.OnApplied = func(k CommandKind, next int) { got <- seen{k, next} }
+	})
+	fs := newFrames(t)
+	for _, s := range []Side{Ref, Dist} {
+		if err := r.Push(s, fs.frame(1, -1)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r.Pause()
+	done := make(chan error, 1)
+	go func() { done <- r.Push(Ref, fs.frame(2, -1)) }()
+	select {
+	case s := <-got:
+		if s != (seen{Pause, 1}) {
+			t.Errorf("first applied %v at %d, want pause at 1", s.kind, s.next)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no call for the pause while the pusher is held")
+	}
+	r.Resume()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if s := <-got; s != (seen{Resume, 1}) {
+		t.Errorf("then %v at %d, want resume at 1", s.kind, s.next)
+	}
+	r.Close()
+	fs.checkReleased()
+}

@@ -43,7 +43,7 @@ func controlStarter(c element.ControlConfig) (element.ControlServer, error) {
 		ModelSpec: c.ModelSpec,
 		Engine:    c.Engine,
 		Features:  c.Features,
-		Options:   control.Options{AllowGID: c.AllowGID, MaxSessions: c.MaxClients},
+		Options:   control.Options{AllowGID: c.AllowGID, MaxSessions: c.MaxClients, Logger: c.Logger},
 	})
 	if err != nil {
 		// A nil *Plane in the interface would not compare equal to nil.

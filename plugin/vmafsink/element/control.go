@@ -1,6 +1,10 @@
 package element
 
-import "github.com/vmafsink/vmafsink/pipeline"
+import (
+	"log/slog"
+
+	"github.com/vmafsink/vmafsink/pipeline"
+)
 
 // ControlStarter starts the agent control plane for one run of an
 // element whose mcp-uds property is set. The element calls it once the
@@ -20,6 +24,8 @@ type ControlConfig struct {
 	ModelSpec  string   // the model property the run started with
 	Features   []string // extra metrics scored (psnr, float_ssim, float_ms_ssim)
 	Runner     *pipeline.Runner
+	// Logger writes to the element's debug category.
+	Logger *slog.Logger
 }
 
 // ControlServer is a running control plane.

@@ -7,7 +7,9 @@ package element
 import "C"
 
 import (
+	"context"
 	"fmt"
+	"log/slog"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
@@ -82,3 +84,45 @@ func (e *vmafSink) panicked(where string, v any) {
 			fmt.Sprintf("panic: %v (stack in the debug log: GST_DEBUG=vmafsink:1)", v))
 	}
 }
+
+// slogHandler writes the control plane's log (clients connecting,
+// refused, leaving) to the vmafsink category with the element as object.
+type slogHandler struct {
+	e     *vmafSink
+	attrs []slog.Attr
+}
+
+func gstLevel(l slog.Level) logLevel {
+	switch {
+	case l >= slog.LevelError:
+		return lvlError
+	case l >= slog.LevelWarn:
+		return lvlWarning
+	case l >= slog.LevelInfo:
+		return lvlInfo
+	}
+	return lvlDebug
+}
+
+func (h *slogHandler) Enabled(_ context.Context, l slog.Level) bool { return logOn(gstLevel(l)) }
+
+func (h *slogHandler) Handle(_ context.Context, r slog.Record) error {
+	var b strings.Builder
+	b.WriteString(r.Message)
+	add := func(a slog.Attr) bool {
+		fmt.Fprintf(&b, " %s=%v", a.Key, a.Value)
+		return true
+	}
+	for _, a := range h.attrs {
+		add(a)
+	}
+	r.Attrs(add)
+	h.e.logAt(gstLevel(r.Level), 4, b.String())
+	return nil
+}
+
+func (h *slogHandler) WithAttrs(as []slog.Attr) slog.Handler {
+	return &slogHandler{e: h.e, attrs: append(append([]slog.Attr(nil), h.attrs...), as...)}
+}
+
+func (h *slogHandler) WithGroup(string) slog.Handler { return h }

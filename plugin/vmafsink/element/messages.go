@@ -27,6 +27,9 @@ const (
 
 // fail posts an element error: text for people, debug with the details.
 func (e *vmafSink) fail(kind errorKind, text, debug string) {
+	if logOn(lvlError) {
+		e.logAt(lvlError, 2, text+" ("+debug+")")
+	}
 	ct, cd := C.CString(text), C.CString(debug)
 	defer C.free(unsafe.Pointer(ct))
 	defer C.free(unsafe.Pointer(cd))
@@ -34,6 +37,9 @@ func (e *vmafSink) fail(kind errorKind, text, debug string) {
 }
 
 func (e *vmafSink) warn(text, debug string) {
+	if logOn(lvlWarning) {
+		e.logAt(lvlWarning, 2, text+" ("+debug+")")
+	}
 	ct, cd := C.CString(text), C.CString(debug)
 	defer C.free(unsafe.Pointer(ct))
 	defer C.free(unsafe.Pointer(cd))

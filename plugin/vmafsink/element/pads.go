@@ -94,7 +94,20 @@ func (st *runState) chain(s pipeline.Side, buf *C.GstBuffer) C.GstFlowReturn {
 			st.runner.LiveSource()
 		}
 	}
+	var before pipeline.Status
+	var t0 time.Time
+	traced := logOn(lvlInfo)
+	if traced {
+		before = st.runner.Status()
+		if logOn(lvlDebug) {
+			st.e.logf(lvlDebug, "%s: buffer pts %v, %s; %s", padNames[s], fromClockTime(C.vs_buffer_pts(buf)), memoryNote(hold), describe(&before))
+		}
+		t0 = time.Now()
+	}
 	err = st.runner.Push(s, pipeline.Frame{Picture: &m.pic, Timing: st.timing(ps, buf), Owner: m, HoldLimit: hold})
+	if traced {
+		st.tracePush(s, &before, time.Since(t0), err)
+	}
 	var fe *pipeline.FormatError
 	switch {
 	case err == nil:
@@ -138,13 +151,24 @@ func fromClockTime(t C.guint64) time.Duration {
 }
 
 func (st *runState) event(s pipeline.Side, ev *C.GstEvent) bool {
+	if logOn(lvlDebug) {
+		st.e.logf(lvlDebug, "%s: %s event", padNames[s], C.GoString(C.gst_event_type_get_name(C.vs_event_type(ev))))
+	}
 	switch C.vs_event_type(ev) {
 	case C.GST_EVENT_CAPS:
 		return st.setCaps(s, C.vs_event_caps(ev))
 	case C.GST_EVENT_SEGMENT:
 		C.gst_event_copy_segment(ev, &st.pads[s].segment)
 	case C.GST_EVENT_EOS:
-		if st.runner.EndOfStream(s) && st.finish() {
+		both := st.runner.EndOfStream(s)
+		if logOn(lvlInfo) {
+			status := st.runner.Status()
+			st.e.logf(lvlInfo, "%s: EOS; both pads ended: %v; %s", padNames[s], both, describe(&status))
+			if logOn(lvlDebug) {
+				st.traceUnpaired(&status, "", false)
+			}
+		}
+		if both && st.finish() {
 			st.e.postEOS()
 		}
 	case C.GST_EVENT_FLUSH_START:
@@ -166,6 +190,7 @@ func (st *runState) setCaps(s pipeline.Side, caps *C.GstCaps) bool {
 		st.e.fail(errFormat, fmt.Sprintf("%s: unsupported caps", padNames[s]), err.Error())
 		return false
 	}
+	st.e.logf(lvlInfo, "%s: caps accepted: %s", padNames[s], f.caps)
 	st.formatMu.Lock()
 	st.pads[s].format = f
 	o := &st.pads[1-s]

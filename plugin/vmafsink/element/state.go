@@ -7,6 +7,7 @@ import "C"
 
 import (
 	"fmt"
+	"log/slog"
 	"math"
 	"runtime"
 	"sync"
@@ -31,6 +32,7 @@ type runState struct {
 
 	frameMessage atomic.Bool
 	panicHook    *panicHook
+	trace        traceState
 
 	// pads is each sink pad's state. A pad's streaming thread is the only
 	// writer of its entry; formatMu guards the formats, which the other
@@ -87,6 +89,7 @@ func start(e *vmafSink, s settings) (*runState, error) {
 	if threads == 0 {
 		threads = runtime.NumCPU()
 	}
+	var st *runState // set before the first push, which is when OnApplied may run
 	runner, err := pipeline.New(pipeline.Config{
 		Scorer: vmaf.Config{
 			Models:    []*vmaf.Model{model},
@@ -105,11 +108,12 @@ func start(e *vmafSink, s settings) (*runState, error) {
 			e.warn(fmt.Sprintf("block pause ended by pause-block-limit (%d ms) at frame %d; scoring resumed", s.pauseBlockLimit, next),
 				"a pause in pause-mode=block holds the streams at most pause-block-limit")
 		},
+		OnApplied: func(kind pipeline.CommandKind, next int) { st.applied(kind, next) },
 	})
 	if err != nil {
 		return nil, err
 	}
-	st := &runState{e: e, settings: s, runner: runner}
+	st = &runState{e: e, settings: s, runner: runner}
 	for i := range st.pads {
 		C.gst_segment_init(&st.pads[i].segment, C.GST_FORMAT_TIME)
 	}
@@ -138,6 +142,7 @@ func start(e *vmafSink, s settings) (*runState, error) {
 				ModelSpec:  s.model,
 				Features:   s.features(),
 				Runner:     runner,
+				Logger:     slog.New(&slogHandler{e: e}),
 			})
 			if err != nil {
 				st.abort()

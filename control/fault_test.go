@@ -152,6 +152,11 @@ func TestFaultRequestIDs(t *testing.T) {
 			t.Errorf("id %s: the error does not name the id: %s", tc.id, got)
 		}
 	}
+	// A number of a thousand digits is not echoed.
+	c.send(t, `{"jsonrpc":"2.0","id":`+strings.Repeat("9", 1000)+`,"method":"ping"}`)
+	if got := c.recvLine(t); !strings.Contains(got, `"id":null`) || !strings.Contains(got, "1000 digits") {
+		t.Errorf("id of 1000 digits: %.300s", got)
+	}
 	// In a batch too.
 	c.send(t, `[{"jsonrpc":"2.0","id":2.5,"method":"ping"}]`)
 	if got := c.recvLine(t); !strings.Contains(got, "-32600") || !strings.Contains(got, "2.5") {

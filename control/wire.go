@@ -160,7 +160,7 @@ func (w *wireConn) check(msg []byte) (out []byte, id any, code int64, reason str
 			ID json.RawMessage `json:"id"`
 		}
 		json.Unmarshal(msg, &probe)
-		if len(probe.ID) > 0 && probe.ID[0] != 'n' {
+		if len(probe.ID) > 0 && (probe.ID[0] == '"' || probe.ID[0] == '-' || probe.ID[0] >= '0' && probe.ID[0] <= '9') {
 			id = probe.ID
 		}
 		return nil, id, jsonrpc.CodeInvalidParams, fmt.Sprintf("invalid params: a string of %d bytes; strings are at most %d bytes (names %d)", n, MaxStringBytes, MaxNameBytes)
@@ -185,7 +185,7 @@ func (w *wireConn) check(msg []byte) (out []byte, id any, code int64, reason str
 			json.Unmarshal(req.Params, &p)
 			w.batchOK = p.ProtocolVersion == "2024-11-05" || p.ProtocolVersion == "2025-03-26"
 			w.handshakeDone()
-		} else if req.IsCall() && sessionless(req.Params) {
+		} else if !w.handshake.IsZero() && req.IsCall() && sessionless(req.Params) {
 			w.handshakeDone()
 		}
 	}
@@ -247,8 +247,15 @@ func checkID(msg []byte) (raw json.RawMessage, reason string) {
 		strconv.FormatInt(n, 10) == string(probe.ID) { // -0 would come back as 0
 		return nil, ""
 	}
+	if len(probe.ID) > maxQuotedID {
+		return nil, fmt.Sprintf("invalid request: a numeric id of %d digits is not an integer within ±2^53 (use a string, or an integer in that range)", len(probe.ID))
+	}
 	return probe.ID, fmt.Sprintf("invalid request: id %s is not an integer within ±2^53 (use a string, or an integer in that range)", probe.ID)
 }
+
+// maxQuotedID bounds a refused id that is echoed back: a longer one is
+// answered with a null id, as one that cannot be read.
+const maxQuotedID = 64
 
 // checkBatch vets a batch. The SDK ends the session on a batch it cannot
 // take apart (an id used twice; two notifications, whose empty ids it

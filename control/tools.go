@@ -111,7 +111,7 @@ func (s *Server) addTools() {
 	}, s.toolFeatures)
 	mcp.AddTool(s.mcp, &mcp.Tool{
 		Name:        toolScore,
-		Description: fmt.Sprintf("Latest per-frame VMAF records (frame index, PTS, model, score, features; last=N, default 1, at most %d), optionally the worst N frames so far (worst=N, at most %d), and running pooled statistics (min, max, mean, harmonic mean) per metric.", maxLast, maxWorst),
+		Description: fmt.Sprintf("Latest per-frame VMAF records (frame index, PTS, model, score, features; last=N, default 1, at most %d; when fewer are kept than asked for, the reply says so in capped), optionally the worst N frames so far (worst=N, at most %d), and running pooled statistics (min, max, mean, harmonic mean) per metric.", maxLast, maxWorst),
 		Annotations: readOnly("VMAF scores"),
 		InputSchema: schemaFor[scoreArgs](func(p map[string]*jsonschema.Schema) {
 			bound(p["last"], 0, maxLast)

@@ -86,6 +86,7 @@ func startControlled(t *testing.T, props string) (p *gsttest.Process, sock, resu
 // removed its socket and accounted for every frame.
 func stopControlled(t *testing.T, p *gsttest.Process, sock, results string, d time.Duration) {
 	t.Helper()
+	t0 := time.Now()
 	if err := p.Cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
@@ -95,6 +96,7 @@ func stopControlled(t *testing.T, p *gsttest.Process, sock, results string, d ti
 		if err != nil {
 			t.Fatalf("gst-launch failed: %v\n%s", err, p.Output())
 		}
+		t.Logf("gst-launch -e ended %v after SIGINT", time.Since(t0))
 	case <-time.After(d):
 		t.Fatalf("gst-launch still running %v after SIGINT:\n%s", d, p.Output())
 	}

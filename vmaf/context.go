@@ -26,6 +26,14 @@ type Config struct {
 	// OnResult receives each scored frame's Result in frame order, from
 	// one goroutine at a time. The Result is reused after the call returns.
 	OnResult func(*Result)
+	// WorkerSetup, if set, is called first by each native-engine worker,
+	// on an OS thread the worker then keeps to itself if it reports that
+	// it changed the thread: the thread ends with the worker, so a change
+	// to its attributes (such as its scheduling priority) reaches no other
+	// goroutine, nor another Context. A host that must answer requests
+	// promptly while scoring keeps every CPU busy uses it to mark the
+	// workers as background work. The libvmaf engine ignores it.
+	WorkerSetup func() bool
 }
 
 // Context scores a stream of picture pairs.

@@ -183,7 +183,7 @@ func (s *nativeScorer) fail(err error) {
 
 func (s *nativeScorer) work1(set *unitSet) {
 	defer s.workers.Done()
-	setupWorker()
+	setupWorker(s.cfg.WorkerSetup)
 	for t := range s.work {
 		j := t.j
 		if !s.closed.Load() {
@@ -430,31 +430,13 @@ func (set *unitSet) computeUnit(j *job, i int) error {
 	return nil
 }
 
-// workerSetup holds SetWorkerSetup's function.
-var workerSetup atomic.Pointer[func() bool]
-
-// SetWorkerSetup has every native-engine worker started from now on call
-// f first, on an OS thread the worker then keeps to itself if f reports
-// that it changed the thread: the thread ends with the worker, so a
-// change to its attributes (such as its scheduling priority) never
-// reaches other goroutines. A host that must answer requests promptly
-// while scoring keeps every CPU busy uses it to mark the workers as
-// background work. nil removes it; running workers keep theirs.
-func SetWorkerSetup(f func() bool) {
-	if f == nil {
-		workerSetup.Store(nil)
-		return
-	}
-	workerSetup.Store(&f)
-}
-
-func setupWorker() {
-	f := workerSetup.Load()
+// setupWorker runs Config.WorkerSetup on the worker's thread.
+func setupWorker(f func() bool) {
 	if f == nil {
 		return
 	}
 	runtime.LockOSThread()
-	if !(*f)() {
+	if !f() {
 		runtime.UnlockOSThread()
 	}
 	// Otherwise never unlocked: Go ends a locked thread when its goroutine

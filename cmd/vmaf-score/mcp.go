@@ -26,8 +26,11 @@ type runnerSink struct {
 }
 
 func (j *job) newRunnerSink() (sink, error) {
+	scorer := j.engineConfig(nil)
+	// The control plane answers promptly only with the workers lowered.
+	scorer.WorkerSetup = attach.WorkerSetup()
 	r, err := pipeline.New(pipeline.Config{
-		Scorer:       j.engineConfig(nil),
+		Scorer:       scorer,
 		Pairing:      pipeline.PairByOrder, // the aligner has paired them already
 		Backpressure: pipeline.Block,
 		PauseMode:    pipeline.PauseBlock, // a paused run stops reading, it skips nothing

@@ -47,10 +47,10 @@ type Plane struct {
 	target *Target
 }
 
-// Start builds the target and serves it on cfg.Socket. The first Start in
-// a process gives the Go scheduler spare processors (see spareProc), so
-// that control requests are answered promptly while scoring keeps every
-// CPU busy.
+// Start builds the target and serves it on cfg.Socket. It gives the Go
+// scheduler spare processors (see spareProc), so that control requests
+// are answered promptly while scoring keeps every CPU busy; the Runner's
+// scorer should have WorkerSetup's function for the same reason.
 func Start(cfg Config) (*Plane, error) {
 	spareProc()
 	t, err := NewTarget(cfg)

@@ -3,16 +3,11 @@ package attach
 import (
 	"os"
 	"strconv"
-	"sync"
 
 	"golang.org/x/sys/unix"
 
 	"github.com/vmafsink/vmafsink/internal/spareprocs"
-	"github.com/vmafsink/vmafsink/vmaf"
 )
-
-// spareOnce guards the process-wide changes this package makes.
-var spareOnce sync.Once
 
 // workerNiceEnv overrides how many nice steps (0 to 19) below the rest of
 // the process the scoring workers run; 0 leaves them alone.
@@ -37,8 +32,14 @@ const workerNiceEnv = "VMAFSINK_WORKER_NICE"
 // than before.
 const defaultWorkerNice = 5
 
-// workerNice is the nice increment backgroundThread applies.
-var workerNice = defaultWorkerNice
+// workerNice is the nice increment WorkerSetup's function applies:
+// defaultWorkerNice, or workerNiceEnv's value clamped to 0..19.
+func workerNice() int {
+	if v, err := strconv.Atoi(os.Getenv(workerNiceEnv)); err == nil {
+		return min(max(v, 0), 19)
+	}
+	return defaultWorkerNice
+}
 
 // spareProcs is how many processors beyond the machine's CPUs the Go
 // scheduler gets (see spareProc).
@@ -57,26 +58,28 @@ const spareProcs = 2
 // (measured in gst-launch at 1080p on 2 CPUs, a client process polling
 // every 2 ms: round-trip p99 17.7-19.7 ms with one spare, 7.0-7.6 ms with
 // two; frames/s the same, 80, without the polling, 6% fewer with it).
-//
-// It also marks the native engine's workers as background work (see
-// backgroundThread): with a spare processor, the threads that answer the
-// socket still compete with the workers for the CPUs, and at equal
-// priority a woken control thread waits behind them for a time slice or
-// more at each hop.
-func spareProc() {
-	spareOnce.Do(func() {
-		if v, err := strconv.Atoi(os.Getenv(workerNiceEnv)); err == nil {
-			workerNice = min(max(v, 0), 19)
-		}
-		if workerNice > 0 {
-			vmaf.SetWorkerSetup(backgroundThread)
-		}
-		spareprocs.Reserve(spareProcs)
-	})
+// GOMAXPROCS is the process's, so this is too; spareprocs.Reserve never
+// lowers it, so every Start may ask.
+func spareProc() { spareprocs.Reserve(spareProcs) }
+
+// WorkerSetup returns the vmaf.Config.WorkerSetup for a measurement that
+// serves a control plane, or nil when workerNiceEnv is 0. It marks the
+// native engine's workers as background work (see backgroundThread): with
+// a spare processor, the threads that answer the socket still compete with
+// the workers for the CPUs, and at equal priority a woken control thread
+// waits behind them for a time slice or more at each hop. It is per
+// Context, so that scoring without a control plane in the same process
+// (another element, say) keeps its priority.
+func WorkerSetup() func() bool {
+	nice := workerNice()
+	if nice == 0 {
+		return nil
+	}
+	return func() bool { return backgroundThread(nice) }
 }
 
-// backgroundThread lowers the calling thread's priority workerNice steps
-// and reports whether it did. On Linux the nice value belongs to the
+// backgroundThread lowers the calling thread's priority nice steps and
+// reports whether it did. On Linux the nice value belongs to the
 // thread, and the engine calls this on a thread its worker keeps to itself
 // while this returns true. The workers keep all the CPU nothing else
 // wants; what changes is that the host's other threads (the control plane,
@@ -91,7 +94,7 @@ func spareProc() {
 // parks the main thread for good when the worker ends, so the lowered
 // priority stays with a thread that runs nothing more; ps and top, which
 // show the main thread's nice value as the process's, show it too.
-func backgroundThread() bool {
+func backgroundThread(workerNice int) bool {
 	tid := unix.Gettid()
 	// The system call returns 20-nice, which x/sys passes on as is.
 	prio, err := unix.Getpriority(unix.PRIO_PROCESS, tid)

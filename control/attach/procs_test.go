@@ -58,7 +58,7 @@ func TestBackgroundThreadLowersOnlyItsThread(t *testing.T) {
 		var s seen
 		var ok1, ok2 bool
 		s.before, ok1 = readNice(tid)
-		s.lowered = backgroundThread()
+		s.lowered = backgroundThread(defaultWorkerNice)
 		s.after, ok2 = readNice(tid)
 		s.read = ok1 && ok2
 		got <- s
@@ -67,7 +67,7 @@ func TestBackgroundThreadLowersOnlyItsThread(t *testing.T) {
 	if !s.read {
 		t.Fatal("no nice value for the locked thread")
 	}
-	if want := min(s.before+workerNice, 19); !s.lowered || s.after != want {
+	if want := min(s.before+defaultWorkerNice, 19); !s.lowered || s.after != want {
 		t.Errorf("thread at nice %d: %d after backgroundThread (reported %v), want %d", s.before, s.after, s.lowered, want)
 	}
 	// This goroutine's thread is not the one lowered (that one is locked
@@ -77,12 +77,13 @@ func TestBackgroundThreadLowersOnlyItsThread(t *testing.T) {
 	}
 }
 
-// TestStartMarksWorkersBackground: once a control plane is attached, the
+// TestWorkerSetupMarksWorkersBackground: with WorkerSetup's function the
 // native engine's workers run at the lowered priority, and the goroutine
 // delivering results does not.
-func TestStartMarksWorkersBackground(t *testing.T) {
-	spareProc()
-	if workerNice == 0 {
+func TestWorkerSetupMarksWorkersBackground(t *testing.T) {
+	setup := WorkerSetup()
+	workerNice := workerNice()
+	if setup == nil {
 		t.Skip(workerNiceEnv + "=0 leaves the workers alone")
 	}
 	base := threadNice(t, unix.Gettid())
@@ -135,7 +136,7 @@ func TestStartMarksWorkersBackground(t *testing.T) {
 		lowered = max(lowered, n)
 		deliverer = append(deliverer, nice)
 	}
-	ctx, err := vmaf.NewContext(vmaf.Config{Models: []*vmaf.Model{m}, Engine: "native", Threads: threads,
+	ctx, err := vmaf.NewContext(vmaf.Config{Models: []*vmaf.Model{m}, Engine: "native", Threads: threads, WorkerSetup: setup,
 		// Results come while the workers are alive (they end at Flush).
 		OnResult: func(*vmaf.Result) { check() }})
 	if err != nil {

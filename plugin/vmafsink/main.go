@@ -29,7 +29,7 @@ var plugin = &gst.PluginMetadata{
 	Origin:       "https://github.com/vmafsink/vmafsink",
 	ReleaseDate:  "2026-01-01",
 	Init: func(p *gst.Plugin) bool {
-		return element.Register(p, element.Options{Control: controlStarter, Version: version})
+		return element.Register(p, element.Options{Control: controlStarter, WorkerSetup: attach.WorkerSetup, Version: version})
 	},
 }
 

@@ -27,6 +27,10 @@ type Options struct {
 	// Control starts the agent control plane when the mcp-uds property is
 	// set; nil leaves the property without effect (a warning says so).
 	Control ControlStarter
+	// WorkerSetup gives the vmaf.Config.WorkerSetup of a run that serves
+	// the control plane (nil: none); runs without one score at the
+	// host's priority, whatever other elements in the process do.
+	WorkerSetup func() func() bool
 	// Version is shown by gst-inspect.
 	Version string
 }

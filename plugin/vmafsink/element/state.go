@@ -89,6 +89,10 @@ func start(e *vmafSink, s settings) (*runState, error) {
 	if threads == 0 {
 		threads = runtime.NumCPU()
 	}
+	var workerSetup func() bool
+	if s.mcpUDS != "" && e.opts.Control != nil && e.opts.WorkerSetup != nil {
+		workerSetup = e.opts.WorkerSetup()
+	}
 	var st *runState // set before the first push, which is when OnApplied may run
 	runner, err := pipeline.New(pipeline.Config{
 		Scorer: vmaf.Config{
@@ -97,6 +101,8 @@ func start(e *vmafSink, s settings) (*runState, error) {
 			Threads:   threads,
 			Subsample: int(s.subsample),
 			Engine:    s.engine.String(),
+
+			WorkerSetup: workerSetup,
 		},
 		Pairing:         s.pairing,
 		Backpressure:    s.backpressure,

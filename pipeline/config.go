@@ -207,6 +207,7 @@ func orDefault(v, def int) int {
 // scorer is the part of *vmaf.Context a Runner uses.
 type scorer interface {
 	Submit(ref, dist *vmaf.Picture, release func()) error
+	Skip(ref, dist *vmaf.Picture, release func()) error
 	SetModels(models []*vmaf.Model) error
 	Flush() error
 	Close()

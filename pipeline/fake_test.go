@@ -31,6 +31,7 @@ type fakeJob struct {
 	models    []*vmaf.Model
 	ref, dist byte
 	release   func()
+	skip      bool
 }
 
 // fakeEngine makes fake scorers and remembers them.
@@ -62,6 +63,14 @@ func (e *fakeEngine) count() int {
 }
 
 func (s *fakeScorer) Submit(ref, dist *vmaf.Picture, release func()) error {
+	return s.submit(ref, dist, release, false)
+}
+
+func (s *fakeScorer) Skip(ref, dist *vmaf.Picture, release func()) error {
+	return s.submit(ref, dist, release, true)
+}
+
+func (s *fakeScorer) submit(ref, dist *vmaf.Picture, release func(), skip bool) error {
 	if s.ended {
 		return errors.New("fake: submit after end")
 	}
@@ -71,7 +80,7 @@ func (s *fakeScorer) Submit(ref, dist *vmaf.Picture, release func()) error {
 	} else if !sameFormat(s.format, ref) {
 		return errors.New("fake: format changed")
 	}
-	s.jobs <- fakeJob{index: s.next, models: s.models, ref: ref.Planes[0][0], dist: dist.Planes[0][0], release: release}
+	s.jobs <- fakeJob{index: s.next, models: s.models, ref: ref.Planes[0][0], dist: dist.Planes[0][0], release: release, skip: skip}
 	s.next++
 	return nil
 }
@@ -86,7 +95,7 @@ func (s *fakeScorer) run() {
 		s.mu.Lock()
 		closed := s.closed
 		s.mu.Unlock()
-		if closed {
+		if closed || j.skip {
 			continue
 		}
 		if s.cfg.Subsample > 1 && j.index%s.cfg.Subsample != 0 {

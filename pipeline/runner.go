@@ -48,6 +48,9 @@ type Runner struct {
 	pendingSwaps []*Ticket // applied, waiting for their first scored pair
 	finished     bool
 	finishErr    error
+	// newStream is set by a flush: the pairs after it are a new stream,
+	// whose first frame has no predecessor, as for libvmaf.
+	newStream bool
 
 	// A side whose pending queue is full waits on progress, which the
 	// other side's pushes and every abort signal; stall bounds the wait.
@@ -291,12 +294,11 @@ func (r *Runner) score(pair *[2]Frame, s Side) error {
 		releasePair(pair)
 		return err
 	}
-	if r.paused {
-		releasePair(pair)
-		r.count(func(c *Counters) { c.Skipped++ })
-		return nil
-	}
-	if r.scoring == nil || !sameFormat(&r.scoring.format, ref) {
+	// A paused Runner still hands its pairs to the engine, for motion
+	// only, so that no score after the pause depends on it.
+	skip := r.paused
+	if r.scoring == nil || r.newStream || !sameFormat(&r.scoring.format, ref) {
+		r.newStream = false
 		if err := r.restart(ref); err != nil {
 			releasePair(pair)
 			return err
@@ -306,12 +308,18 @@ func (r *Runner) score(pair *[2]Frame, s Side) error {
 	if t.RunningTime == NoTime && t.PTS == NoTime {
 		t = pair[Ref].Timing
 	}
-	switch err := r.scoring.submit(pair, index, t, r.cfg.Backpressure, s); {
+	switch err := r.scoring.submit(pair, index, t, r.cfg.Backpressure, s, skip); {
+	case errors.Is(err, errSaturated) && skip:
+		r.count(func(c *Counters) { c.Skipped++ })
+		return nil
 	case errors.Is(err, errSaturated):
 		r.count(func(c *Counters) { c.Dropped++ })
 		return nil
 	case err != nil:
 		return err
+	case skip:
+		r.count(func(c *Counters) { c.Skipped++ })
+		return nil
 	}
 	if len(r.pendingSwaps) > 0 {
 		r.statMu.Lock()
@@ -401,6 +409,7 @@ func (r *Runner) FlushStop(s Side) {
 	r.pairer.flush(s)
 	r.eos[s] = false
 	r.flushing[s].Store(false)
+	r.newStream = true
 	r.leadOff = r.live
 	r.notePending()
 	// A side waiting for this one looks again: its frames may now pair.
@@ -505,6 +514,14 @@ func (r *Runner) discard(s Side, f *Frame, why discardReason) {
 // frame that cannot be copied keeps the host's memory.
 func (r *Runner) hold(f *Frame, depth int) {
 	if f.HoldLimit > 0 && depth >= min(f.HoldLimit, r.cfg.MaxHeld) && f.Picture != nil {
+		_ = r.spares.detach(f)
+	}
+}
+
+// keep copies a frame the scorer holds across pushes when its memory
+// belongs to a bounded upstream pool.
+func (r *Runner) keep(f *Frame) {
+	if f.HoldLimit > 0 && f.Picture != nil {
 		_ = r.spares.detach(f)
 	}
 }

@@ -19,11 +19,24 @@ type scoring struct {
 	format vmaf.Picture // geometry and sample format only
 	slots  []slot
 	// dropAt is how far submissions may run ahead of results before, in
-	// drop mode, Submit could block: the engine's jobs in flight.
+	// drop mode, Submit could block: the native engine's jobs, of which
+	// one stays with each result until its successor's motion is known,
+	// and the subsampled pairs between two results, which have none.
 	dropAt int
 
 	submitted int // Context indices handed out; only the Runner's pusher touches it
 	aborted   func(Side) bool
+	keep      func(*Frame) // makes a frame safe to hold for a while
+
+	// A frame's motion compares its reference with its predecessor's, and
+	// its successor's SAD bounds its motion2: a pair that could not reach
+	// the engine (dropped under back-pressure) still has to, for the
+	// scored frames around it to score as in the full stream. Of a run of
+	// such pairs only two matter: the first (the successor of a scored
+	// frame) and the last (the predecessor of the next one). Their
+	// reference frames wait here, pusher-owned, until the engine has room.
+	gapFirst, gapLast Frame
+	fed               bool // the previous pair reached the engine
 
 	mu        sync.Mutex
 	cond      sync.Cond // broadcast when completed moves or on abort
@@ -36,6 +49,9 @@ type slot struct {
 	timing  Timing
 	frames  [2]Frame
 	release func() // made once per slot, so submitting does not allocate
+	// skip marks a pair given to the engine for motion only: it has no
+	// result, so its slot is finished once the engine has released it.
+	skip, released bool
 }
 
 func newScoring(r *Runner, format *vmaf.Picture) (*scoring, error) {
@@ -44,8 +60,9 @@ func newScoring(r *Runner, format *vmaf.Picture) (*scoring, error) {
 	s := &scoring{
 		format:  *format,
 		slots:   make([]slot, cfg.Threads+cfg.Subsample+8),
-		dropAt:  cfg.Threads + 2 + cfg.Subsample,
+		dropAt:  cfg.Threads + 1 + cfg.Subsample,
 		aborted: r.aborted,
+		keep:    r.keep,
 	}
 	s.format.Planes = [3][]byte{}
 	s.cond.L = &s.mu
@@ -54,6 +71,12 @@ func newScoring(r *Runner, format *vmaf.Picture) (*scoring, error) {
 		sl.release = func() {
 			sl.frames[Ref].release()
 			sl.frames[Dist].release()
+			if sl.skip {
+				s.mu.Lock()
+				sl.released = true
+				s.sweep()
+				s.mu.Unlock()
+			}
 		}
 	}
 	cfg.OnResult = func(res *vmaf.Result) { r.deliver(s, res) }
@@ -65,33 +88,117 @@ func newScoring(r *Runner, format *vmaf.Picture) (*scoring, error) {
 	return s, nil
 }
 
-// submit hands a pair to the scorer, in block mode waiting for room and
-// in drop mode returning errSaturated when there is none. On any error
-// the pair has been released.
-func (s *scoring) submit(pair *[2]Frame, index int, t Timing, bp Backpressure, side Side) error {
+// submit hands a pair to the scorer (for motion only when skip), in block
+// mode waiting for room and in drop mode returning errSaturated when there
+// is none. Pairs dropped before it reach the engine first. On any error
+// the pair has been released or kept for the gap.
+func (s *scoring) submit(pair *[2]Frame, index int, t Timing, bp Backpressure, side Side, skip bool) error {
+	for _, g := range [2]*Frame{&s.gapFirst, &s.gapLast} {
+		if g.Picture == nil {
+			continue
+		}
+		if err := s.room(bp, side); err != nil {
+			s.drop(pair, err)
+			return err
+		}
+		gp := [2]Frame{*g}
+		*g = Frame{}
+		if err := s.put(&gp, -1, Untimed, true); err != nil {
+			releasePair(pair)
+			return err
+		}
+	}
+	if err := s.room(bp, side); err != nil {
+		s.drop(pair, err)
+		return err
+	}
+	if err := s.put(pair, index, t, skip); err != nil {
+		return err
+	}
+	s.fed = true
+	return nil
+}
+
+// room waits, in block mode, until a slot is free; in drop mode it
+// returns errSaturated when the engine could make the pusher wait.
+func (s *scoring) room(bp Backpressure, side Side) error {
 	ci := s.submitted
 	s.mu.Lock()
-	for ci-s.completed >= len(s.slots) || (bp == Drop && ci-s.completed >= s.dropAt) {
-		var err error
+	defer s.mu.Unlock()
+	for ci-s.completed >= len(s.slots) || (bp == Drop && ci-s.completed+s.heldSkip() >= s.dropAt) {
 		switch {
 		case bp == Drop:
-			err = errSaturated
+			return errSaturated
 		case s.aborted(side):
-			err = errAborted
-		}
-		if err != nil {
-			s.mu.Unlock()
-			pair[Ref].release()
-			pair[Dist].release()
-			return err
+			return errAborted
 		}
 		s.cond.Wait()
 	}
-	s.mu.Unlock()
+	return nil
+}
+
+// heldSkip is 1 when the engine may still hold a job that no slot
+// counts: a motion-only pair's slot is finished when the engine releases
+// its pictures, but its job waits for its successor's motion. Called with
+// mu held.
+func (s *scoring) heldSkip() int {
+	if s.completed == 0 {
+		return 0
+	}
+	sl := &s.slots[(s.completed-1)%len(s.slots)]
+	if sl.ctx == s.completed-1 && sl.skip {
+		return 1
+	}
+	return 0
+}
+
+// drop releases a pair that cannot reach the engine now. When saturated,
+// its reference frame is kept if the frames around it need it (see
+// gapFirst); the distorted frame is never needed again.
+func (s *scoring) drop(pair *[2]Frame, why error) {
+	pair[Dist].release()
+	if !errors.Is(why, errSaturated) {
+		pair[Ref].release()
+		return
+	}
+	g := &s.gapLast
+	if s.fed {
+		g = &s.gapFirst
+	}
+	g.release()
+	*g = pair[Ref]
+	pair[Ref] = Frame{}
+	s.keep(g)
+	s.fed = false
+}
+
+// put submits a pair to a free slot. With index -1 the pair is a kept
+// reference frame, standing in for itself as the distorted one, which a
+// motion-only submission does not read.
+func (s *scoring) put(pair *[2]Frame, index int, t Timing, skip bool) error {
+	ci := s.submitted
 	sl := &s.slots[ci%len(s.slots)]
+	s.mu.Lock()
 	sl.index, sl.ctx, sl.timing, sl.frames = index, ci, t, *pair
+	sl.skip, sl.released = skip, false
+	s.mu.Unlock()
 	*pair = [2]Frame{}
-	if err := s.sc.Submit(sl.frames[Ref].Picture, sl.frames[Dist].Picture, sl.release); err != nil {
+	ref, dist := sl.frames[Ref].Picture, sl.frames[Dist].Picture
+	var err error
+	if skip {
+		if dist == nil {
+			dist = ref
+		}
+		err = s.sc.Skip(ref, dist, sl.release)
+	} else {
+		err = s.sc.Submit(ref, dist, sl.release)
+	}
+	if err != nil {
+		// Not queued: the engine will not release it, nor may the slot
+		// be swept.
+		s.mu.Lock()
+		sl.skip = false
+		s.mu.Unlock()
 		sl.release()
 		return fmt.Errorf("pipeline: score frame %d: %w", index, err)
 	}
@@ -110,13 +217,39 @@ func (s *scoring) slotOf(res *vmaf.Result) (*slot, bool) {
 // frees their slots; the caller must be done reading ci's slot.
 func (s *scoring) completeThrough(ci int) {
 	s.mu.Lock()
-	s.completed = ci + 1
-	s.cond.Broadcast()
+	s.completed = max(s.completed, ci+1)
+	s.sweep()
 	s.mu.Unlock()
 }
 
-// finish scores what is in flight and ends the Context.
+// sweep moves completed past the motion-only slots the engine is done
+// with; called with mu held.
+func (s *scoring) sweep() {
+	for {
+		sl := &s.slots[s.completed%len(s.slots)]
+		if sl.ctx != s.completed || !sl.skip || !sl.released {
+			break
+		}
+		s.completed++
+	}
+	s.cond.Broadcast()
+}
+
+// finish scores what is in flight and ends the Context. The first of
+// the dropped pairs still waiting reaches the engine, for the motion2 of
+// the frame before it; the last one has no successor to serve.
 func (s *scoring) finish() error {
+	s.gapLast.release()
+	if s.gapFirst.Picture != nil {
+		gp := [2]Frame{s.gapFirst}
+		s.gapFirst = Frame{}
+		if err := s.room(Block, Ref); err != nil {
+			releasePair(&gp)
+		} else {
+			// On failure the engine's error comes back from Flush.
+			_ = s.put(&gp, -1, Untimed, true)
+		}
+	}
 	err := s.sc.Flush()
 	s.done()
 	return err
@@ -124,6 +257,8 @@ func (s *scoring) finish() error {
 
 // abandon ends the Context without scoring what is in flight.
 func (s *scoring) abandon() {
+	s.gapFirst.release()
+	s.gapLast.release()
 	s.sc.Close()
 	s.done()
 }

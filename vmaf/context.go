@@ -43,7 +43,7 @@ type Context struct {
 
 // scorer is an engine implementation behind a Context.
 type scorer interface {
-	submit(ref, dist *Picture, release func()) error
+	submit(ref, dist *Picture, release func(), skip bool) error
 	setModels(models []*Model) error
 	flush() error
 	close()
@@ -98,7 +98,18 @@ var ErrNoLibvmaf = errors.New("vmaf: this build has no libvmaf backend (build wi
 // a pair that differs from it, or whose pictures differ from each other,
 // is an error and is not queued (release is then not called).
 func (c *Context) Submit(ref, dist *Picture, release func()) error {
-	return c.s.submit(ref, dist, release)
+	return c.s.submit(ref, dist, release, false)
+}
+
+// Skip queues a pair that is not to be scored but is part of the stream:
+// the frames around it must score as if it had been, and their motion
+// compares consecutive reference frames. It counts as a frame, as Submit's
+// do (Subsample and Result indices count it), and produces no Result.
+// With the native engine it costs the motion filter's pass over the
+// reference luma and one SAD; the distorted picture is not read, so dist
+// may be ref. Memory and errors are as for Submit.
+func (c *Context) Skip(ref, dist *Picture, release func()) error {
+	return c.s.submit(ref, dist, release, true)
 }
 
 // SetModels changes the models for the pairs submitted after the call: a

@@ -19,7 +19,10 @@ type libvmafScorer struct {
 	format *Picture
 	next   int
 	epochs []libvmafEpoch // model sets, each from its first frame on
-	ended  bool
+	// skipped frames are read (libvmaf has no motion-only read, so they
+	// cost as much as scored ones) but not reported.
+	skipped map[int]bool
+	ended   bool
 }
 
 type libvmafEpoch struct {
@@ -103,7 +106,7 @@ func loadLibvmafModel(m *Model) (*clibvmaf.Model, error) {
 	return lm, nil
 }
 
-func (s *libvmafScorer) submit(ref, dist *Picture, release func()) error {
+func (s *libvmafScorer) submit(ref, dist *Picture, release func(), skip bool) error {
 	if s.ended {
 		return errEnded
 	}
@@ -122,6 +125,12 @@ func (s *libvmafScorer) submit(ref, dist *Picture, release func()) error {
 	}
 	if err != nil {
 		return fmt.Errorf("vmaf: %w", err)
+	}
+	if skip {
+		if s.skipped == nil {
+			s.skipped = map[int]bool{}
+		}
+		s.skipped[s.next] = true
 	}
 	s.next++
 	return nil
@@ -162,6 +171,9 @@ func (s *libvmafScorer) flush() error {
 	}
 	var r Result
 	for i := 0; i < s.next; i += max(s.cfg.Subsample, 1) {
+		if s.skipped[i] {
+			continue
+		}
 		e := s.epochAt(i)
 		r.Index, r.Models, r.Metrics = i, e.models, r.Metrics[:0]
 		for k, lm := range e.loaded {

@@ -86,7 +86,7 @@ func (s *nativeScorer) setModels(models []*Model) error {
 
 var errEnded = errors.New("vmaf: context already flushed or closed")
 
-func (s *nativeScorer) submit(ref, dist *Picture, release func()) error {
+func (s *nativeScorer) submit(ref, dist *Picture, release func(), skip bool) error {
 	if s.ended {
 		return errEnded
 	}
@@ -107,7 +107,7 @@ func (s *nativeScorer) submit(ref, dist *Picture, release func()) error {
 	j.blur = <-s.blurs
 	j.index = s.next
 	j.plan = s.plan
-	j.scored = s.next%max(s.cfg.Subsample, 1) == 0
+	j.scored = !skip && s.next%max(s.cfg.Subsample, 1) == 0
 	j.ref, j.dist, j.release = *ref, *dist, release
 	if cap(j.values) < len(j.plan.features) {
 		j.values = make([]float64, len(j.plan.features))

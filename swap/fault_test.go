@@ -134,3 +134,13 @@ func TestFaultLongStrings(t *testing.T) {
 		t.Errorf("a name at the limit: %v", err)
 	}
 }
+
+// TestFaultNotAModelFile: a file beside the models that is not one is not
+// parsed at a client's request.
+func TestFaultNotAModelFile(t *testing.T) {
+	dir, _ := modelDir(t)
+	reg, _ := NewRegistry(dir)
+	if _, err := reg.Resolve(filepath.Join(dir, "notes.txt"), ""); !errors.Is(err, ErrInvalidModel) || !strings.Contains(err.Error(), ".json") {
+		t.Errorf("notes.txt: %v", err)
+	}
+}

@@ -271,6 +271,11 @@ func (r *Registry) allowedFile(path string) (string, error) {
 	if !fi.Mode().IsRegular() {
 		return "", fmt.Errorf("%w: %s is not a regular file", ErrInvalidModel, path)
 	}
+	if !strings.HasSuffix(real, ".json") {
+		// Only model files: a client must not make the host parse other
+		// files that happen to sit beside them.
+		return "", fmt.Errorf("%w: %s is not a .json model file", ErrInvalidModel, path)
+	}
 	if fi.Size() > vmaf.MaxModelFileBytes {
 		return "", fmt.Errorf("%w: %s is %d bytes; model files are at most %d", ErrInvalidModel, path, fi.Size(), vmaf.MaxModelFileBytes)
 	}

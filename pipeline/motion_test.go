@@ -21,7 +21,7 @@ import (
 
 const clipFrames = 20
 
-func readGoldenClip(t *testing.T, name string) []*vmaf.Picture {
+func readGoldenClip(t testing.TB, name string) []*vmaf.Picture {
 	t.Helper()
 	path := filepath.Join("..", "testdata", "goldens", "clips", name+".y4m.xz")
 	cmd := exec.Command("xz", "-dc", path)
@@ -61,7 +61,7 @@ func readGoldenClip(t *testing.T, name string) []*vmaf.Picture {
 
 type goldenClip struct{ ref, dist []*vmaf.Picture }
 
-func loadClip(t *testing.T) goldenClip {
+func loadClip(t testing.TB) goldenClip {
 	t.Helper()
 	c := goldenClip{readGoldenClip(t, "flower_576x324_ref"), readGoldenClip(t, "flower_576x324_x264_crf22")}
 	if len(c.ref) != clipFrames || len(c.dist) != clipFrames {
@@ -314,4 +314,45 @@ func TestFaultFlushStartsNewStream(t *testing.T) {
 	}
 	sameScores(t, got[:8], before, 0, without(8))
 	sameScores(t, got[8:], after, 12-8, without(clipFrames, [2]int{0, 11}))
+}
+
+// BenchmarkPairCost is what a pair costs the engine scored and skipped
+// (paused): one worker, so time is CPU time.
+func BenchmarkPairCost(b *testing.B) {
+	c := loadClip(b)
+	m, err := vmaf.BuiltinModel("vmaf_v0.6.1")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, paused := range []bool{false, true} {
+		name := "scored"
+		if paused {
+			name = "skipped"
+		}
+		b.Run(name, func(b *testing.B) {
+			r, err := New(Config{Scorer: vmaf.Config{Models: []*vmaf.Model{m}, Threads: 1, Engine: "native"}, Pairing: PairByOrder})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer r.Close()
+			if paused {
+				if _, err := r.Pause(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ResetTimer()
+			for i := range b.N {
+				k := i % clipFrames
+				if err := r.Push(Ref, Frame{Picture: c.ref[k], Timing: Untimed}); err != nil {
+					b.Fatal(err)
+				}
+				if err := r.Push(Dist, Frame{Picture: c.dist[k], Timing: Untimed}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if err := r.Finish(); err != nil {
+				b.Fatal(err)
+			}
+		})
+	}
 }

@@ -316,7 +316,11 @@ func TestFaultListModelsStuck(t *testing.T) {
 		c := dialRaw(t, s2.Path())
 		c.initialize(t, "2025-11-25")
 		c.send(t, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"vmaf_list_models"}}`, i+1))
-		waitFor(t, 5*time.Second, "listing started", func() bool { return held.started.Load() == int32(1+i) })
+		if i < maxListings {
+			waitFor(t, 5*time.Second, "listing started", func() bool { return held.started.Load() == int32(1+i) })
+		} else {
+			time.Sleep(20 * time.Millisecond) // waiting for a listing slot, as much a handler running
+		}
 		c.conn.Close()
 		waitFor(t, 5*time.Second, "the slot to be given back", func() bool {
 			s2.mu.Lock()
@@ -330,6 +334,19 @@ func TestFaultListModelsStuck(t *testing.T) {
 	cs2, _ := connectTest(t, s2, "2025-11-25")
 	var st Status
 	decode(t, callTool(t, cs2, toolStatus, nil), &st)
+	// With every listing slot held by a stuck handler, a listing is
+	// refused at its deadline instead of piling up.
+	s3 := startTest(t, f2, Options{ListTimeout: 200 * time.Millisecond})
+	for range maxListings {
+		c := dialRaw(t, s3.Path())
+		c.initialize(t, "2025-11-25")
+		c.send(t, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"vmaf_list_models"}}`)
+	}
+	waitFor(t, 5*time.Second, "listing slots taken", func() bool { return held.started.Load() == 2*maxListings })
+	cs3, _ := connectTest(t, s3, "2025-11-25")
+	if res := callTool(t, cs3, toolListModels, nil); !res.IsError || !strings.HasPrefix(resultText(res), CodeBusy) {
+		t.Errorf("listing with every slot held: %s", resultText(res))
+	}
 }
 
 // TestFaultCloseWithStuckHandler: shutdown waited for every handler, so a

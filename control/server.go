@@ -94,6 +94,9 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
+// maxListings bounds concurrent vmaf_list_models calls.
+const maxListings = 2
+
 // Server is an MCP server for one Target on one Unix socket.
 type Server struct {
 	opts   Options
@@ -113,6 +116,7 @@ type Server struct {
 	sessions map[*mcp.ServerSession]*session
 	conns    map[*wireConn]struct{} // every open connection, for shutdown
 	perPeer  map[int32]int          // open connections by peer pid
+	listing  chan struct{}          // vmaf_list_models calls running
 
 	latest    atomic.Pointer[Record]
 	shared    atomic.Pointer[sharedLines]
@@ -184,6 +188,7 @@ func newServer(path string, t Target, opts Options) *Server {
 		sessions: make(map[*mcp.ServerSession]*session),
 		conns:    make(map[*wireConn]struct{}),
 		perPeer:  make(map[int32]int),
+		listing:  make(chan struct{}, maxListings),
 	}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "vmafsink", Title: "vmafsink VMAF measurement", Version: opts.Version}, &mcp.ServerOptions{
 		Instructions:       instructions,

@@ -179,6 +179,14 @@ func (s *Server) toolListModels(ctx context.Context, _ *mcp.CallToolRequest, _ n
 	defer cancel()
 	stop := context.AfterFunc(s.ctx, cancel)
 	defer stop()
+	// A listing parses every model file (up to 64 MiB each): a few at a
+	// time, so that many clients listing at once cannot exhaust memory.
+	select {
+	case s.listing <- struct{}{}:
+		defer func() { <-s.listing }()
+	case <-ctx.Done():
+		return nil, ModelList{}, Errorf(CodeBusy, "other listings still running after %v", s.opts.ListTimeout)
+	}
 	l, err := s.target.Models(ctx)
 	return nil, l, err
 }

@@ -224,3 +224,56 @@ func TestFaultNullWhilePaused(t *testing.T) {
 		})
 	}
 }
+
+// TestFaultResultsDiskFull: a results file that cannot be written (a full
+// disk: /dev/full) is an element error naming the file and the reason;
+// the host lives on, and every frame is still scored and posted. A Python
+// host reads the bus to the end (gst-launch stops reading at the error).
+func TestFaultResultsDiskFull(t *testing.T) {
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full")
+	}
+	out := pythonHost(t, nil, "messages", "/dev/full")
+	wantLines(t, out, `^error=cannot write the VMAF results file \| .*/dev/full: no space left on device`,
+		`^pooled scored=30$`, `^frames=30 pooled=1$`, `^alive$`)
+}
+
+// TestFaultKilledResultsParse: SIGKILL mid-run, which no element can
+// handle, still leaves a results file that parses, with the frames
+// committed before the kill.
+func TestFaultKilledResultsParse(t *testing.T) {
+	for _, format := range []string{"json", "xml", "csv"} {
+		t.Run(format, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "results."+format)
+			p := gsttest.Start(t, "videotestsrc is-live=true pattern=ball ! "+testSrcCaps+" ! tee name=t "+
+				"t. ! queue ! v.ref_sink t. ! queue ! videoflip method=horizontal-flip ! v.dist_sink "+
+				"vmafsink name=v threads=1 frame-message=false results-filename="+path+" results-format="+format)
+			deadline := time.Now().Add(time.Minute)
+			before := 0
+			for before < 10 {
+				if time.Now().After(deadline) {
+					t.Fatalf("fewer than 10 frames in the results file after a minute:\n%s", p.Output())
+				}
+				time.Sleep(100 * time.Millisecond)
+				if data, err := os.ReadFile(path); err == nil {
+					if frames, err := gsttest.ParseResults(data, format); err == nil {
+						before = len(frames)
+					}
+				}
+			}
+			if err := p.Cmd.Process.Signal(syscall.SIGKILL); err != nil {
+				t.Fatal(err)
+			}
+			<-p.Done()
+			frames := gsttest.ReadResults(t, path, format)
+			if len(frames) < before {
+				t.Errorf("%d frames in the file after SIGKILL, %d before", len(frames), before)
+			}
+			for i, f := range frames {
+				if f.Num != i || len(f.Metrics) == 0 {
+					t.Fatalf("frame %d: frameNum %d, %d metrics", i, f.Num, len(f.Metrics))
+				}
+			}
+		})
+	}
+}

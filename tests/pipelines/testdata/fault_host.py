@@ -4,6 +4,7 @@ element, and prints what it saw, one fact a line, for the Go test to check.
 
 usage: fault_host.py panic RESULTS
        fault_host.py null-while-paused MODE SOCKET RESULTS
+       fault_host.py messages RESULTS (30 frames; prints every error, frame and pooled message)
 """
 import json
 import socket
@@ -115,10 +116,36 @@ def null_while_paused(mode, sock, results):
     rerun(pipe, results + ".rerun.json")
 
 
+def messages(results):
+    pipe = build("results-filename=" + results + " frame-message=true")
+    pipe.get_by_name("src").set_property("num-buffers", 30)
+    set_state(pipe, Gst.State.PLAYING)
+    bus = pipe.get_bus()
+    frames = pooled = 0
+    while True:
+        msg = bus.timed_pop(10 * Gst.SECOND)
+        if msg is None or msg.type == Gst.MessageType.EOS:
+            break
+        if msg.type == Gst.MessageType.ERROR:
+            err, dbg = msg.parse_error()
+            print("error=%s | %s" % (err.message, dbg.replace("\n", " ")), flush=True)
+        s = msg.get_structure()
+        if msg.type == Gst.MessageType.ELEMENT and s is not None and s.get_name() == "VMAF":
+            if s.get_string("type") == "frame":
+                frames += 1
+            else:
+                pooled += 1
+                print("pooled scored=%d" % s.get_value("frames-scored"), flush=True)
+    print("frames=%d pooled=%d" % (frames, pooled), flush=True)
+    set_state(pipe, Gst.State.NULL)
+
+
 def main():
     Gst.init(None)
     if sys.argv[1] == "panic":
         panic(sys.argv[2])
+    elif sys.argv[1] == "messages":
+        messages(sys.argv[2])
     else:
         null_while_paused(sys.argv[2], sys.argv[3], sys.argv[4])
     print("alive", flush=True)

@@ -263,7 +263,51 @@ func TestFaultControlIdleClients(t *testing.T) {
 		cs, _ := mcpConnect(t, sock)
 		mcpWaitStatus(t, cs, time.Minute, "status", func(control.Status) bool { return true })
 	}
+	// With the other two slots taken by a second process, mcp-max-clients
+	// is reached: a third process is refused, and vmafctl says why.
+	holder := holdSessions(t, sock, 2)
+	out, err = exec.Command(vmafctlBin(t), "-s", sock, "status").CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 4 || !strings.Contains(string(out), "4 clients already connected") {
+		t.Errorf("vmafctl with every slot taken: %v\n%s", err, out)
+	}
+	holder.Process.Kill()
+	holder.Wait()
 	stopControlled(t, p, sock, results, 5*time.Second)
+}
+
+// holdSessions starts a process that opens n sessions on sock and keeps
+// them until killed.
+func holdSessions(t *testing.T, sock string, n int) *exec.Cmd {
+	t.Helper()
+	py := "/usr/bin/python3"
+	if _, err := os.Stat(py); err != nil {
+		t.Skip("needs python3 for a second client process")
+	}
+	script := `import socket, sys, time
+conns = []
+for _ in range(int(sys.argv[2])):
+    s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); f = s.makefile("rb")
+    s.sendall(b'{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"holder","version":"1"}}}\n')
+    if b'"result"' not in f.readline(): sys.exit("refused")
+    conns.append((s, f))
+print("held", flush=True)
+time.sleep(120)
+`
+	cmd := exec.Command(py, "-c", script, sock, fmt.Sprint(n))
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	buf := make([]byte, 16)
+	if n, _ := stdout.Read(buf); !strings.HasPrefix(string(buf[:n]), "held") {
+		t.Fatalf("the holder process did not get its sessions: %q", buf[:n])
+	}
+	return cmd
 }
 
 // TestFaultControlLongStrings: eight swaps with a 900 KB name made one

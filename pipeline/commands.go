@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"errors"
 	"sync"
 	"sync/atomic"
@@ -43,22 +44,53 @@ type Ticket struct {
 	done       chan struct{}
 	firstIndex int
 	err        error
+	superseded bool
+	paused     bool
+	completed  bool // done is closed; only the Runner's pusher touches it, under mu
 }
 
-// Done is closed once the command has taken effect or failed.
+// Done is closed once the command has taken effect or failed. A model
+// swap takes effect at the next frame boundary; Done then waits for the
+// first pair scored under the new model, except when none can be for now
+// (the Runner is paused: Paused) or ever (Superseded, or the run ended).
 func (t *Ticket) Done() <-chan struct{} { return t.done }
 
+// Wait blocks until Done is closed or ctx ends, and returns ctx.Err() in
+// the latter case.
+func (t *Ticket) Wait(ctx context.Context) error {
+	select {
+	case <-t.done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
 // FirstIndex is, for a model swap that took effect, the index of the
-// first pair handed to the scorer under the new model, or -1 when the
-// stream ended before another pair was scored. For pause and resume it is
-// the index of the next pair at the boundary where they took effect. Read
-// it after Done is closed.
+// first pair scored under the new model, or -1 when no pair had been
+// scored when Done closed (see Paused and Superseded, or the stream
+// ended). For pause and resume it is the index of the next pair at the
+// boundary where they took effect. Read it after Done is closed.
 func (t *Ticket) FirstIndex() int { return t.firstIndex }
+
+// Paused reports a swap that took effect while the Runner was paused (or
+// that a pause reached before it scored a pair): its first pair is the
+// first scored after a resume, which Status's swap history then shows.
+// Read it after Done is closed.
+func (t *Ticket) Paused() bool { return t.paused }
+
+// Superseded reports a swap replaced by a later one before it scored any
+// pair. Read it after Done is closed.
+func (t *Ticket) Superseded() bool { return t.superseded }
 
 // Err says why the command failed; read it after Done is closed.
 func (t *Ticket) Err() error { return t.err }
 
 func (t *Ticket) complete(firstIndex int, err error) {
+	if t.completed {
+		return
+	}
+	t.completed = true
 	t.firstIndex, t.err = firstIndex, err
 	close(t.done)
 }

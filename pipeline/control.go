@@ -8,8 +8,10 @@ import (
 )
 
 // RequestSwap queues a switch to model m, which must be ready (loaded and
-// validated). It takes effect at the next frame boundary; the Ticket's
-// FirstIndex then tells the first pair scored by m.
+// validated). It takes effect at the next frame boundary: while paused in
+// skip mode, when the next frame arrives; in block mode, at once. The
+// Ticket's FirstIndex then tells the first pair scored by m; see Ticket.Done
+// for a swap that takes effect while paused or is superseded.
 func (r *Runner) RequestSwap(m *vmaf.Model) (*Ticket, error) {
 	if m == nil {
 		return nil, errors.New("pipeline: swap to a nil model")
@@ -53,6 +55,14 @@ func (r *Runner) applyCommands() {
 			state := Running
 			if r.paused {
 				state = Paused
+				// No pair can be scored under a waiting swap before a
+				// resume: its answer is that it took effect.
+				for _, sw := range r.pendingSwaps {
+					if !sw.completed {
+						sw.paused = true
+						sw.complete(-1, nil)
+					}
+				}
 			}
 			r.statMu.Lock()
 			r.st.state = state
@@ -72,11 +82,23 @@ func (r *Runner) applySwap(t *Ticket) {
 	}
 	from := r.models[0]
 	r.models = models
-	r.pendingSwaps = append(r.pendingSwaps, t)
 	r.statMu.Lock()
+	// A swap that scored no pair before this one is superseded: no pair
+	// will ever carry its model.
+	for i, old := range r.pendingSwaps {
+		r.st.swapSuperseded(old.ID)
+		old.superseded = true
+		old.complete(-1, nil)
+		r.pendingSwaps[i] = nil
+	}
+	r.pendingSwaps = append(r.pendingSwaps[:0], t)
 	r.st.models = models
 	r.st.addSwap(SwapEvent{ID: t.ID, Applied: time.Now(), From: from, To: models[0], FirstIndex: -1})
 	r.statMu.Unlock()
+	if r.paused {
+		t.paused = true
+		t.complete(-1, nil)
+	}
 }
 
 // Subscribe calls fn with every published record, in index order, on

@@ -49,6 +49,9 @@ type SwapEvent struct {
 	From, To *vmaf.Model // the first model before and after
 	// FirstIndex is the first pair scored by To, -1 until there is one.
 	FirstIndex int
+	// Superseded: a later swap took effect before To scored any pair, so
+	// FirstIndex stays -1.
+	Superseded bool
 }
 
 // Status is a snapshot of a Runner.
@@ -105,6 +108,14 @@ func (s *stats) swapFirstIndex(id uint64, index int) {
 	for i := range s.swaps {
 		if s.swaps[i].ID == id {
 			s.swaps[i].FirstIndex = index
+		}
+	}
+}
+
+func (s *stats) swapSuperseded(id uint64) {
+	for i := range s.swaps {
+		if s.swaps[i].ID == id {
+			s.swaps[i].Superseded = true
 		}
 	}
 }

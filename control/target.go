@@ -97,6 +97,7 @@ type SwapEvent struct {
 	Time       time.Time `json:"time" jsonschema:"when the swap was applied (RFC 3339)"`
 	From       string    `json:"from" jsonschema:"model name before the swap"`
 	To         string    `json:"to" jsonschema:"model name after the swap"`
+	Superseded bool      `json:"superseded,omitempty" jsonschema:"a later swap took effect before this one scored a frame (first_frame stays -1)"`
 }
 
 // Features is the reply of vmaf_features.

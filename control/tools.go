@@ -227,12 +227,17 @@ func (s *Server) wait(ctx context.Context, cmd Command, timeoutMS int) (*mcp.Cal
 	if timeoutMS > 0 {
 		d = time.Duration(timeoutMS) * time.Millisecond
 	}
+	req := ctx
 	ctx, cancel := context.WithTimeout(ctx, min(d, s.opts.MaxWait))
 	defer cancel()
 	stop := context.AfterFunc(s.ctx, cancel)
 	defer stop()
 	got, err := s.target.Wait(ctx, cmd.ID)
 	if err != nil {
+		if req.Err() != nil {
+			// The client cancelled or left: not a timeout.
+			return nil, cmd, req.Err()
+		}
 		if ctx.Err() != nil && s.ctx.Err() == nil {
 			return nil, cmd, Errorf(CodeTimeout, "command %d still %s after %v", cmd.ID, cmd.Status, d)
 		}

@@ -77,7 +77,7 @@ func convertStatus(st pipeline.Status, engine string) control.Status {
 	}
 	for _, s := range st.Swaps {
 		out.Swaps = append(out.Swaps, control.SwapEvent{Command: s.ID, FirstFrame: int64(s.FirstIndex), Time: s.Applied,
-			From: modelLabel(s.From), To: modelLabel(s.To)})
+			From: modelLabel(s.From), To: modelLabel(s.To), Superseded: s.Superseded})
 	}
 	out.Warnings = warnings(st)
 	return out

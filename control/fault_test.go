@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -198,14 +199,11 @@ func TestFaultLongStrings(t *testing.T) {
 		{"swap name", `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"vmaf_request_model_swap","arguments":{"model":"vmaf_v0.6.1","name":"` + long + `"}}}`, -32602, "strings are at most 4096"},
 		{"prompt argument", `{"jsonrpc":"2.0","id":3,"method":"prompts/get","params":{"name":"monitor_stream","arguments":{"threshold":"` + long + `"}}}`, -32602, "strings are at most 4096"},
 		{"resource uri", `{"jsonrpc":"2.0","id":4,"method":"resources/subscribe","params":{"uri":"` + long + `"}}`, -32602, "strings are at most 4096"},
-		{"prompt argument of 100 bytes", `{"jsonrpc":"2.0","id":5,"method":"prompts/get","params":{"name":"monitor_stream","arguments":{"threshold":"` + strings.Repeat("9", 100) + `"}}}`, 0, "at most 64 bytes"},
+		{"prompt argument of 100 bytes", `{"jsonrpc":"2.0","id":5,"method":"prompts/get","params":{"name":"monitor_stream","arguments":{"threshold":"` + strings.Repeat("9", 100) + `"}}}`, -32602, "at most 64 bytes"},
 	} {
 		c.send(t, tc.line)
 		m := c.recv(t)
 		code, msg := errorCode(m)
-		if tc.code == 0 {
-			msg = fmt.Sprint(m)
-		}
 		if code != tc.code || !strings.Contains(msg, tc.msg) || len(msg) > 4096 {
 			t.Errorf("%s: code %v, message %.200q", tc.name, code, msg)
 		}
@@ -431,7 +429,8 @@ func TestFaultPromptNonFinite(t *testing.T) {
 		{"diagnose_quality_drop", map[string]string{"from": "nan", "to": "3"}},
 	} {
 		_, err := cs.GetPrompt(context.Background(), &mcp.GetPromptParams{Name: tc.prompt, Arguments: tc.args})
-		if err == nil || !strings.Contains(err.Error(), "not a finite number") {
+		var je *jsonrpc.Error
+		if !errors.As(err, &je) || je.Code != jsonrpc.CodeInvalidParams || !strings.Contains(je.Message, "not a finite number") {
 			t.Errorf("%s %v: %v", tc.prompt, tc.args, err)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -30,6 +31,12 @@ func (s *Server) addPrompts() {
 	}, s.promptDiagnose)
 }
 
+// invalidParams is a JSON-RPC invalid-params error: the SDK answers a
+// plain error from a prompt handler with code 0.
+func invalidParams(format string, args ...any) error {
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf(format, args...)}
+}
+
 // maxPromptArg bounds a prompt argument: they are numbers, and an error
 // quotes them.
 const maxPromptArg = 64
@@ -40,14 +47,14 @@ func promptArg(req *mcp.GetPromptRequest, name string, def float64) (float64, er
 		return def, nil
 	}
 	if len(v) > maxPromptArg {
-		return 0, fmt.Errorf("argument %s: %d bytes is not a number (at most %d bytes)", name, len(v), maxPromptArg)
+		return 0, invalidParams("argument %s: %d bytes is not a number (at most %d bytes)", name, len(v), maxPromptArg)
 	}
 	f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
 	if err != nil {
-		return 0, fmt.Errorf("argument %s: %q is not a number", name, v)
+		return 0, invalidParams("argument %s: %q is not a number", name, v)
 	}
 	if !finite(f) {
-		return 0, fmt.Errorf("argument %s: %q is not a finite number", name, v)
+		return 0, invalidParams("argument %s: %q is not a finite number", name, v)
 	}
 	return f, nil
 }
@@ -99,7 +106,7 @@ func (s *Server) promptDiagnose(_ context.Context, req *mcp.GetPromptRequest) (*
 		return nil, err
 	}
 	if from < 0 || to < from {
-		return nil, fmt.Errorf("need 0 <= from <= to, got from=%v to=%v", from, to)
+		return nil, invalidParams("need 0 <= from <= to, got from=%v to=%v", from, to)
 	}
 	sc := s.target.Scores(maxLast, 0)
 	d := diagnose(sc.Records, int64(from), int64(to))

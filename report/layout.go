@@ -35,6 +35,10 @@ func (w *Writer) appendHeader(b []byte, fps float64) []byte {
 		if w.modelColumn {
 			b = append(b, "model,"...)
 		}
+		for _, c := range w.extra {
+			b = appendCSVField(b, outputName(c))
+			b = append(b, ',')
+		}
 		b = append(b, '\n')
 	}
 	return b
@@ -91,6 +95,12 @@ func (w *Writer) appendFrame(b []byte, f *Frame) []byte {
 		}
 		if w.modelColumn {
 			b = appendCSVField(b, f.Model)
+			b = append(b, ',')
+		}
+		for j, c := range w.extra {
+			if v, ok := lookup(f.Metrics, len(w.columns)+j, c); ok {
+				b = appendNumber(b, v)
+			}
 			b = append(b, ',')
 		}
 		b = append(b, '\n')
@@ -172,7 +182,24 @@ func (w *Writer) appendTrailer(b []byte) []byte {
 				b = append(b, ',')
 			}
 		}
-		b = append(b, "\n  }\n}\n"...)
+		b = append(b, "\n  }"...)
+		if len(w.swaps) > 0 {
+			b = append(b, ",\n  \"model_swaps\": ["...)
+			for i, sw := range w.swaps {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = append(b, "\n    {\n      \"frameNum\": "...)
+				b = strconv.AppendInt(b, int64(sw.Frame), 10)
+				b = append(b, ",\n      \"from\": "...)
+				b = appendJSONString(b, sw.From)
+				b = append(b, ",\n      \"to\": "...)
+				b = appendJSONString(b, sw.To)
+				b = append(b, "\n    }"...)
+			}
+			b = append(b, "\n  ]"...)
+		}
+		b = append(b, "\n}\n"...)
 	case XML:
 		b = append(b, "  </frames>\n  <pooled_metrics>\n"...)
 		for i := range w.pool.stats {
@@ -196,7 +223,21 @@ func (w *Writer) appendTrailer(b []byte) []byte {
 			b = appendNumber(b, m.Value)
 			b = append(b, "\" "...)
 		}
-		b = append(b, "/>\n</VMAF>\n"...)
+		b = append(b, "/>\n"...)
+		if len(w.swaps) > 0 {
+			b = append(b, "  <model_swaps>\n"...)
+			for _, sw := range w.swaps {
+				b = append(b, "    <swap frameNum=\""...)
+				b = strconv.AppendInt(b, int64(sw.Frame), 10)
+				b = append(b, "\" from=\""...)
+				b = appendXMLAttr(b, sw.From)
+				b = append(b, "\" to=\""...)
+				b = appendXMLAttr(b, sw.To)
+				b = append(b, "\" />\n"...)
+			}
+			b = append(b, "  </model_swaps>\n"...)
+		}
+		b = append(b, "</VMAF>\n"...)
 	}
 	return b
 }

@@ -16,6 +16,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/vmafsink/vmafsink/vmaf"
@@ -35,6 +36,13 @@ type Frame struct {
 	Num     int      // frameNum: the index of the frame pair
 	Model   string   // optional: the model that scored this frame, written when not empty
 	Metrics []Metric // in the order they are to be printed
+	// Models, when set, are the models whose outputs Metrics carries.
+	// The Writer then keeps each model's frames and pooled metrics under
+	// a name of its own (see ModelKeys) and lists where the models
+	// changed: "model_swaps" in JSON, <model_swaps> in XML; in CSV a
+	// model's new columns follow the others, and the rows before it end
+	// before them.
+	Models []*vmaf.Model
 }
 
 // Options configure a Writer.
@@ -72,6 +80,10 @@ type Writer struct {
 
 	columns     []string // CSV columns, fixed by the first frame
 	modelColumn bool
+	extra       []string // CSV columns of models that took over later
+
+	keys  ModelKeys
+	swaps []Swap
 
 	frames      int
 	start, last time.Time
@@ -139,6 +151,15 @@ func (w *Writer) WriteFrame(f Frame) error {
 	if len(f.Metrics) == 0 {
 		return nil
 	}
+	if len(f.Models) > 0 {
+		var sw Swap
+		var swapped bool
+		f.Metrics, sw, swapped = w.keys.Rename(f.Num, f.Models, f.Metrics)
+		if swapped {
+			w.swaps = append(w.swaps, sw)
+			w.addColumns(f.Metrics)
+		}
+	}
 	if w.frames == 0 && w.opts.Format == CSV {
 		w.columns = make([]string, len(f.Metrics))
 		for i, m := range f.Metrics {
@@ -158,6 +179,19 @@ func (w *Writer) WriteFrame(f Frame) error {
 		return w.commit()
 	}
 	return nil
+}
+
+// addColumns gives a CSV document a column for every metric it lacks.
+func (w *Writer) addColumns(ms []Metric) {
+	if w.opts.Format != CSV || w.frames == 0 {
+		return
+	}
+	for _, m := range ms {
+		if !slices.Contains(w.columns, m.Name) && !slices.Contains(w.extra, m.Name) {
+			w.extra = append(w.extra, m.Name)
+			w.headerStale = true
+		}
+	}
 }
 
 // SetAggregate sets one of the document's aggregate metrics, replacing an

@@ -115,6 +115,11 @@ func (m *Model) IsCollection() bool { return len(m.members) > 0 }
 // deviation and 95% confidence bounds, named as libvmaf names them.
 func (m *Model) metricNames() []string { return m.names }
 
+// OutputNames lists the metrics the model adds to each Result, in order:
+// its score under Name, then for a collection the members' scores and
+// the confidence figures, each named Name followed by a suffix.
+func (m *Model) OutputNames() []string { return append([]string(nil), m.names...) }
+
 func newModel(dicts []modelDict, cfg modelConfig) (*Model, error) {
 	m := &Model{Name: cfg.name, Version: cfg.version}
 	if m.Name == "" {

@@ -11,6 +11,7 @@ import (
 	"net"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vmafsink/vmafsink/control"
@@ -67,7 +68,7 @@ func connect(ctx context.Context, socket string, opts *mcp.ClientOptions) (*sess
 	}
 	c := mcp.NewClient(&mcp.Implementation{Name: "vmafctl", Version: "1"}, opts)
 	sniff := &firstLine{r: conn}
-	cs, err := c.Connect(ctx, &mcp.IOTransport{Reader: sniff, Writer: conn}, nil)
+	cs, err := c.Connect(ctx, &mcp.IOTransport{Reader: sniff, Writer: &refusalWriter{conn, sniff}}, nil)
 	if err != nil {
 		conn.Close()
 		if reason := sniff.refusal(); reason != "" {
@@ -101,6 +102,26 @@ func (f *firstLine) Read(p []byte) (int, error) {
 }
 
 func (f *firstLine) Close() error { return f.r.Close() }
+
+// refusalWriter writes to the server; when a write fails because the
+// server has hung up, it reads what the server said before it did, which
+// the client would otherwise never read.
+type refusalWriter struct {
+	conn  net.Conn
+	sniff *firstLine
+}
+
+func (w *refusalWriter) Write(p []byte) (int, error) {
+	n, err := w.conn.Write(p)
+	if err != nil {
+		w.conn.SetReadDeadline(time.Now().Add(200 * time.Millisecond))
+		buf := make([]byte, maxRefusalLine)
+		w.sniff.Read(buf)
+	}
+	return n, err
+}
+
+func (w *refusalWriter) Close() error { return w.conn.Close() }
 
 // refusal returns the server's reason if its first message was a refusal.
 func (f *firstLine) refusal() string {

@@ -199,14 +199,28 @@ func TestFaultElementNaNModel(t *testing.T) {
 	}
 }
 
-// vmafctlBin is the command-line client the build made.
+var (
+	vmafctlOnce  sync.Once
+	vmafctlPath  string
+	vmafctlBuild error
+)
+
+// vmafctlBin builds the command-line client from this tree, once per test
+// process.
 func vmafctlBin(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(gsttest.RepoRoot(t), "build", "cmd", "vmafctl", "vmafctl")
-	if _, err := os.Stat(bin); err != nil {
-		t.Skipf("vmafctl is not built: %v", err)
+	vmafctlOnce.Do(func() {
+		vmafctlPath = filepath.Join(gsttest.TempRoot(t), "vmafctl")
+		cmd := exec.Command("go", "build", "-o", vmafctlPath, "./cmd/vmafctl")
+		cmd.Dir = gsttest.RepoRoot(t)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			vmafctlBuild = fmt.Errorf("go build ./cmd/vmafctl: %v\n%s", err, out)
+		}
+	})
+	if vmafctlBuild != nil {
+		t.Fatal(vmafctlBuild)
 	}
-	return bin
+	return vmafctlPath
 }
 
 // TestFaultControlIdleClients: 32 connections that never sent a byte kept
@@ -375,7 +389,12 @@ func mustJSON(t *testing.T, v any) []byte {
 func TestFaultControlClientVanishes(t *testing.T) {
 	p, sock, results := startControlled(t, "mcp-max-clients=1")
 	// Mid-subscription: subscribed, reading, gone.
-	cs, ev := mcpConnect(t, sock)
+	ev := &mcpEvents{}
+	cs := connectWhenFree(t, sock, &mcp.ClientOptions{ResourceUpdatedHandler: func(context.Context, *mcp.ResourceUpdatedNotificationRequest) {
+		ev.mu.Lock()
+		ev.updates = append(ev.updates, mcpUpdate{at: time.Now()})
+		ev.mu.Unlock()
+	}})
 	if err := cs.Subscribe(context.Background(), &mcp.SubscribeParams{URI: "vmaf://scores/live"}); err != nil {
 		t.Fatal(err)
 	}
@@ -397,7 +416,7 @@ func TestFaultControlClientVanishes(t *testing.T) {
 	raw.Close()
 	// The one slot is free again, the pause and the swap were applied, and
 	// scoring goes on after a resume.
-	cs2 := connectWhenFree(t, sock)
+	cs2 := connectWhenFree(t, sock, nil)
 	defer cs2.Close()
 	mcpCall(t, cs2, "vmaf_resume", map[string]any{"wait": true}, nil)
 	st := mcpWaitStatus(t, cs2, time.Minute, "the swap applied and scoring on", func(st control.Status) bool {
@@ -409,7 +428,7 @@ func TestFaultControlClientVanishes(t *testing.T) {
 }
 
 // connectWhenFree opens an MCP session once the server takes a client.
-func connectWhenFree(t *testing.T, sock string) *mcp.ClientSession {
+func connectWhenFree(t *testing.T, sock string, opts *mcp.ClientOptions) *mcp.ClientSession {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
@@ -418,7 +437,7 @@ func connectWhenFree(t *testing.T, sock string) *mcp.ClientSession {
 			t.Fatal(err)
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		cs, err := mcp.NewClient(&mcp.Implementation{Name: "fault", Version: "1"}, nil).Connect(ctx, &mcp.IOTransport{Reader: conn, Writer: conn}, nil)
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "fault", Version: "1"}, opts).Connect(ctx, &mcp.IOTransport{Reader: conn, Writer: conn}, nil)
 		cancel()
 		if err == nil {
 			return cs

@@ -112,6 +112,9 @@ func (r *Runner) Subscribe(fn func(*Record)) (cancel func()) { return r.pub.subs
 func (r *Runner) Recent(n int) []*Record { return r.pub.recent(n) }
 
 // Pooled returns every metric pooled over the records published so far.
+// After a model swap each model's outputs are pooled apart, under the
+// names report.ModelKeys gives them (Status.ModelKeys for the current
+// models), as the results file writes them.
 func (r *Runner) Pooled() []vmaf.Pooled {
 	r.statMu.Lock()
 	defer r.statMu.Unlock()
@@ -131,6 +134,7 @@ func (r *Runner) Status() Status {
 		Engine:          r.cfg.Scorer.Engine,
 		Started:         r.st.started,
 		Models:          r.st.models,
+		ModelKeys:       r.st.modelKeys(r.st.models),
 		Metrics:         r.st.metrics,
 		Counters:        r.st.counters,
 		Pending:         r.st.pending,

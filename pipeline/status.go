@@ -3,6 +3,7 @@ package pipeline
 import (
 	"time"
 
+	"github.com/vmafsink/vmafsink/report"
 	"github.com/vmafsink/vmafsink/vmaf"
 )
 
@@ -63,7 +64,10 @@ type Status struct {
 	Engine       string
 	Started      time.Time
 	Models       []*vmaf.Model // the models scoring from the next boundary on
-	Metrics      []string      // what each record carries, once scoring started
+	// ModelKeys are the names Models' outputs are pooled under (see
+	// Runner.Pooled), one per model.
+	ModelKeys []string
+	Metrics   []string // what each record carries, once scoring started
 	// Format is the stream's geometry and sample format (no planes), or
 	// nil before the first pair.
 	Format          *vmaf.Picture
@@ -93,7 +97,34 @@ type stats struct {
 	format    *vmaf.Picture
 	swaps     []SwapEvent // ring of maxSwapHistory
 	nswaps    int
-	pool      vmaf.Pool
+	pool      modelPool
+}
+
+// modelPool pools each model's outputs under its key (report.ModelKeys),
+// so that a swap never averages two models under one name.
+type modelPool struct {
+	vmaf.Pool
+	keys   report.ModelKeys
+	pooled vmaf.Result // a result as pooled, reused
+}
+
+func (p *modelPool) Add(res *vmaf.Result) {
+	ms, _, _ := p.keys.Rename(res.Index, res.Models, res.Metrics)
+	p.pooled = vmaf.Result{Index: res.Index, Models: res.Models, Metrics: ms}
+	p.Pool.Add(&p.pooled)
+}
+
+// modelKeys names the pooled outputs of models; a model not scored yet
+// has its own name.
+func (s *stats) modelKeys(models []*vmaf.Model) []string {
+	out := make([]string, len(models))
+	for i, m := range models {
+		var ok bool
+		if out[i], ok = s.pool.keys.Key(m); !ok {
+			out[i] = m.Name
+		}
+	}
+	return out
 }
 
 func (s *stats) addSwap(e SwapEvent) {

@@ -184,3 +184,47 @@ func TestTicketWaitHonoursCancellation(t *testing.T) {
 		t.Errorf("wait with a cancelled context: %v, want context.Canceled", err)
 	}
 }
+
+// TestFaultSwapPoolsPerModel: after a swap between two models of one name,
+// Pooled keeps each model's frames apart instead of averaging them.
+func TestFaultSwapPoolsPerModel(t *testing.T) {
+	a, err := vmaf.BuiltinModel("vmaf_v0.6.1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := vmaf.BuiltinModel("vmaf_v0.6.1neg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newTestRunner(t, &fakeEngine{}, func(c *Config) {
+		c.Pairing = PairByOrder
+		c.Scorer.Models = []*vmaf.Model{a}
+	})
+	fs := newFrames(t)
+	pair := func(dist byte) {
+		push(t, r, Ref, fs.frame(50, -1))
+		push(t, r, Dist, fs.frame(dist, -1))
+	}
+	for range 3 {
+		pair(40) // the fake scores 100-(50-40) = 90
+	}
+	tk := swapTo(t, r, b)
+	pair(30) // 80
+	pair(30)
+	done(t, tk, "swap")
+	finish(t, r)
+	got := map[string]vmaf.Pooled{}
+	for _, p := range r.Pooled() {
+		got[p.Name] = p
+	}
+	if p := got["vmaf"]; p.Count != 3 || p.Mean != 90 {
+		t.Errorf("vmaf pooled over %d frames, mean %v; want 3 and 90", p.Count, p.Mean)
+	}
+	if p := got["vmaf_v0.6.1neg"]; p.Count != 2 || p.Mean != 80 {
+		t.Errorf("vmaf_v0.6.1neg pooled over %d frames, mean %v; want 2 and 80", p.Count, p.Mean)
+	}
+	if k := r.Status().ModelKeys; len(k) != 1 || k[0] != "vmaf_v0.6.1neg" {
+		t.Errorf("model keys %v, want [vmaf_v0.6.1neg]", k)
+	}
+	fs.checkReleased()
+}

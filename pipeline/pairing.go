@@ -180,6 +180,13 @@ func tolerance(a, b time.Duration) time.Duration {
 	return b / 2
 }
 
+// partnerEnded reports whether side s's frames can no longer be paired:
+// the other side ended in the same epoch and has no frame waiting.
+func (p *pairer) partnerEnded(s Side) bool {
+	o := s.other()
+	return p.eos[o] && p.epoch[s] == p.epoch[o] && p.queues[o].len() == 0
+}
+
 // endOfStream marks side s finished. Frames the other side has waiting
 // can no longer be paired; frames s has waiting still can.
 func (p *pairer) endOfStream(s Side) {

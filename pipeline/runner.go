@@ -15,6 +15,11 @@ import (
 // status rather than an error.
 var ErrFlushing = errors.New("pipeline: flushing")
 
+// ErrPartnerEnded reports a frame counted as unpaired because the other
+// stream has ended and has no frame left for it: the host should stop
+// its stream too (GStreamer: GST_FLOW_EOS).
+var ErrPartnerEnded = errors.New("pipeline: the other stream has ended")
+
 // errAborted is what waits return when the pusher's side is flushing or
 // the Runner is stopping.
 var errAborted = ErrFlushing
@@ -106,9 +111,10 @@ func New(cfg Config) (*Runner, error) {
 
 // Push hands one frame to the Runner, which from then on owns it and
 // releases it when done, whatever Push returns. Push returns ErrFlushing
-// when the frame's side is flushing or the Runner is stopping, a
-// *FormatError when the completed pair's pictures disagree, and other
-// errors when scoring fails.
+// when the frame's side is flushing or the Runner is stopping,
+// ErrPartnerEnded when the frame can never be paired because the other
+// side has ended, a *FormatError when the completed pair's pictures
+// disagree, and other errors when scoring fails.
 func (r *Runner) Push(s Side, f Frame) error {
 	r.statMu.Lock()
 	r.st.counters.Received[s]++
@@ -150,6 +156,9 @@ func (r *Runner) Push(s Side, f Frame) error {
 	pair, ok := r.pairer.push(s, f)
 	r.notePending()
 	if !ok {
+		if r.pairer.partnerEnded(s) {
+			return ErrPartnerEnded
+		}
 		return nil
 	}
 	return r.score(&pair, s)

@@ -277,3 +277,64 @@ func TestFaultKilledResultsParse(t *testing.T) {
 		})
 	}
 }
+
+// vmafsinkErrors counts the element errors vmafsink posted.
+func vmafsinkErrors(out string) int {
+	return strings.Count(out, "ERROR: from element /GstPipeline:pipeline0/vmafsink:v:")
+}
+
+// TestFaultFormatMismatchOnce: pads whose frames cannot be scored
+// together are one element error, whose headline names the pad, the frame
+// index and both formats, whether the caps differ from the start or the
+// reference changes resolution mid-stream; what was scored before stays.
+func TestFaultFormatMismatchOnce(t *testing.T) {
+	for _, tc := range []struct {
+		name, desc, headline string
+		scored               int
+	}{
+		{"at start",
+			"videotestsrc num-buffers=10 ! video/x-raw,format=I420,width=160,height=120 ! v.ref_sink " +
+				"videotestsrc num-buffers=10 ! video/x-raw,format=I420,width=176,height=144 ! v.dist_sink",
+			`(ref_sink: frame 0 is 160x120 I420 but dist_sink's is 176x144 I420|dist_sink: frame 0 is 176x144 I420 but ref_sink's is 160x120 I420): ref_sink and dist_sink must have the same width, height and format`,
+			0},
+		{"mid-stream",
+			"concat name=cr ! v.ref_sink " + capsBranch(false, 10, 160, 120) + " ! cr. " + capsBranch(false, 10, 176, 144) + " ! cr. " +
+				capsBranch(true, 20, 160, 120) + " ! v.dist_sink",
+			`(ref_sink: frame 10 is 176x144 I420 but dist_sink's is 160x120 I420|dist_sink: frame 10 is 160x120 I420 but ref_sink's is 176x144 I420): ref_sink and dist_sink must have the same width, height and format`,
+			10},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			results := filepath.Join(t.TempDir(), "results.json")
+			run := gsttest.Launch(t, time.Minute, tc.desc+" vmafsink name=v threads=1 pairing=order results-format=json results-filename="+results)
+			hostLived(t, run.Err, run.Output)
+			if n := vmafsinkErrors(run.Output); n != 1 {
+				t.Errorf("%d vmafsink errors, want 1:\n%s", n, run.Output)
+			}
+			if !regexp.MustCompile(`ERROR: from element /GstPipeline:pipeline0/vmafsink:v: ` + tc.headline).MatchString(run.Output) {
+				t.Errorf("no headline matching %q:\n%s", tc.headline, run.Output)
+			}
+			if frames := gsttest.ReadResults(t, results, "json"); len(frames) != tc.scored {
+				t.Errorf("%d frames in the results file, want the %d before the mismatch", len(frames), tc.scored)
+			}
+		})
+	}
+}
+
+// TestFaultEngineUnavailable: engine=libvmaf in a build without libvmaf
+// is a settings error at start, once, naming the engine.
+func TestFaultEngineUnavailable(t *testing.T) {
+	if gsttest.HasLibvmaf() {
+		t.Skip("this build has libvmaf")
+	}
+	run := gsttest.Launch(t, time.Minute, teePair+" engine=libvmaf")
+	hostLived(t, run.Err, run.Output)
+	if n := vmafsinkErrors(run.Output); n != 1 {
+		t.Errorf("%d vmafsink errors, want 1:\n%s", n, run.Output)
+	}
+	if !strings.Contains(run.Output, "vmafsink cannot start: engine libvmaf with model \"vmaf_v0.6.1\": vmaf: this build has no libvmaf backend") {
+		t.Errorf("want a start error naming the engine:\n%s", run.Output)
+	}
+	if n := len(run.Frames()); n != 0 {
+		t.Errorf("%d frames scored by a pipeline that must not start", n)
+	}
+}

@@ -131,6 +131,14 @@ func (e *vmafSink) ChangeState(el *gst.Element, transition gst.StateChange) (ret
 		e.state.Store(st)
 		e.logf(lvlInfo, "run started: model %s, engine %s, threads %d, pairing %s, backpressure %s, max-pending %d, max-lead %d, pause-mode %s",
 			s.model, s.engine, s.threads, s.pairing, s.backpressure, s.maxPending, s.maxLead, s.pauseMode)
+	case gst.StateChangePausedToPlaying:
+		if st := e.state.Load(); st != nil {
+			st.eos.setPlaying(true)
+		}
+	case gst.StateChangePlayingToPaused:
+		if st := e.state.Load(); st != nil {
+			st.eos.setPlaying(false)
+		}
 	case gst.StateChangePausedToReady:
 		if st := e.state.Load(); st != nil {
 			if logOn(lvlInfo) {

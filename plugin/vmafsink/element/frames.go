@@ -68,6 +68,23 @@ func parseCaps(caps *C.GstCaps) (*videoFormat, error) {
 	return f, nil
 }
 
+// short names the format as the mismatch error does: 176x144 I420.
+func (f *videoFormat) short() string {
+	return fmt.Sprintf("%dx%d %s", C.vs_info_width(&f.info), C.vs_info_height(&f.info),
+		C.GoString(C.gst_video_format_to_string(C.GstVideoFormat(C.vs_info_format(&f.info)))))
+}
+
+// pictureFormat names a picture's format as short does when f, a pad's
+// format, is the picture's (several formats share a sample layout, so
+// only the caps tell them apart), else by its sample layout.
+func pictureFormat(p *vmaf.Picture, f *videoFormat) string {
+	if f != nil && int(C.vs_info_width(&f.info)) == p.Width && int(C.vs_info_height(&f.info)) == p.Height &&
+		f.sample == (sampleFormat{p.BitDepth, p.Chroma}) {
+		return f.short()
+	}
+	return fmt.Sprintf("%dx%d %d-bit %s", p.Width, p.Height, p.BitDepth, p.Chroma)
+}
+
 // sameStream reports whether two pads' formats can be scored together:
 // the same size and the same samples once read, so that a decoder's NV12
 // pairs with its source's I420, as their pictures are the same.

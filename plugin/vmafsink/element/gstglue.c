@@ -292,3 +292,12 @@ gboolean vs_upstream_live(GstElement *e, gint side) {
   gst_object_unref(pad);
   return live;
 }
+
+gboolean vs_pad_linked(GstElement *e, gint side) {
+  GstPad *pad = gst_element_get_static_pad(e, side == 0 ? "ref_sink" : "dist_sink");
+  if (pad == NULL)
+    return FALSE;
+  gboolean linked = gst_pad_is_linked(pad);
+  gst_object_unref(pad);
+  return linked;
+}

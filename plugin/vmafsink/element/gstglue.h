@@ -58,6 +58,8 @@ void vs_post_warning(GstElement *e, const char *text, const char *debug);
 void vs_post_eos(GstElement *e);
 /* Whether the pad of that side (0: ref_sink) has a live source upstream. */
 gboolean vs_upstream_live(GstElement *e, gint side);
+/* Whether the sink pad of that side has a peer. */
+gboolean vs_pad_linked(GstElement *e, gint side);
 GstStructure *vs_structure_new(const char *name, const char *type);
 void vs_structure_set_double(GstStructure *s, const char *field, gdouble v);
 void vs_structure_set_uint64(GstStructure *s, const char *field, guint64 v);

@@ -116,8 +116,15 @@ func (st *runState) chain(s pipeline.Side, buf *C.GstBuffer) C.GstFlowReturn {
 		return C.GST_FLOW_FLUSHING
 	case errors.Is(err, pipeline.ErrFinished):
 		return C.GST_FLOW_EOS
+	case errors.Is(err, pipeline.ErrPartnerEnded):
+		// Upstream stops and sends its EOS, which ends the run.
+		st.e.logf(lvlDebug, "%s: the other pad has ended: frame counted as unpaired, upstream told EOS", padNames[s])
+		return C.GST_FLOW_EOS
 	case errors.As(err, &fe):
-		st.failMismatch(err.Error())
+		st.formatMu.Lock()
+		short := [2]string{pictureFormat(&fe.Ref, st.pads[pipeline.Ref].format), pictureFormat(&fe.Dist, st.pads[pipeline.Dist].format)}
+		st.formatMu.Unlock()
+		st.failMismatch(s, uint64(fe.Index), short, err.Error())
 		return C.GST_FLOW_NOT_NEGOTIATED
 	}
 	st.e.fail(errFailed, "VMAF scoring failed", err.Error())
@@ -161,6 +168,11 @@ func (st *runState) event(s pipeline.Side, ev *C.GstEvent) bool {
 		C.gst_event_copy_segment(ev, &st.pads[s].segment)
 	case C.GST_EVENT_EOS:
 		both := st.runner.EndOfStream(s)
+		if !both && C.vs_pad_linked(st.e.self, C.gint(1-s)) == 0 {
+			// Nothing can ever arrive on an unlinked pad: it has ended too.
+			st.e.logf(lvlInfo, "%s: EOS while %s is not linked: ending the run", padNames[s], padNames[1-s])
+			both = st.runner.EndOfStream(1 - s)
+		}
 		if logOn(lvlInfo) {
 			status := st.runner.Status()
 			st.e.logf(lvlInfo, "%s: EOS; both pads ended: %v; %s", padNames[s], both, describe(&status))
@@ -169,11 +181,12 @@ func (st *runState) event(s pipeline.Side, ev *C.GstEvent) bool {
 			}
 		}
 		if both && st.finish() {
-			st.e.postEOS()
+			st.eos.reached()
 		}
 	case C.GST_EVENT_FLUSH_START:
 		st.runner.FlushStart(s)
 	case C.GST_EVENT_FLUSH_STOP:
+		st.eos.flush()
 		st.runner.FlushStop(s)
 		C.gst_segment_init(&st.pads[s].segment, C.GST_FORMAT_TIME)
 	}
@@ -190,21 +203,32 @@ func (st *runState) setCaps(s pipeline.Side, caps *C.GstCaps) bool {
 		st.e.fail(errFormat, fmt.Sprintf("%s: unsupported caps", padNames[s]), err.Error())
 		return false
 	}
-	st.e.logf(lvlInfo, "%s: caps accepted: %s", padNames[s], f.caps)
 	st.formatMu.Lock()
 	st.pads[s].format = f
 	o := &st.pads[1-s]
 	mismatch := o.format != nil && !o.flowed && !st.pads[s].flowed && !f.sameStream(o.format)
 	st.formatMu.Unlock()
 	if mismatch {
-		st.failMismatch("the pads' caps differ before the first frame")
+		next := st.runner.Status().Counters.Pairs
+		var short [2]string
+		short[s], short[1-s] = f.short(), o.format.short()
+		st.failMismatch(s, next, short, "the pads' caps differ before the first frame")
 		return false
 	}
+	st.e.logf(lvlInfo, "%s: caps accepted: %s", padNames[s], f.caps)
 	return true
 }
 
-// failMismatch posts the caps mismatch error naming both pads' caps.
-func (st *runState) failMismatch(debug string) {
+// failMismatch posts the error for pads whose frames cannot be scored
+// together: the pad whose frame found the mismatch, the frame index and
+// both formats in the headline, both pads' caps in the details. Once per
+// run: upstream sends its caps again with every buffer it tries, and
+// each would repeat the same error.
+func (st *runState) failMismatch(s pipeline.Side, index uint64, short [2]string, debug string) {
+	if st.mismatchPosted.Swap(true) {
+		st.e.logf(lvlDebug, "%s: frame %d: formats still differ (%s)", padNames[s], index, debug)
+		return
+	}
 	st.formatMu.Lock()
 	var caps [2]string
 	for i, p := range st.pads {
@@ -214,5 +238,7 @@ func (st *runState) failMismatch(debug string) {
 		}
 	}
 	st.formatMu.Unlock()
-	st.e.fail(errFormat, fmt.Sprintf("ref_sink and dist_sink must have the same width, height and format: ref_sink has %s, dist_sink has %s", caps[0], caps[1]), debug)
+	st.e.fail(errFormat, fmt.Sprintf("%s: frame %d is %s but %s's is %s: ref_sink and dist_sink must have the same width, height and format",
+		padNames[s], index, short[s], padNames[1-s], short[1-s]),
+		fmt.Sprintf("%s; ref_sink caps %s; dist_sink caps %s", debug, caps[0], caps[1]))
 }

@@ -33,6 +33,8 @@ type runState struct {
 	frameMessage atomic.Bool
 	panicHook    *panicHook
 	trace        traceState
+	// mismatchPosted makes the pads' format mismatch one error a run.
+	mismatchPosted atomic.Bool
 
 	// pads is each sink pad's state. A pad's streaming thread is the only
 	// writer of its entry; formatMu guards the formats, which the other
@@ -41,6 +43,7 @@ type runState struct {
 	formatMu sync.Mutex
 
 	finishOnce sync.Once
+	eos        eosGate
 }
 
 type padState struct {
@@ -89,6 +92,15 @@ func start(e *vmafSink, s settings) (*runState, error) {
 	if threads == 0 {
 		threads = runtime.NumCPU()
 	}
+	// The engine starts with the first frame; trying it now makes a
+	// setting it cannot honour (engine=libvmaf in a build without it, a
+	// model only libvmaf computes) a settings error at start rather than
+	// a scoring failure once the pipeline runs.
+	probe, err := vmaf.NewContext(vmaf.Config{Models: []*vmaf.Model{model}, Features: s.features(), Engine: s.engine.String()})
+	if err != nil {
+		return nil, fmt.Errorf("engine %s with model %q: %w", s.engine, s.model, err)
+	}
+	probe.Close()
 	var workerSetup func() bool
 	if s.mcpUDS != "" && e.opts.Control != nil && e.opts.WorkerSetup != nil {
 		workerSetup = e.opts.WorkerSetup()
@@ -120,6 +132,7 @@ func start(e *vmafSink, s settings) (*runState, error) {
 		return nil, err
 	}
 	st = &runState{e: e, settings: s, runner: runner}
+	st.eos.post = e.postEOS
 	for i := range st.pads {
 		C.gst_segment_init(&st.pads[i].segment, C.GST_FORMAT_TIME)
 	}

@@ -121,3 +121,6 @@ func Env(t testing.TB, extra ...string) []string {
 	)
 	return append(env, extra...)
 }
+
+// HasLibvmaf reports whether the plugin is built with the libvmaf engine.
+func HasLibvmaf() bool { return len(buildTags) > 0 }

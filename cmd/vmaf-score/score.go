@@ -97,7 +97,11 @@ func notExtraFeature(features []string) func(string) bool {
 
 // results takes the engine's per-frame results, on the engine's goroutine.
 type results struct {
-	pool    vmaf.Pool
+	pool vmaf.Pool
+	// keys pools each model's outputs apart when an agent swaps models,
+	// under the names the output file gives them.
+	keys    report.ModelKeys
+	pooled  vmaf.Result // a result as pooled, reused
 	out     *report.Writer
 	hide    func(name string) bool // model outputs left out with --no_prediction
 	metrics []vmaf.Metric          // the frame as written, reused for every frame
@@ -118,11 +122,13 @@ func (rs *results) write(r *vmaf.Result, model string) {
 		rs.metrics = append(rs.metrics, m)
 	}
 	metrics := rs.metrics
-	rs.pool.Add(r)
+	pm, _, _ := rs.keys.Rename(r.Index, r.Models, r.Metrics)
+	rs.pooled = vmaf.Result{Index: r.Index, Models: r.Models, Metrics: pm}
+	rs.pool.Add(&rs.pooled)
 	// A frame left with no metric is not written, as libvmaf writes
 	// only frames that have some.
 	if rs.out != nil && rs.err == nil && len(metrics) > 0 {
-		rs.err = rs.out.WriteFrame(report.Frame{Num: r.Index, Model: model, Metrics: metrics})
+		rs.err = rs.out.WriteFrame(report.Frame{Num: r.Index, Model: model, Metrics: metrics, Models: r.Models})
 	}
 	rs.scored.Add(1)
 }
@@ -309,23 +315,31 @@ func (j *job) finish(pairs int, stopErr error) error {
 
 // printPooled prints each model's mean score as libvmaf's tool does:
 // "<version or path>: <mean>", and for a bootstrap collection a second
-// line with the bagged score, its 95% interval and deviation.
+// line with the bagged score, its 95% interval and deviation. After a
+// swap every model that scored frames has its lines, each over its own
+// frames.
 func (j *job) printPooled(w io.Writer) {
 	mean := func(name string) float64 {
 		p, _ := j.results.pool.Get(name)
 		return p.Mean
 	}
+	models := j.results.keys.Seen()
+	key := func(m *vmaf.Model) string {
+		k, _ := j.results.keys.Key(m)
+		return k
+	}
 	// Every model's line comes first, then the collections' intervals,
 	// in libvmaf's order.
-	for _, m := range j.models {
-		if _, ok := j.results.pool.Get(m.Name); ok {
-			fmt.Fprintf(w, "%s: %f\n", m.Version, mean(m.Name))
+	for _, m := range models {
+		if _, ok := j.results.pool.Get(key(m)); ok {
+			fmt.Fprintf(w, "%s: %f\n", m.Version, mean(key(m)))
 		}
 	}
-	for _, m := range j.models {
-		if _, ok := j.results.pool.Get(m.Name + "_bagging"); ok {
-			fmt.Fprintf(w, "%s: %f, ci.p95: [%f, %f], stddev: %f\n", m.Version, mean(m.Name+"_bagging"),
-				mean(m.Name+"_ci_p95_lo"), mean(m.Name+"_ci_p95_hi"), mean(m.Name+"_stddev"))
+	for _, m := range models {
+		k := key(m)
+		if _, ok := j.results.pool.Get(k + "_bagging"); ok {
+			fmt.Fprintf(w, "%s: %f, ci.p95: [%f, %f], stddev: %f\n", m.Version, mean(k+"_bagging"),
+				mean(k+"_ci_p95_lo"), mean(k+"_ci_p95_hi"), mean(k+"_stddev"))
 		}
 	}
 }

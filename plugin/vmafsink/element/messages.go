@@ -139,7 +139,8 @@ func clockTime(d time.Duration) C.guint64 {
 // postPooled sends the end-of-run summary: the frame counts, the model's
 // score pooled by pool-method, and min, max, mean and harmonic mean of
 // every metric as <metric>-min, <metric>-max, <metric>-mean and
-// <metric>-harmonic-mean.
+// <metric>-harmonic-mean; after a model swap, each model's outputs under
+// its own key (pipeline.Runner.Pooled).
 func (e *vmafSink) postPooled(st pipeline.Status, pooled []vmaf.Pooled, method vmaf.PoolMethod) {
 	s := C.vs_structure_new(cVMAF, cPooled)
 	set := func(name string, v uint64) {
@@ -175,8 +176,13 @@ func (e *vmafSink) postPooled(st pipeline.Status, pooled []vmaf.Pooled, method v
 		m := st.Models[0]
 		setS("model", m.Version)
 		setS("model-name", m.Name)
+		// After a swap each model is pooled under its own key.
+		key := m.Name
+		if len(st.ModelKeys) > 0 {
+			key = st.ModelKeys[0]
+		}
 		for _, p := range pooled {
-			if p.Name == m.Name {
+			if p.Name == key {
 				setD("score", p.Value(method))
 			}
 		}

@@ -56,7 +56,7 @@ func (f *resultsFile) write(r *pipeline.Record) {
 	if m := r.Model(); m != nil {
 		model = m.Version
 	}
-	f.err = f.w.WriteFrame(report.Frame{Num: r.Index, Model: model, Metrics: r.Metrics})
+	f.err = f.w.WriteFrame(report.Frame{Num: r.Index, Model: model, Metrics: r.Metrics, Models: r.Models})
 }
 
 // close completes the document, an empty one if no frame was scored;

@@ -199,8 +199,11 @@ func TestRunnerOneSideEOS(t *testing.T) {
 	if r.EndOfStream(Ref) {
 		t.Fatal("one side's end reported as both")
 	}
-	for range 5 {
-		push(t, r, Dist, fs.frame(1, -1))
+	for i := range 5 {
+		// Past the reference's three frames, the partner has ended.
+		if err := r.Push(Dist, fs.frame(1, -1)); (i < 3) != (err == nil) || (i >= 3 && !errors.Is(err, ErrPartnerEnded)) {
+			t.Fatalf("push distorted %d: %v", i, err)
+		}
 	}
 	if c := r.Status().Counters; c.Pairs != 3 || c.Unpaired != [2]uint64{0, 2} {
 		t.Errorf("after reference EOS: pairs %d unpaired %v, want 3 and [0 2]", c.Pairs, c.Unpaired)

@@ -19,7 +19,7 @@ import (
 // teePair is a short pipeline feeding one test source to both pads.
 const teePair = "videotestsrc num-buffers=30 ! " + testSrcCaps + " ! tee name=t t. ! queue ! v.ref_sink t. ! queue ! v.dist_sink vmafsink name=v threads=1"
 
-// hostLived fails the test when gst-launch died of a signal (a crash
+// hostLived fails the test when the host died of a signal (a crash
 // takes the host down with SIGABRT or SIGSEGV) rather than exiting.
 func hostLived(t *testing.T, err error, out string) {
 	t.Helper()
@@ -28,7 +28,7 @@ func hostLived(t *testing.T, err error, out string) {
 		return
 	}
 	if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		t.Fatalf("gst-launch died of %v:\n%s", ws.Signal(), out)
+		t.Fatalf("the host process died of %v:\n%s", ws.Signal(), out)
 	}
 	if strings.Contains(out, "panic:") || strings.Contains(out, "goroutine ") {
 		t.Fatalf("Go panic in the host:\n%s", out)
@@ -86,6 +86,16 @@ func TestFaultBadSocketPath(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestFaultBadSocketReuse: in a Python host, a start refused for a bad
+// mcp-uds leaves the element reusable: with a good path it runs to EOS.
+func TestFaultBadSocketReuse(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "missing", "vmaf.sock")
+	out := pythonHost(t, nil, "bad-socket", bad, filepath.Join(dir, "vmaf.sock"), filepath.Join(dir, "results.json"))
+	wantLines(t, out, `^start=failure error vmafsink cannot start: mcp-uds: control socket path ".*": no such directory`,
+		`^rerun=eos scored=5 `, `^alive$`)
 }
 
 // startPaused starts an endless pipeline whose element serves the control

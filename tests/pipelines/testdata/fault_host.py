@@ -5,6 +5,7 @@ element, and prints what it saw, one fact a line, for the Go test to check.
 usage: fault_host.py panic RESULTS
        fault_host.py null-while-paused MODE SOCKET RESULTS
        fault_host.py messages RESULTS (30 frames; prints every error, frame and pooled message)
+       fault_host.py bad-socket BADPATH GOODPATH RESULTS
 """
 import json
 import socket
@@ -140,12 +141,24 @@ def messages(results):
     set_state(pipe, Gst.State.NULL)
 
 
+def bad_socket(bad, good, results):
+    pipe = build("mcp-uds=%s results-filename=%s" % (bad, results))
+    ret, _ = set_state(pipe, Gst.State.PLAYING)
+    kind, text = wait(pipe, 5)
+    print("start=%s %s %s" % (ret.value_nick, kind, text.replace("\n", " ")), flush=True)
+    set_state(pipe, Gst.State.NULL)
+    pipe.get_by_name("v").set_property("mcp-uds", good)
+    rerun(pipe, results)
+
+
 def main():
     Gst.init(None)
     if sys.argv[1] == "panic":
         panic(sys.argv[2])
     elif sys.argv[1] == "messages":
         messages(sys.argv[2])
+    elif sys.argv[1] == "bad-socket":
+        bad_socket(sys.argv[2], sys.argv[3], sys.argv[4])
     else:
         null_while_paused(sys.argv[2], sys.argv[3], sys.argv[4])
     print("alive", flush=True)

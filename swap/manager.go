@@ -183,7 +183,9 @@ func (e *swapEntry) refresh() {
 		return
 	}
 	if err := e.ticket.Err(); err != nil {
-		e.State, e.Err = Failed, fmt.Errorf("%w: %v", ErrUnsupported, err)
+		// The scorer's own reason: its engine refused the model, or the
+		// stream ended before the swap could take effect.
+		e.State, e.Err = Failed, err
 		return
 	}
 	e.State, e.AppliedAt, e.FirstFrame = Applied, time.Now(), e.ticket.FirstIndex()

@@ -176,9 +176,13 @@ func runCommand(ctx context.Context, g globals, tool string, args map[string]any
 	if c.Model != "" {
 		what += " to " + c.Model
 	}
-	if c.Status == control.CommandApplied {
+	switch {
+	case c.Status == control.CommandApplied && c.Frame < 0:
+		// A swap that took effect while paused, or as the stream ended.
+		fmt.Fprintf(stdout, "%s (command %d) applied; no frame scored by it yet (paused, or the stream ended)\n", what, c.ID)
+	case c.Status == control.CommandApplied:
 		fmt.Fprintf(stdout, "%s (command %d) applied at frame %d\n", what, c.ID, c.Frame)
-	} else {
+	default:
 		fmt.Fprintf(stdout, "%s (command %d) %s\n", what, c.ID, c.Status)
 	}
 	return exitOK

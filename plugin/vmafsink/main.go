@@ -5,6 +5,8 @@ package main
 import "C"
 
 import (
+	"fmt"
+	"os"
 	"unsafe"
 
 	"github.com/go-gst/go-gst/gst"
@@ -28,7 +30,15 @@ var plugin = &gst.PluginMetadata{
 	Package:      "vmafsink",
 	Origin:       "https://github.com/vmafsink/vmafsink",
 	ReleaseDate:  "2026-01-01",
-	Init: func(p *gst.Plugin) bool {
+	Init: func(p *gst.Plugin) (ok bool) {
+		// Loading the plugin must not take the host down: a panic fails
+		// the registration instead.
+		defer func() {
+			if v := recover(); v != nil {
+				fmt.Fprintf(os.Stderr, "vmafsink: plugin registration failed: %v\n", v)
+				ok = false
+			}
+		}()
 		return element.Register(p, element.Options{Control: controlStarter, WorkerSetup: attach.WorkerSetup, Version: version})
 	},
 }

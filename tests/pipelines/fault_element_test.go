@@ -214,6 +214,26 @@ func TestFaultPanicHook(t *testing.T) {
 	}
 }
 
+// TestFaultPanicEntries: a panic in the other entries from C into Go (a
+// state change, a property set, the goroutine that posts frame messages)
+// is an element error with the panic's text, and the host lives on.
+func TestFaultPanicEntries(t *testing.T) {
+	for _, tc := range []struct {
+		where string
+		want  []string
+	}{
+		{"state-change", []string{`^play=failure error vmafsink internal error in state change READY->PAUSED: VMAFSINK_TEST_PANIC_AT=state-change: test panic`}},
+		{"set-property", []string{`^set=error vmafsink internal error in set-property: VMAFSINK_TEST_PANIC_AT=set-property: test panic`, `^play=success eos`}},
+		{"frame-message", []string{`^play=\w+ error vmafsink internal error in frame messages: VMAFSINK_TEST_PANIC_AT=frame-message: test panic`}},
+	} {
+		t.Run(tc.where, func(t *testing.T) {
+			results := filepath.Join(t.TempDir(), "results.json")
+			out := pythonHost(t, []string{"VMAFSINK_TEST_PANIC_AT=" + tc.where}, "panic-at", tc.where, results)
+			wantLines(t, out, append(tc.want, `^null=success`, `^alive$`)...)
+		})
+	}
+}
+
 // TestFaultNullWhilePaused: PLAYING→NULL while the measurement is paused,
 // in either mode, returns at once and keeps what was scored; the same
 // element then runs again to EOS in the same host.

@@ -79,6 +79,7 @@ func (e *vmafSink) Constructed(obj *glib.Object) {
 
 func (e *vmafSink) SetProperty(obj *glib.Object, id uint, value *glib.Value) {
 	defer e.recoverPanic("set-property", nil)
+	testPanicAt("set-property")
 	if id >= uint(len(properties)) || properties[id].set == nil {
 		return
 	}
@@ -119,6 +120,7 @@ func (e *vmafSink) ChangeState(el *gst.Element, transition gst.StateChange) (ret
 	defer e.recoverPanic("state change "+transition.String(), func() { ret = gst.StateChangeFailure })
 	switch transition {
 	case gst.StateChangeReadyToPaused:
+		testPanicAt("state-change")
 		e.settingsMu.Lock()
 		s := e.settings
 		e.settingsMu.Unlock()

@@ -16,6 +16,19 @@ import (
 // more. Unset, or not a number, it does nothing.
 const testPanicEnv = "VMAFSINK_TEST_PANIC_FRAME"
 
+// testPanicAtEnv is a test hook like testPanicEnv for other entries
+// from C: "state-change" panics in the READY→PAUSED state change,
+// "set-property" in every property set, "frame-message" on the Runner's
+// publishing goroutine at the first frame message.
+const testPanicAtEnv = "VMAFSINK_TEST_PANIC_AT"
+
+// testPanicAt panics when testPanicAtEnv names where.
+func testPanicAt(where string) {
+	if os.Getenv(testPanicAtEnv) == where {
+		panic(fmt.Sprintf("%s=%s: test panic", testPanicAtEnv, where))
+	}
+}
+
 // panicHook is a run's test hook state.
 type panicHook struct {
 	at      int64 // buffer to panic on; -1: never
@@ -45,11 +58,15 @@ func (h *panicHook) buffer() {
 // element error instead and the subscriber is called no more.
 func (e *vmafSink) guard(what string, fn func(*pipeline.Record)) func(*pipeline.Record) {
 	var dead atomic.Bool
+	hook := os.Getenv(testPanicAtEnv) == "frame-message" && what == "frame messages"
 	return func(r *pipeline.Record) {
 		if dead.Load() {
 			return
 		}
 		defer e.recoverPanic(what, func() { dead.Store(true) })
+		if hook {
+			testPanicAt("frame-message")
+		}
 		fn(r)
 	}
 }

@@ -6,6 +6,7 @@ usage: fault_host.py panic RESULTS
        fault_host.py null-while-paused MODE SOCKET RESULTS
        fault_host.py messages RESULTS (30 frames; prints every error, frame and pooled message)
        fault_host.py bad-socket BADPATH GOODPATH RESULTS
+       fault_host.py panic-at WHERE RESULTS (with VMAFSINK_TEST_PANIC_AT=WHERE)
 """
 import json
 import socket
@@ -151,12 +152,28 @@ def bad_socket(bad, good, results):
     rerun(pipe, results)
 
 
+def panic_at(where, results):
+    pipe = build("results-filename=" + results)
+    pipe.get_by_name("src").set_property("num-buffers", 30)
+    if where == "set-property":
+        pipe.get_by_name("v").set_property("threads", 2)
+        kind, text = wait(pipe, 1)
+        print("set=%s %s" % (kind, text.replace("\n", " ")), flush=True)
+    ret, _ = set_state(pipe, Gst.State.PLAYING)
+    kind, text = wait(pipe, 60)
+    print("play=%s %s %s" % (ret.value_nick, kind, text.replace("\n", " ")), flush=True)
+    ret, took = set_state(pipe, Gst.State.NULL)
+    print("null=%s took=%.2f" % (ret.value_nick, took), flush=True)
+
+
 def main():
     Gst.init(None)
     if sys.argv[1] == "panic":
         panic(sys.argv[2])
     elif sys.argv[1] == "messages":
         messages(sys.argv[2])
+    elif sys.argv[1] == "panic-at":
+        panic_at(sys.argv[2], sys.argv[3])
     elif sys.argv[1] == "bad-socket":
         bad_socket(sys.argv[2], sys.argv[3], sys.argv[4])
     else:

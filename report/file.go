@@ -81,6 +81,24 @@ func (w *Writer) moveFrames(newStart int64) error {
 	return nil
 }
 
+// padFileRows appends pad to every committed row on disk and commits, so
+// the file on disk has the new header as soon as its rows are padded.
+func (w *Writer) padFileRows(pad string) error {
+	if w.err != nil {
+		return w.err
+	}
+	rows := make([]byte, w.end-w.headerLen)
+	if _, err := w.file.ReadAt(rows, w.headerLen); err != nil {
+		return w.fail(fmt.Errorf("padding rows: %w", err))
+	}
+	rows = padRows(rows, pad)
+	if _, err := w.file.WriteAt(rows, w.headerLen); err != nil {
+		return w.fail(fmt.Errorf("padding rows: %w", err))
+	}
+	w.end = w.headerLen + int64(len(rows))
+	return w.commit()
+}
+
 func (w *Writer) fail(err error) error {
 	if w.err == nil {
 		w.err = fmt.Errorf("report: %w", err)

@@ -2,10 +2,12 @@ package report
 
 import (
 	"bytes"
+	"encoding/csv"
 	"encoding/json"
 	"encoding/xml"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -121,12 +123,16 @@ func TestFaultSwapPoolsPerModel(t *testing.T) {
 	t.Run("csv", func(t *testing.T) {
 		out := writeDoc(t, CSV, swapFrames(t))
 		want := "Frame,psnr_y,vmaf," + newKey + ",\n" +
-			"0,40.000000,90.000000,\n1,40.000000,80.000000,\n2,40.000000,70.000000,\n" +
+			"0,40.000000,90.000000,,\n1,40.000000,80.000000,,\n2,40.000000,70.000000,,\n" +
 			"3,40.000000,,50.000000,\n4,40.000000,,40.000000,\n"
 		if out != want {
 			t.Errorf("csv:\n%s\nwant:\n%s", out, want)
 		}
-		// A file kept valid on disk grows its header at the swap.
+		if _, err := csv.NewReader(strings.NewReader(out)).ReadAll(); err != nil {
+			t.Errorf("a strict CSV reader: %v", err)
+		}
+		// A file kept valid on disk grows its header and pads the rows
+		// it holds at the swap.
 		path := filepath.Join(t.TempDir(), "out.csv")
 		w, err := Create(path, Options{Format: CSV})
 		if err != nil {

@@ -17,6 +17,7 @@ import (
 	"math"
 	"os"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/vmafsink/vmafsink/vmaf"
@@ -157,7 +158,9 @@ func (w *Writer) WriteFrame(f Frame) error {
 		f.Metrics, sw, swapped = w.keys.Rename(f.Num, f.Models, f.Metrics)
 		if swapped {
 			w.swaps = append(w.swaps, sw)
-			w.addColumns(f.Metrics)
+			if err := w.addColumns(f.Metrics); err != nil {
+				return err
+			}
 		}
 	}
 	if w.frames == 0 && w.opts.Format == CSV {
@@ -181,17 +184,46 @@ func (w *Writer) WriteFrame(f Frame) error {
 	return nil
 }
 
-// addColumns gives a CSV document a column for every metric it lacks.
-func (w *Writer) addColumns(ms []Metric) {
+// addColumns gives a CSV document a column for every metric it lacks,
+// and the rows already written an empty cell in each, so that every row
+// keeps the header's width.
+func (w *Writer) addColumns(ms []Metric) error {
 	if w.opts.Format != CSV || w.frames == 0 {
-		return
+		return nil
 	}
+	n := len(w.extra)
 	for _, m := range ms {
 		if !slices.Contains(w.columns, m.Name) && !slices.Contains(w.extra, m.Name) {
 			w.extra = append(w.extra, m.Name)
-			w.headerStale = true
 		}
 	}
+	if len(w.extra) == n {
+		return nil
+	}
+	w.headerStale = true
+	pad := strings.Repeat(",", len(w.extra)-n)
+	w.buf = padRows(w.buf, pad)
+	if w.file == nil {
+		return nil
+	}
+	return w.padFileRows(pad)
+}
+
+// padRows appends pad to every CSV row in b; line breaks inside quoted
+// fields are not row ends.
+func padRows(b []byte, pad string) []byte {
+	out := make([]byte, 0, len(b)+len(b)/8)
+	quoted := false
+	for _, c := range b {
+		switch {
+		case c == '"':
+			quoted = !quoted
+		case c == '\n' && !quoted:
+			out = append(out, pad...)
+		}
+		out = append(out, c)
+	}
+	return out
 }
 
 // SetAggregate sets one of the document's aggregate metrics, replacing an

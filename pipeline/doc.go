@@ -10,6 +10,9 @@
 //     blocking the pusher or dropping pairs when scoring falls behind;
 //   - runs queued commands (model swap, pause, resume) between two pairs,
 //     so no frame is ever scored half by one model and half by another;
+//   - hands paired frames it does not score (paused, or dropped under
+//     back-pressure) to the engine for motion alone, so that no score
+//     depends on a pause or a drop, and starts a new stream at a flush;
 //   - publishes each frame's record, naming the model that scored it, to
 //     subscribers on its own goroutine, never on the pusher's;
 //   - keeps pooled statistics, counters and the most recent records for

@@ -2,8 +2,10 @@ package control
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"testing"
+	"time"
 )
 
 // TestFaultCancelledWaitIsNotATimeout: a wait the client cancels ends
@@ -22,5 +24,38 @@ func TestFaultCancelledWaitIsNotATimeout(t *testing.T) {
 	var ce *Error
 	if !errors.Is(err, context.Canceled) || errors.As(err, &ce) {
 		t.Errorf("cancelled wait: %v, want context.Canceled and no protocol error", err)
+	}
+}
+
+// TestFaultCancelledRequestGetsNoReply: a request the client cancels with
+// notifications/cancelled gets no reply, as the protocol says, while the
+// session goes on.
+func TestFaultCancelledRequestGetsNoReply(t *testing.T) {
+	s := startTest(t, newFake(), Options{})
+	c := dialRaw(t, s.Path())
+	c.initialize(t, "2025-11-25")
+	// The fake applies no command by itself: this wait blocks.
+	c.send(t, `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"vmaf_pause","arguments":{"wait":true,"timeout_ms":20000}}}`)
+	time.Sleep(100 * time.Millisecond)
+	c.send(t, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7,"reason":"changed my mind"}}`)
+	c.send(t, `{"jsonrpc":"2.0","id":"after","method":"ping"}`)
+	if m := c.recv(t); m["id"] != "after" {
+		t.Fatalf("first answer after the cancellation: %v, want the ping's", m)
+	}
+	c.conn.SetReadDeadline(time.Now().Add(500 * time.Millisecond))
+	for {
+		line, err := c.r.ReadBytes('\n')
+		if err != nil {
+			break // nothing more: the cancelled request had no reply
+		}
+		var m map[string]any
+		if json.Unmarshal(line, &m) == nil && m["method"] == nil {
+			t.Fatalf("the cancelled request was answered: %s", line)
+		}
+	}
+	// The session still answers.
+	c.send(t, `{"jsonrpc":"2.0","id":8,"method":"ping"}`)
+	if m := c.recv(t); m["id"] != 8.0 {
+		t.Fatalf("ping after: %v", m)
 	}
 }

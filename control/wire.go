@@ -45,7 +45,17 @@ type wireConn struct {
 	wmu       sync.Mutex
 	closeOnce sync.Once
 	closeErr  error
+
+	// cancelled holds the ids of requests the client cancelled
+	// (notifications/cancelled): the protocol says they get no reply, and
+	// the SDK writes one anyway, so Write drops it.
+	cmu       sync.Mutex
+	cancelled map[string]struct{}
 }
+
+// maxCancelled bounds the cancelled ids remembered; a cancellation that
+// arrives after its reply leaves its id behind until then.
+const maxCancelled = 64
 
 func newWireConn(c net.Conn, maxLine int, timeout time.Duration) *wireConn {
 	return &wireConn{conn: c, r: bufio.NewReaderSize(c, 64<<10), maxLine: maxLine, timeout: timeout}
@@ -177,6 +187,9 @@ func (w *wireConn) check(msg []byte) (out []byte, id any, code int64, reason str
 		return nil, id, jsonrpc.CodeInvalidRequest, fmt.Sprintf("invalid request: %v", err)
 	}
 	if req, ok := m.(*jsonrpc.Request); ok {
+		if req.Method == "notifications/cancelled" {
+			w.noteCancelled(req.Params)
+		}
 		if req.Method == "initialize" && !w.initSeen {
 			w.initSeen = true
 			var p struct {
@@ -325,9 +338,56 @@ func (w *wireConn) reply(id any, code int64, message string) error {
 	return err
 }
 
+// noteCancelled remembers the id of a cancelled request.
+func (w *wireConn) noteCancelled(params json.RawMessage) {
+	var p struct {
+		RequestID json.RawMessage `json:"requestId"`
+	}
+	if json.Unmarshal(params, &p) != nil || len(p.RequestID) == 0 {
+		return
+	}
+	w.cmu.Lock()
+	defer w.cmu.Unlock()
+	if w.cancelled == nil {
+		w.cancelled = make(map[string]struct{})
+	}
+	if len(w.cancelled) >= maxCancelled {
+		for k := range w.cancelled {
+			delete(w.cancelled, k)
+			break
+		}
+	}
+	w.cancelled[string(p.RequestID)] = struct{}{}
+}
+
+// replyToCancelled reports (and forgets) a reply to a cancelled request.
+func (w *wireConn) replyToCancelled(p []byte) bool {
+	w.cmu.Lock()
+	defer w.cmu.Unlock()
+	if len(w.cancelled) == 0 {
+		return false
+	}
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Method *string         `json:"method"`
+	}
+	if json.Unmarshal(p, &m) != nil || m.Method != nil || len(m.ID) == 0 {
+		return false
+	}
+	if _, ok := w.cancelled[string(m.ID)]; !ok {
+		return false
+	}
+	delete(w.cancelled, string(m.ID))
+	return true
+}
+
 // Write sends one whole message (the SDK writes each in one call), so
-// messages from the SDK and from reply never interleave.
+// messages from the SDK and from reply never interleave. A reply to a
+// cancelled request is dropped.
 func (w *wireConn) Write(p []byte) (int, error) {
+	if w.replyToCancelled(p) {
+		return len(p), nil
+	}
 	w.wmu.Lock()
 	defer w.wmu.Unlock()
 	if w.timeout > 0 {

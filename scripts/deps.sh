@@ -9,6 +9,7 @@ deps_packages=(
   libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libavdevice-dev
   libavfilter-dev libswresample-dev ffmpeg
   nodejs npm
+  python3-gi gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0
 )
 
 deps_install() {

@@ -12,8 +12,9 @@ import (
 const testSrcCaps = "video/x-raw,format=I420,width=160,height=120,framerate=30/1"
 
 // TestElementOnePadEOS: the reference ends after 10 frames, the distorted
-// stream after 25. The run ends, 10 frames are scored and the distorted
-// remainder is reported unpaired.
+// stream would go on to 25. The run ends, 10 frames are scored, and the
+// distorted frames that arrive after the reference's EOS are counted as
+// unpaired and refused with EOS, so that its source stops early.
 func TestElementOnePadEOS(t *testing.T) {
 	for _, pairing := range []string{"timestamp", "order"} {
 		t.Run(pairing, func(t *testing.T) {
@@ -23,14 +24,20 @@ func TestElementOnePadEOS(t *testing.T) {
 					"vmafsink name=v threads=1 pairing=%s", testSrcCaps, testSrcCaps, pairing))
 			run.MustSucceed(t)
 			p := run.Pooled(t)
-			want := map[string]uint64{
-				"frames-received-ref": 10, "frames-received-dist": 25, "frames-scored": 10,
-				"frames-unpaired-ref": 0, "frames-unpaired-dist": 15,
-			}
+			want := map[string]uint64{"frames-received-ref": 10, "frames-scored": 10, "frames-unpaired-ref": 0}
 			for k, v := range want {
 				if got := p.Uint(t, k); got != v {
 					t.Errorf("%s = %d, want %d", k, got, v)
 				}
+			}
+			// The distorted source learns of the end with its first frame
+			// past the last pair; the frames already on their way count too.
+			recv, unpaired := p.Uint(t, "frames-received-dist"), p.Uint(t, "frames-unpaired-dist")
+			if recv < 11 || recv >= 25 {
+				t.Errorf("frames-received-dist = %d, want 11..24 (the source stopped early)", recv)
+			}
+			if unpaired != recv-10 {
+				t.Errorf("frames-unpaired-dist = %d, want %d (received %d, 10 paired)", unpaired, recv-10, recv)
 			}
 			if n := len(run.Frames()); n != 10 {
 				t.Errorf("%d frame messages, want 10", n)

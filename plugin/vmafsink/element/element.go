@@ -37,7 +37,7 @@ type Options struct {
 
 // Register registers the vmafsink element with a plugin.
 func Register(plugin *gst.Plugin, opts Options) bool {
-	return gst.RegisterElement(plugin, Name, gst.RankNone, &vmafSink{opts: opts}, gst.ExtendsElement)
+	return gst.RegisterElement(plugin, Name, gst.RankNone, &vmafSink{opts: opts}, gst.ExtendsBin)
 }
 
 // vmafSink is one element instance. Its settings live behind one lock;
@@ -70,11 +70,15 @@ func (e *vmafSink) ClassInit(klass *glib.ObjectClass) {
 	klass.InstallProperties(paramSpecs())
 }
 
-// Constructed adds the two always pads, once per instance.
+// Constructed adds the two always pads and the inner sink, once per
+// instance.
 func (e *vmafSink) Constructed(obj *glib.Object) {
 	defer e.recoverPanic("instance init", nil)
 	e.self = (*C.GstElement)(unsafe.Pointer(obj.Unsafe()))
 	C.vs_add_pads(e.self)
+	if C.vs_inner_sink_add(e.self) == 0 {
+		e.logf(lvlError, "cannot create the inner fakesink: the element will not preroll or post EOS")
+	}
 }
 
 func (e *vmafSink) SetProperty(obj *glib.Object, id uint, value *glib.Value) {
@@ -131,16 +135,10 @@ func (e *vmafSink) ChangeState(el *gst.Element, transition gst.StateChange) (ret
 			return gst.StateChangeFailure
 		}
 		e.state.Store(st)
+		C.vs_inner_sink_set_sync(e.self, cbool(s.sync))
+		C.vs_inner_activate(e.self, 1)
 		e.logf(lvlInfo, "run started: model %s, engine %s, threads %d, pairing %s, backpressure %s, max-pending %d, max-lead %d, pause-mode %s",
 			s.model, s.engine, s.threads, s.pairing, s.backpressure, s.maxPending, s.maxLead, s.pauseMode)
-	case gst.StateChangePausedToPlaying:
-		if st := e.state.Load(); st != nil {
-			st.eos.setPlaying(true)
-		}
-	case gst.StateChangePlayingToPaused:
-		if st := e.state.Load(); st != nil {
-			st.eos.setPlaying(false)
-		}
 	case gst.StateChangePausedToReady:
 		if st := e.state.Load(); st != nil {
 			if logOn(lvlInfo) {
@@ -155,8 +153,16 @@ func (e *vmafSink) ChangeState(el *gst.Element, transition gst.StateChange) (ret
 		if st := e.state.Swap(nil); st != nil {
 			st.stop()
 		}
+		C.vs_inner_activate(e.self, 0)
 	}
 	return ret
+}
+
+func cbool(b bool) C.gboolean {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // fromParent finds the element behind a pad's parent pointer.

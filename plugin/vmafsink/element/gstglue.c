@@ -20,10 +20,22 @@ static GstStaticPadTemplate ref_template = GST_STATIC_PAD_TEMPLATE("ref_sink",
 static GstStaticPadTemplate dist_template = GST_STATIC_PAD_TEMPLATE("dist_sink",
     GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS(GST_VIDEO_CAPS_MAKE(VS_FORMATS)));
 
-/* An upstream event sent to the element, a seek above all, goes up both
- * branches, so that both streams flush and restart together: the default
- * handler would send it through one sink pad only. */
-static gboolean vs_send_event(GstElement *element, GstEvent *event) {
+/* An upstream event, a seek above all, goes up both branches, so that
+ * both streams flush and restart together. */
+/* Events sent to the element go to the inner sink (as GstBin's default
+ * sends them to its sinks), which handles what a sink handles (latency,
+ * step) and sends the rest upstream through the inner pad, and so up both
+ * branches. Queries are GstBin's, answered by the inner sink, except
+ * latency, which both branches decide. */
+static gboolean (*bin_query)(GstElement *element, GstQuery *query);
+
+static gboolean vs_element_query(GstElement *element, GstQuery *query) {
+  if (GST_QUERY_TYPE(query) == GST_QUERY_LATENCY)
+    return vs_combined_latency(element, query);
+  return bin_query(element, query);
+}
+
+gboolean vs_send_upstream(GstElement *element, GstEvent *event) {
   if (!GST_EVENT_IS_UPSTREAM(event)) {
     gst_event_unref(event);
     return FALSE;
@@ -56,7 +68,8 @@ void vs_class_init(GstElementClass *klass, const char *version) {
       "vmafsink developers <https://github.com/vmafsink/vmafsink>");
   gst_element_class_add_static_pad_template(klass, &ref_template);
   gst_element_class_add_static_pad_template(klass, &dist_template);
-  klass->send_event = vs_send_event;
+  bin_query = GST_ELEMENT_CLASS(g_type_class_peek_parent(klass))->query;
+  klass->query = vs_element_query;
 }
 
 static gint pad_side(GstPad *pad) {
@@ -64,24 +77,39 @@ static gint pad_side(GstPad *pad) {
 }
 
 static GstFlowReturn vs_chain(GstPad *pad, GstObject *parent, GstBuffer *buf) {
-  GstFlowReturn ret = (GstFlowReturn)vmafsinkChain(parent, pad_side(pad), buf);
-  /* Mapped frames hold their own reference. */
-  gst_buffer_unref(buf);
-  return ret;
+  gint side = pad_side(pad);
+  GstFlowReturn ret = (GstFlowReturn)vmafsinkChain(parent, side, buf);
+  /* Mapped frames hold their own reference. The reference stream goes on
+   * to the inner sink, whose preroll and clock hold its thread. */
+  if (side != VS_REF || ret != GST_FLOW_OK) {
+    gst_buffer_unref(buf);
+    return ret;
+  }
+  return vs_inner_push(GST_ELEMENT(parent), buf);
 }
 
 static gboolean vs_event(GstPad *pad, GstObject *parent, GstEvent *event) {
+  gint side = pad_side(pad);
   switch (GST_EVENT_TYPE(event)) {
   case GST_EVENT_CAPS:
   case GST_EVENT_SEGMENT:
-  case GST_EVENT_EOS:
   case GST_EVENT_FLUSH_START:
   case GST_EVENT_FLUSH_STOP: {
-    gboolean ok = vmafsinkEvent(parent, pad_side(pad), event);
+    gboolean ok = vmafsinkEvent(parent, side, event);
+    if (ok && side == VS_REF)
+      return vs_inner_push_event(GST_ELEMENT(parent), event);
+    gst_event_unref(event);
+    return ok;
+  }
+  case GST_EVENT_EOS: {
+    /* The inner sink gets its EOS once both streams have ended. */
+    gboolean ok = vmafsinkEvent(parent, side, event);
     gst_event_unref(event);
     return ok;
   }
   default:
+    if (side == VS_REF && GST_EVENT_IS_DOWNSTREAM(event))
+      return vs_inner_push_event(GST_ELEMENT(parent), event);
     return gst_pad_event_default(pad, parent, event);
   }
 }
@@ -249,10 +277,6 @@ void vs_post_error(GstElement *e, gint kind, const char *text, const char *debug
 void vs_post_warning(GstElement *e, const char *text, const char *debug) {
   gst_element_message_full(e, GST_MESSAGE_WARNING, GST_STREAM_ERROR, GST_STREAM_ERROR_FAILED,
       g_strdup(text), g_strdup(debug), __FILE__, "vmafsink", __LINE__);
-}
-
-void vs_post_eos(GstElement *e) {
-  gst_element_post_message(e, gst_message_new_eos(GST_OBJECT(e)));
 }
 
 GstStructure *vs_structure_new(const char *name, const char *type) {

@@ -55,7 +55,6 @@ guint64 vs_stream_time(const GstSegment *seg, GstClockTime t);
 enum { VS_ERR_FORMAT, VS_ERR_FAILED, VS_ERR_SETTINGS, VS_ERR_WRITE };
 void vs_post_error(GstElement *e, gint kind, const char *text, const char *debug);
 void vs_post_warning(GstElement *e, const char *text, const char *debug);
-void vs_post_eos(GstElement *e);
 /* Whether the pad of that side (0: ref_sink) has a live source upstream. */
 gboolean vs_upstream_live(GstElement *e, gint side);
 /* Whether the sink pad of that side has a peer. */
@@ -66,5 +65,18 @@ void vs_structure_set_uint64(GstStructure *s, const char *field, guint64 v);
 void vs_structure_set_string(GstStructure *s, const char *field, const char *v);
 void vs_structure_set_doubles(GstStructure *s, gint n, const char *const *fields, const gdouble *values);
 void vs_post_element_message(GstElement *e, GstStructure *s);
+
+/* The inner fakesink that gives the element a sink's states (innersink.c). */
+gboolean vs_inner_sink_add(GstElement *e);
+void vs_inner_sink_set_sync(GstElement *e, gboolean sync);
+void vs_inner_activate(GstElement *e, gboolean active);
+GstFlowReturn vs_inner_push(GstElement *e, GstBuffer *buf);
+gboolean vs_inner_push_event(GstElement *e, GstEvent *event);
+void vs_inner_push_eos(GstElement *e);
+/* The latency of the two branches together: live when either is, the
+ * larger minimum, the smaller maximum. */
+gboolean vs_combined_latency(GstElement *e, GstQuery *query);
+/* Sends an upstream event up both branches; takes the event. */
+gboolean vs_send_upstream(GstElement *e, GstEvent *event);
 
 #endif

@@ -46,8 +46,6 @@ func (e *vmafSink) warn(text, debug string) {
 	C.vs_post_warning(e.self, ct, cd)
 }
 
-func (e *vmafSink) postEOS() { C.vs_post_eos(e.self) }
-
 // Aliases GStreamer's vmaf element uses for the extra metrics.
 var metricAliases = map[string]string{
 	"psnr_y":        "psnr-y",

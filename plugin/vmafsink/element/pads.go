@@ -181,12 +181,12 @@ func (st *runState) event(s pipeline.Side, ev *C.GstEvent) bool {
 			}
 		}
 		if both && st.finish() {
-			st.eos.reached()
+			// The inner sink posts EOS when the pipeline is PLAYING.
+			C.vs_inner_push_eos(st.e.self)
 		}
 	case C.GST_EVENT_FLUSH_START:
 		st.runner.FlushStart(s)
 	case C.GST_EVENT_FLUSH_STOP:
-		st.eos.flush()
 		st.runner.FlushStop(s)
 		C.gst_segment_init(&st.pads[s].segment, C.GST_FORMAT_TIME)
 	}

@@ -32,6 +32,7 @@ type settings struct {
 	resultsFilename    string
 	resultsFormat      report.Format
 	frameMessage       bool
+	sync               bool
 	engine             engineKind
 	pairing            pipeline.Pairing
 	backpressure       pipeline.Backpressure
@@ -169,6 +170,10 @@ var properties = []property{
 	},
 	enumProperty("results-format", "Results format", "Format of results-filename",
 		C.vs_results_format_get_type(), int(report.XML), func(s *settings) *int { return (*int)(&s.resultsFormat) }),
+	boolPropertyDefault("sync", "Sync",
+		"Hold each reference frame until its running time on the pipeline clock, as a sink with sync=true does "+
+			"(off: score as fast as frames arrive, which live sources pace anyway)", false,
+		func(s *settings) *bool { return &s.sync }),
 	boolPropertyDefault("frame-message", "Frame message",
 		"Post an element message named VMAF (type=frame) on the bus for every scored frame", true,
 		func(s *settings) *bool { return &s.frameMessage }),

@@ -43,7 +43,6 @@ type runState struct {
 	formatMu sync.Mutex
 
 	finishOnce sync.Once
-	eos        eosGate
 }
 
 type padState struct {
@@ -132,7 +131,6 @@ func start(e *vmafSink, s settings) (*runState, error) {
 		return nil, err
 	}
 	st = &runState{e: e, settings: s, runner: runner}
-	st.eos.post = e.postEOS
 	for i := range st.pads {
 		C.gst_segment_init(&st.pads[i].segment, C.GST_FORMAT_TIME)
 	}

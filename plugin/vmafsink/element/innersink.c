@@ -1,0 +1,133 @@
+/* The element is a bin whose one child is a fakesink, fed by a pad of the
+ * element's own (not one of its pads: nothing outside sees it) with the
+ * reference stream once each frame has reached the scorer. The fakesink
+ * gives the element a GstBaseSink's behaviour: READY→PAUSED is ASYNC and
+ * completes once the reference prerolls, a PAUSED pipeline holds the
+ * stream, a flushing seek loses and regains state, EOS is posted in
+ * PLAYING, position and latency are answered from the reference stream,
+ * and the sync property is the fakesink's. */
+#include "gstglue.h"
+
+static GQuark inner_quark(void) {
+  static GQuark q = 0;
+  if (q == 0)
+    q = g_quark_from_static_string("vmafsink-inner-pad");
+  return q;
+}
+
+static GstPad *inner_pad(GstElement *e) {
+  return GST_PAD(g_object_get_qdata(G_OBJECT(e), inner_quark()));
+}
+
+/* Upstream events from the fakesink (seeks, latency, reconfigure) go up
+ * both branches, as events sent to the element do. */
+static gboolean inner_event(GstPad *pad, GstObject *parent, GstEvent *event) {
+  (void)parent;
+  GstElement *e = GST_ELEMENT(gst_pad_get_element_private(pad));
+  return vs_send_upstream(e, event);
+}
+
+/* The larger of the two branches' minimum latencies and the smaller of
+ * their maxima, live when either is: both branches' frames must have
+ * arrived before a pair is complete. */
+gboolean vs_combined_latency(GstElement *e, GstQuery *query) {
+  gboolean live_any = FALSE, answered = FALSE;
+  GstClockTime min_all = 0, max_all = GST_CLOCK_TIME_NONE;
+  const gchar *names[2] = {"ref_sink", "dist_sink"};
+  for (gint i = 0; i < 2; i++) {
+    GstPad *pad = gst_element_get_static_pad(e, names[i]);
+    if (pad == NULL)
+      continue;
+    GstQuery *q = gst_query_new_latency();
+    if (gst_pad_peer_query(pad, q)) {
+      gboolean live;
+      GstClockTime min, max;
+      gst_query_parse_latency(q, &live, &min, &max);
+      answered = TRUE;
+      if (live) {
+        live_any = TRUE;
+        if (min > min_all)
+          min_all = min;
+        if (GST_CLOCK_TIME_IS_VALID(max) && (!GST_CLOCK_TIME_IS_VALID(max_all) || max < max_all))
+          max_all = max;
+      }
+    }
+    gst_query_unref(q);
+    gst_object_unref(pad);
+  }
+  if (!answered)
+    return FALSE;
+  GST_DEBUG_OBJECT(e, "latency: live %d, min %" GST_TIME_FORMAT ", max %" GST_TIME_FORMAT,
+      live_any, GST_TIME_ARGS(min_all), GST_TIME_ARGS(max_all));
+  gst_query_set_latency(query, live_any, min_all, max_all);
+  return TRUE;
+}
+
+static gboolean inner_query(GstPad *pad, GstObject *parent, GstQuery *query) {
+  (void)parent;
+  GstElement *e = GST_ELEMENT(gst_pad_get_element_private(pad));
+  if (GST_QUERY_TYPE(query) == GST_QUERY_LATENCY)
+    return vs_combined_latency(e, query);
+  /* Position, duration and the rest: the reference stream's. */
+  GstPad *ref = gst_element_get_static_pad(e, "ref_sink");
+  gboolean ok = ref != NULL && gst_pad_peer_query(ref, query);
+  if (ref != NULL)
+    gst_object_unref(ref);
+  return ok;
+}
+
+gboolean vs_inner_sink_add(GstElement *e) {
+  GstElement *sink = gst_element_factory_make("fakesink", "sink");
+  if (sink == NULL)
+    return FALSE;
+  g_object_set(sink, "sync", FALSE, "async", TRUE, "enable-last-sample", FALSE, "qos", FALSE, NULL);
+  GstPad *pad = gst_pad_new("inner_src", GST_PAD_SRC);
+  gst_pad_set_element_private(pad, e);
+  gst_pad_set_event_function(pad, inner_event);
+  gst_pad_set_query_function(pad, inner_query);
+  /* Not one of the element's pads, so that nothing outside sees it; the
+   * element keeps it until it is finalized. */
+  gst_object_ref_sink(pad);
+  g_object_set_qdata_full(G_OBJECT(e), inner_quark(), pad, gst_object_unref);
+  gst_bin_add(GST_BIN(e), sink);
+  GstPad *sinkpad = gst_element_get_static_pad(sink, "sink");
+  GstPadLinkReturn lr = gst_pad_link_full(pad, sinkpad, GST_PAD_LINK_CHECK_NOTHING);
+  gst_object_unref(sinkpad);
+  return lr == GST_PAD_LINK_OK;
+}
+
+void vs_inner_sink_set_sync(GstElement *e, gboolean sync) {
+  GstElement *sink = gst_bin_get_by_name(GST_BIN(e), "sink");
+  if (sink != NULL) {
+    g_object_set(sink, "sync", sync, NULL);
+    gst_object_unref(sink);
+  }
+}
+
+void vs_inner_activate(GstElement *e, gboolean active) {
+  GstPad *pad = inner_pad(e);
+  if (pad != NULL)
+    gst_pad_set_active(pad, active);
+}
+
+GstFlowReturn vs_inner_push(GstElement *e, GstBuffer *buf) {
+  GstPad *pad = inner_pad(e);
+  if (pad == NULL) {
+    gst_buffer_unref(buf);
+    return GST_FLOW_OK;
+  }
+  return gst_pad_push(pad, buf);
+}
+
+gboolean vs_inner_push_event(GstElement *e, GstEvent *event) {
+  GstPad *pad = inner_pad(e);
+  if (pad == NULL) {
+    gst_event_unref(event);
+    return TRUE;
+  }
+  return gst_pad_push_event(pad, event);
+}
+
+void vs_inner_push_eos(GstElement *e) {
+  vs_inner_push_event(e, gst_event_new_eos());
+}

@@ -1,0 +1,119 @@
+package pipelines
+
+import (
+	"context"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vmafsink/vmafsink/tests/pipelines/internal/gsttest"
+)
+
+// sinkHost runs one case of testdata/sink_host.py, an application driving
+// vmafsink through GStreamer's Python bindings, and returns the key=value
+// lines it printed.
+func sinkHost(t *testing.T, which string) map[string]string {
+	t.Helper()
+	const py = "/usr/bin/python3"
+	if err := exec.Command(py, "-c", "import gi; gi.require_version('Gst', '1.0')").Run(); err != nil {
+		t.Fatal("GStreamer's Python bindings are missing (python3-gi, gir1.2-gstreamer-1.0): scripts/deps.sh installs them")
+	}
+	ref := gsttest.Clip(t, "flower_321x179_ref")
+	dist := gsttest.Clip(t, "flower_321x179_x264_crf30")
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, py, filepath.Join("testdata", "sink_host.py"), which, ref, dist)
+	cmd.Env = gsttest.Env(t)
+	out, err := cmd.CombinedOutput()
+	hostLived(t, err, string(out))
+	if err != nil {
+		t.Fatalf("sink_host.py %s: %v\n%s", which, err, out)
+	}
+	kv := map[string]string{}
+	for _, line := range strings.Split(string(out), "\n") {
+		if k, v, ok := strings.Cut(line, "="); ok && !strings.ContainsAny(k, " :") {
+			kv[k] = v
+		}
+	}
+	t.Logf("sink_host.py %s:\n%s", which, out)
+	return kv
+}
+
+func wantKV(t *testing.T, kv map[string]string, want map[string]string) {
+	t.Helper()
+	for k, v := range want {
+		if kv[k] != v {
+			t.Errorf("%s = %q, want %q", k, kv[k], v)
+		}
+	}
+}
+
+func kvInt(t *testing.T, kv map[string]string, k string) int64 {
+	t.Helper()
+	n, err := strconv.ParseInt(kv[k], 10, 64)
+	if err != nil {
+		t.Fatalf("%s = %q: %v", k, kv[k], err)
+	}
+	return n
+}
+
+// TestElementSinkStates checks vmafsink against what an application
+// expects of any GStreamer sink, as fakesink behaves.
+func TestElementSinkStates(t *testing.T) {
+	t.Run("paused prerolls and holds the streams", func(t *testing.T) {
+		kv := sinkHost(t, "paused")
+		wantKV(t, kv, map[string]string{"paused_return": "async", "async_done": "True", "eos": "True", "scored_end": "8"})
+		// The preroll pair waits for its successor (motion), so nothing
+		// is scored while PAUSED, however long the pause.
+		if n := kvInt(t, kv, "scored_paused"); n > 1 {
+			t.Errorf("%d frames scored during a 1 s PAUSED, want at most the preroll pair", n)
+		}
+	})
+	t.Run("a flushing seek regains state", func(t *testing.T) {
+		kv := sinkHost(t, "seek")
+		wantKV(t, kv, map[string]string{"prerolled": "True", "seek": "True", "seek_async_done": "True", "eos": "True"})
+		if ms := kvInt(t, kv, "position_ms"); ms < 1900 || ms > 2100 {
+			t.Errorf("position after a seek to 2 s reads %d ms", ms)
+		}
+	})
+	t.Run("one stream ends, the other is endless", func(t *testing.T) {
+		kv := sinkHost(t, "ref-ends")
+		wantKV(t, kv, map[string]string{"eos": "True", "scored": "6"})
+	})
+	t.Run("only ref_sink linked", func(t *testing.T) {
+		kv := sinkHost(t, "one-linked")
+		wantKV(t, kv, map[string]string{"eos": "True", "unpaired_ref": "10"})
+	})
+	t.Run("latency of both branches", func(t *testing.T) {
+		kv := sinkHost(t, "latency")
+		wantKV(t, kv, map[string]string{"latency_ok": "True", "live": "True"})
+		lo, ref, dist := kvInt(t, kv, "min_ms"), kvInt(t, kv, "ref_min_ms"), kvInt(t, kv, "dist_min_ms")
+		if lo != max(ref, dist) {
+			t.Errorf("element answers a minimum latency of %d ms; the branches have %d and %d ms", lo, ref, dist)
+		}
+		if dist <= ref {
+			t.Errorf("the encoded branch's latency (%d ms) should exceed the raw branch's (%d ms)", dist, ref)
+		}
+	})
+}
+
+// TestElementShortFilesEnd: two short files decoded by decodebin end with
+// EOS every time. Before the element prerolled like a sink, their EOS
+// often reached the pipeline in the middle of its change to PLAYING and
+// was never forwarded, so gst-launch waited forever.
+func TestElementShortFilesEnd(t *testing.T) {
+	ref := gsttest.Clip(t, "flower_321x179_ref")
+	dist := gsttest.Clip(t, "flower_321x179_x264_crf30")
+	for i := range 12 {
+		run := gsttest.LaunchQuiet(t, 20*time.Second,
+			"filesrc location="+ref+" ! decodebin ! videoconvert ! video/x-raw,format=I420 ! v.ref_sink "+
+				"filesrc location="+dist+" ! decodebin ! videoconvert ! video/x-raw,format=I420 ! v.dist_sink "+
+				"vmafsink name=v frame-message=false")
+		if run.Err != nil {
+			t.Fatalf("run %d did not end cleanly: %v\n%s", i, run.Err, run.Output)
+		}
+	}
+}

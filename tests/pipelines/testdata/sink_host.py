@@ -1,0 +1,155 @@
+"""Drives vmafsink as a GStreamer application does, through GObject
+introspection, and prints what it saw as key=value lines for
+element_sink_test.go. Usage: sink_host.py CASE REF.y4m DIST.y4m"""
+import sys
+import time
+
+import gi
+
+gi.require_version("Gst", "1.0")
+from gi.repository import Gst  # noqa: E402
+
+Gst.init(None)
+SEC = Gst.SECOND
+
+
+def out(**kw):
+    for k, v in kw.items():
+        print(f"{k}={v}", flush=True)
+
+
+def wait(bus, types, timeout):
+    """The first message of the given types within timeout seconds."""
+    m = bus.timed_pop_filtered(int(timeout * SEC), types | Gst.MessageType.ERROR)
+    if m is not None and m.type == Gst.MessageType.ERROR and not types & Gst.MessageType.ERROR:
+        err, dbg = m.parse_error()
+        out(error=err.message)
+        return None
+    return m
+
+
+def pooled(bus, timeout):
+    """The VMAF pooled message, then EOS, within timeout seconds."""
+    deadline = time.time() + timeout
+    got = None
+    while time.time() < deadline:
+        m = bus.timed_pop_filtered(int(0.1 * SEC), Gst.MessageType.ELEMENT | Gst.MessageType.EOS | Gst.MessageType.ERROR)
+        if m is None:
+            continue
+        if m.type == Gst.MessageType.ERROR:
+            out(error=m.parse_error()[0].message)
+            return got, False
+        if m.type == Gst.MessageType.EOS:
+            return got, True
+        s = m.get_structure()
+        if s.get_name() == "VMAF" and s.get_string("type") == "pooled":
+            got = s
+    return got, False
+
+
+def files(ref, dist):
+    return (f"filesrc location={ref} ! decodebin ! videoconvert ! video/x-raw,format=I420 ! v.ref_sink "
+            f"filesrc location={dist} ! decodebin ! videoconvert ! video/x-raw,format=I420 ! v.dist_sink ")
+
+
+def case_paused(ref, dist):
+    p = Gst.parse_launch(files(ref, dist) + "vmafsink name=v frame-message=false")
+    bus = p.get_bus()
+    ret = p.set_state(Gst.State.PAUSED)
+    out(paused_return=ret.value_nick)
+    m = wait(bus, Gst.MessageType.ASYNC_DONE, 10)
+    out(async_done=m is not None)
+    time.sleep(1)
+    out(scored_paused=p.get_by_name("v").get_property("frames-scored"))
+    p.set_state(Gst.State.PLAYING)
+    s, eos = pooled(bus, 30)
+    out(eos=eos, scored_end=s.get_value("frames-scored") if s else -1)
+    p.set_state(Gst.State.NULL)
+
+
+def case_seek(ref, dist):
+    p = Gst.parse_launch(
+        "videotestsrc num-buffers=90 ! video/x-raw,format=I420,width=160,height=120,framerate=30/1 ! tee name=t "
+        "t. ! queue ! v.ref_sink t. ! queue ! videobalance saturation=0.5 ! v.dist_sink "
+        "vmafsink name=v frame-message=false")
+    bus = p.get_bus()
+    p.set_state(Gst.State.PAUSED)
+    out(prerolled=wait(bus, Gst.MessageType.ASYNC_DONE, 10) is not None)
+    ok = p.seek_simple(Gst.Format.TIME, Gst.SeekFlags.FLUSH | Gst.SeekFlags.ACCURATE, int(2 * SEC))
+    out(seek=ok)
+    out(seek_async_done=wait(bus, Gst.MessageType.ASYNC_DONE, 10) is not None)
+    found, pos = p.query_position(Gst.Format.TIME)
+    out(position_ms=pos // Gst.MSECOND if found else -1)
+    p.set_state(Gst.State.PLAYING)
+    s, eos = pooled(bus, 30)
+    out(eos=eos, scored_after_seek=s.get_value("frames-scored") if s else -1)
+    p.set_state(Gst.State.NULL)
+
+
+def case_ref_ends(ref, dist):
+    # The reference ends after 6 frames; the distorted stream never ends.
+    p = Gst.parse_launch(
+        "videotestsrc num-buffers=6 ! video/x-raw,format=I420,width=160,height=120,framerate=30/1 ! v.ref_sink "
+        "videotestsrc pattern=ball ! video/x-raw,format=I420,width=160,height=120,framerate=30/1 ! v.dist_sink "
+        "vmafsink name=v frame-message=false")
+    bus = p.get_bus()
+    p.set_state(Gst.State.PLAYING)
+    s, eos = pooled(bus, 20)
+    out(eos=eos, scored=s.get_value("frames-scored") if s else -1,
+        unpaired_dist=s.get_value("frames-unpaired-dist") if s else -1)
+    p.set_state(Gst.State.NULL)
+
+
+def case_one_linked(ref, dist):
+    p = Gst.Pipeline.new()
+    src = Gst.ElementFactory.make("videotestsrc")
+    src.set_property("num-buffers", 10)
+    caps = Gst.ElementFactory.make("capsfilter")
+    caps.set_property("caps", Gst.Caps.from_string("video/x-raw,format=I420,width=160,height=120,framerate=30/1"))
+    v = Gst.ElementFactory.make("vmafsink", "v")
+    v.set_property("frame-message", False)
+    for e in (src, caps, v):
+        p.add(e)
+    src.link(caps)
+    caps.get_static_pad("src").link(v.get_static_pad("ref_sink"))
+    bus = p.get_bus()
+    p.set_state(Gst.State.PLAYING)
+    s, eos = pooled(bus, 20)
+    out(eos=eos, unpaired_ref=s.get_value("frames-unpaired-ref") if s else -1)
+    p.set_state(Gst.State.NULL)
+
+
+def case_latency(ref, dist):
+    p = Gst.parse_launch(
+        "videotestsrc is-live=true ! video/x-raw,format=I420,width=160,height=120,framerate=30/1 ! tee name=t "
+        "t. ! queue ! v.ref_sink "
+        "t. ! queue ! x264enc speed-preset=ultrafast key-int-max=30 ! avdec_h264 ! videoconvert ! "
+        "video/x-raw,format=I420 ! queue ! v.dist_sink "
+        "vmafsink name=v frame-message=false")
+    bus = p.get_bus()
+    p.set_state(Gst.State.PLAYING)
+    wait(bus, Gst.MessageType.ASYNC_DONE, 10)
+    time.sleep(0.5)
+    q = Gst.Query.new_latency()
+    ok = p.get_by_name("v").query(q)
+    live, lo, hi = q.parse_latency()
+    # Each branch on its own, from the pads' peers.
+    mins = []
+    for name in ("ref_sink", "dist_sink"):
+        bq = Gst.Query.new_latency()
+        p.get_by_name("v").get_static_pad(name).peer_query(bq)
+        mins.append(bq.parse_latency()[1] // Gst.MSECOND)
+    out(latency_ok=ok, live=live, min_ms=lo // Gst.MSECOND, ref_min_ms=mins[0], dist_min_ms=mins[1])
+    p.set_state(Gst.State.NULL)
+
+
+CASES = {
+    "paused": case_paused,
+    "seek": case_seek,
+    "ref-ends": case_ref_ends,
+    "one-linked": case_one_linked,
+    "latency": case_latency,
+}
+
+if __name__ == "__main__":
+    CASES[sys.argv[1]](*sys.argv[2:4])

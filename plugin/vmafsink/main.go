@@ -10,14 +10,13 @@ import (
 	"unsafe"
 
 	"github.com/go-gst/go-gst/gst"
-	"github.com/vmafsink/vmafsink/control"
-	"github.com/vmafsink/vmafsink/control/attach"
 	"github.com/vmafsink/vmafsink/plugin/vmafsink/element"
+	"github.com/vmafsink/vmafsink/plugin/vmafsink/gstvmafsink"
 )
 
 // version is the plugin's version; builds may set it with
 // -ldflags "-X main.version=...".
-var version = "0.1.0"
+var version = gstvmafsink.Version
 
 var plugin = &gst.PluginMetadata{
 	MajorVersion: gst.VersionMajor,
@@ -39,27 +38,8 @@ var plugin = &gst.PluginMetadata{
 				ok = false
 			}
 		}()
-		return element.Register(p, element.Options{Control: controlStarter, WorkerSetup: attach.WorkerSetup, Version: version})
+		return element.Register(p, gstvmafsink.ElementOptions(version))
 	},
-}
-
-// controlStarter serves the agent control plane (package control, through
-// its Runner adapter) for an element whose mcp-uds property is set.
-func controlStarter(c element.ControlConfig) (element.ControlServer, error) {
-	p, err := attach.Start(attach.Config{
-		Socket:    c.SocketPath,
-		Runner:    c.Runner,
-		ModelDirs: c.ModelDirs,
-		ModelSpec: c.ModelSpec,
-		Engine:    c.Engine,
-		Features:  c.Features,
-		Options:   control.Options{AllowGID: c.AllowGID, MaxSessions: c.MaxClients, Logger: c.Logger},
-	})
-	if err != nil {
-		// A nil *Plane in the interface would not compare equal to nil.
-		return nil, err
-	}
-	return p, nil
 }
 
 // gst_plugin_vmafsink_get_desc is the symbol GStreamer looks up in

@@ -6,6 +6,7 @@ package element
 
 /*
 #cgo pkg-config: gstreamer-1.0 gstreamer-video-1.0
+#include <stdlib.h>
 #include "gstglue.h"
 */
 import "C"
@@ -35,9 +36,21 @@ type Options struct {
 	Version string
 }
 
-// Register registers the vmafsink element with a plugin.
+// TypeName is the element's GType name.
+const TypeName = "GstVmafSink"
+
+// Register registers the vmafsink element with a plugin, or with no
+// plugin at all (nil) for a Go program that adds the element to its own
+// GStreamer instead of loading the plugin's shared library.
 func Register(plugin *gst.Plugin, opts Options) bool {
-	return gst.RegisterElement(plugin, Name, gst.RankNone, &vmafSink{opts: opts}, gst.ExtendsBin)
+	gtype := glib.RegisterGoType(TypeName, &vmafSink{opts: opts}, gst.ExtendsBin)
+	var p *C.GstPlugin
+	if plugin != nil {
+		p = (*C.GstPlugin)(unsafe.Pointer(plugin.Unsafe()))
+	}
+	cname := C.CString(Name)
+	defer C.free(unsafe.Pointer(cname))
+	return C.gst_element_register(p, cname, C.GST_RANK_NONE, C.GType(gtype)) != 0
 }
 
 // vmafSink is one element instance. Its settings live behind one lock;

@@ -117,3 +117,19 @@ func TestElementShortFilesEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestElementPropertyConventions: the GType is GstVmafSink; properties
+// say when they take effect (GST_PARAM_MUTABLE_*), one set too late for
+// the running measurement gets a warning, and frames-scored notifies,
+// throttled, with the final count last.
+func TestElementPropertyConventions(t *testing.T) {
+	kv := sinkHost(t, "props")
+	wantKV(t, kv, map[string]string{
+		"type_name": "GstVmafSink", "psnr_ready": "True", "model_ready": "True",
+		"pause_mode_playing": "True", "frame_message_playing": "True",
+		"late_warning": "property psnr set while running", "eos": "True", "scored": "8", "last_notified": "8",
+	})
+	if n := kvInt(t, kv, "notifies"); n < 1 || n > 8 {
+		t.Errorf("%d notifications of frames-scored for 8 frames", n)
+	}
+}

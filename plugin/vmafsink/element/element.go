@@ -81,6 +81,30 @@ func (e *vmafSink) ClassInit(klass *glib.ObjectClass) {
 	defer e.recoverPanic("class init", nil)
 	C.vs_class_init((*C.GstElementClass)(unsafe.Pointer(klass.Instance())), nil)
 	klass.InstallProperties(paramSpecs())
+	oc := (*C.GObjectClass)(unsafe.Pointer(klass.Instance()))
+	for _, p := range properties {
+		if p.set == nil {
+			continue
+		}
+		flags := C.guint(C.GST_PARAM_MUTABLE_READY)
+		if liveProperties[p.name] {
+			flags = C.GST_PARAM_MUTABLE_PLAYING
+		}
+		name := C.CString(p.name)
+		C.vs_param_add_flags(oc, name, flags)
+		C.free(unsafe.Pointer(name))
+	}
+}
+
+var (
+	cFramesScored = C.CString("frames-scored")
+	cLastScore    = C.CString("last-score")
+)
+
+// notifyScores announces new values of the read-only score properties.
+func (e *vmafSink) notifyScores() {
+	C.vs_notify(e.self, cFramesScored)
+	C.vs_notify(e.self, cLastScore)
 }
 
 // Constructed adds the two always pads and the inner sink, once per
@@ -109,8 +133,15 @@ func (e *vmafSink) SetProperty(obj *glib.Object, id uint, value *glib.Value) {
 		e.warn("invalid value for property "+properties[id].name, err.Error())
 		return
 	}
-	if st := e.state.Load(); st != nil {
+	st := e.state.Load()
+	switch {
+	case st == nil:
+	case liveProperties[properties[id].name]:
 		st.propertyChanged(id, &s)
+	default:
+		e.logf(lvlWarning, "property %s set while running: it takes effect at the next start", properties[id].name)
+		e.warn("property "+properties[id].name+" set while running",
+			"it takes effect when the element next goes from READY to PAUSED")
 	}
 }
 

@@ -4,6 +4,19 @@
 GST_DEBUG_CATEGORY_STATIC(vs_debug);
 #define GST_CAT_DEFAULT vs_debug
 
+void vs_debug_set_threshold(gint level) {
+  if (vs_debug)
+    gst_debug_category_set_threshold(vs_debug, (GstDebugLevel)level);
+}
+
+/* Marks an installed property with the GstParamFlags that say when it
+ * takes effect. */
+void vs_param_add_flags(GObjectClass *klass, const char *name, guint flags) {
+  GParamSpec *spec = g_object_class_find_property(klass, name);
+  if (spec != NULL)
+    spec->flags |= flags;
+}
+
 gint vs_debug_threshold(void) {
   return vs_debug ? (gint)gst_debug_category_get_threshold(vs_debug) : 0;
 }
@@ -165,6 +178,7 @@ void vs_add_pads(GstElement *element) {
 VS_ENUM(vs_pool_method_get_type, "GstVmafSinkPoolMethod",
     {0, "Arithmetic mean", "mean"},
     {1, "Harmonic mean (libvmaf: n / sum(1/(x+1)) - 1)", "harmonic-mean"},
+    {1, "Harmonic mean, as GStreamer's vmaf element names it", "harmonic_mean"},
     {2, "Minimum", "min"},
     {3, "Maximum", "max"})
 VS_ENUM(vs_results_format_get_type, "GstVmafSinkResultsFormat",
@@ -285,6 +299,14 @@ GstStructure *vs_structure_new(const char *name, const char *type) {
 
 void vs_structure_set_double(GstStructure *s, const char *field, gdouble v) {
   gst_structure_set(s, field, G_TYPE_DOUBLE, v, NULL);
+}
+
+void vs_structure_set_int(GstStructure *s, const char *field, gint v) {
+  gst_structure_set(s, field, G_TYPE_INT, v, NULL);
+}
+
+void vs_notify(GstElement *e, const char *property) {
+  g_object_notify(G_OBJECT(e), property);
 }
 
 void vs_structure_set_uint64(GstStructure *s, const char *field, guint64 v) {

@@ -16,6 +16,8 @@ void vs_class_init(GstElementClass *klass, const char *version);
 /* The vmafsink debug category: its threshold (0 before class init) and
  * one line at a GstDebugLevel, with the element as object. */
 gint vs_debug_threshold(void);
+void vs_debug_set_threshold(gint level);
+void vs_param_add_flags(GObjectClass *klass, const char *name, guint flags);
 void vs_log(GstElement *e, gint level, const char *file, const char *func, gint line, const char *msg);
 void vs_add_pads(GstElement *element);
 
@@ -61,6 +63,8 @@ gboolean vs_upstream_live(GstElement *e, gint side);
 gboolean vs_pad_linked(GstElement *e, gint side);
 GstStructure *vs_structure_new(const char *name, const char *type);
 void vs_structure_set_double(GstStructure *s, const char *field, gdouble v);
+void vs_structure_set_int(GstStructure *s, const char *field, gint v);
+void vs_notify(GstElement *e, const char *property);
 void vs_structure_set_uint64(GstStructure *s, const char *field, guint64 v);
 void vs_structure_set_string(GstStructure *s, const char *field, const char *v);
 void vs_structure_set_doubles(GstStructure *s, gint n, const char *const *fields, const gdouble *values);

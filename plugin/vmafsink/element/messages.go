@@ -95,7 +95,8 @@ var (
 // name and the GStreamer vmaf element's aliases.
 func (m *frameMessenger) post(r *pipeline.Record) {
 	s := C.vs_structure_new(cVMAF, cFrame)
-	C.vs_structure_set_uint64(s, cIndex, C.guint64(r.Index))
+	// GStreamer's vmaf element posts the index as a gint.
+	C.vs_structure_set_int(s, cIndex, C.gint(r.Index))
 	C.vs_structure_set_double(s, cScore, C.gdouble(r.Score))
 	C.vs_structure_set_uint64(s, cTimestamp, clockTime(r.Timing.PTS))
 	C.vs_structure_set_uint64(s, cStreamTime, clockTime(r.Timing.StreamTime))

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 	"unsafe"
 
@@ -44,6 +45,7 @@ type settings struct {
 	pauseMode          pipeline.PauseMode
 	pauseBlockLimit    uint // milliseconds; 0: none
 	modelDirs          string
+	up                 upstreamSettings
 }
 
 type engineKind int
@@ -134,7 +136,13 @@ const (
 	maxUint = math.MaxInt32
 )
 
-var properties = []property{
+var properties = slices.Concat(ownProperties, compatProperties, []property{logLevelProperty})
+
+// liveProperties take effect at once in a running element; the others at
+// the next start (GST_PARAM_MUTABLE_READY).
+var liveProperties = map[string]bool{"pause-mode": true, "frame-message": true, "log-level": true}
+
+var ownProperties = []property{
 	{
 		name: "model",
 		spec: func() *glib.ParamSpec {
@@ -168,8 +176,10 @@ var properties = []property{
 		set: func(s *settings, v *glib.Value) error { return setString(&s.resultsFilename, v, "") },
 		get: func(_ *vmafSink, s *settings) (*glib.Value, error) { return glib.GValue(s.resultsFilename) },
 	},
-	enumProperty("results-format", "Results format", "Format of results-filename",
+	markSet(enumProperty("results-format", "Results format",
+		"Format of results-filename (unset: chosen by its extension, .json or .csv, else xml)",
 		C.vs_results_format_get_type(), int(report.XML), func(s *settings) *int { return (*int)(&s.resultsFormat) }),
+		func(s *settings) *bool { return &s.up.resultsFormatSet }),
 	boolPropertyDefault("sync", "Sync",
 		"Hold each reference frame until its running time on the pipeline clock, as a sink with sync=true does "+
 			"(off: score as fast as frames arrive, which live sources pace anyway)", false,
@@ -280,6 +290,19 @@ func propertyIndex(name string) uint {
 		}
 	}
 	panic("vmafsink: no property " + name)
+}
+
+// markSet makes a property record that the application set it.
+func markSet(p property, flag func(*settings) *bool) property {
+	set := p.set
+	p.set = func(s *settings, v *glib.Value) error {
+		if err := set(s, v); err != nil {
+			return err
+		}
+		*flag(s) = true
+		return nil
+	}
+	return p
 }
 
 // paramSpecs builds the specs; class init calls it once.

@@ -43,6 +43,9 @@ type runState struct {
 	formatMu sync.Mutex
 
 	finishOnce sync.Once
+	// lastNotify is when frames-scored and last-score were last notified;
+	// only the publishing goroutine uses it.
+	lastNotify time.Time
 }
 
 type padState struct {
@@ -83,9 +86,13 @@ func (ps *padState) poolHoldLimit(buf *C.GstBuffer) int {
 // results file and the control plane. Errors name the property at fault.
 func start(e *vmafSink, s settings) (*runState, error) {
 	spareProcessor()
-	model, err := vmaf.ParseModelSpec(s.model)
+	spec := s.modelSpec()
+	model, err := vmaf.ParseModelSpec(spec)
 	if err != nil {
-		return nil, fmt.Errorf("model %q: %w", s.model, err)
+		return nil, fmt.Errorf("model %q: %w", spec, err)
+	}
+	if err := s.checkModel(model); err != nil {
+		return nil, err
 	}
 	threads := int(s.threads)
 	if threads == 0 {
@@ -97,7 +104,7 @@ func start(e *vmafSink, s settings) (*runState, error) {
 	// a scoring failure once the pipeline runs.
 	probe, err := vmaf.NewContext(vmaf.Config{Models: []*vmaf.Model{model}, Features: s.features(), Engine: s.engine.String()})
 	if err != nil {
-		return nil, fmt.Errorf("engine %s with model %q: %w", s.engine, s.model, err)
+		return nil, fmt.Errorf("engine %s with model %q: %w", s.engine, spec, err)
 	}
 	probe.Close()
 	var workerSetup func() bool
@@ -156,7 +163,7 @@ func start(e *vmafSink, s settings) (*runState, error) {
 				ModelDirs:  s.modelDirList(),
 				Element:    e.name(),
 				Engine:     s.engine.String(),
-				ModelSpec:  s.model,
+				ModelSpec:  spec,
 				Features:   s.features(),
 				Runner:     runner,
 				Logger:     slog.New(&slogHandler{e: e}),
@@ -170,7 +177,7 @@ func start(e *vmafSink, s settings) (*runState, error) {
 	// Created last: a start refused for another reason leaves an earlier
 	// run's results file as it was.
 	if s.resultsFilename != "" {
-		if st.results, err = createResults(s.resultsFilename, s.resultsFormat, st.geometry); err != nil {
+		if st.results, err = createResults(s.resultsFilename, s.resultsFileFormat(), st.geometry); err != nil {
 			st.abort()
 			return nil, fmt.Errorf("results-filename %q: %w", s.resultsFilename, err)
 		}
@@ -194,7 +201,16 @@ func (st *runState) onRecord(r *pipeline.Record) {
 	if st.frameMessage.Load() {
 		st.messages.post(r)
 	}
+	if now := time.Now(); now.Sub(st.lastNotify) >= notifyInterval {
+		st.lastNotify = now
+		st.e.notifyScores()
+	}
 }
+
+// notifyInterval bounds how often frames-scored and last-score announce
+// a change: applications bind them to a display, which a notify per frame
+// at hundreds of frames a second would only load.
+const notifyInterval = 250 * time.Millisecond
 
 // propertyChanged applies the properties a running element honours at once.
 func (st *runState) propertyChanged(id uint, s *settings) {
@@ -216,6 +232,7 @@ func (st *runState) finish() (did bool) {
 			st.e.fail(errFailed, "VMAF scoring failed", err.Error())
 		}
 		st.e.postPooled(st.runner.Status(), st.runner.Pooled(), st.settings.poolMethod)
+		st.e.notifyScores()
 		if st.results != nil {
 			if err := st.results.close(); err != nil {
 				st.e.fail(errWrite, "cannot write the VMAF results file", err.Error())

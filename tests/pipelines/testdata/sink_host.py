@@ -143,7 +143,31 @@ def case_latency(ref, dist):
     p.set_state(Gst.State.NULL)
 
 
+def case_props(ref, dist):
+    p = Gst.parse_launch(files(ref, dist) + "vmafsink name=v frame-message=false")
+    v = p.get_by_name("v")
+    out(type_name=type(v).__gtype__.name)
+    ready, playing = Gst.PARAM_MUTABLE_READY, Gst.PARAM_MUTABLE_PLAYING
+    flags = {n: v.find_property(n).flags for n in ("psnr", "model", "pause-mode", "frame-message")}
+    out(psnr_ready=bool(flags["psnr"] & ready), model_ready=bool(flags["model"] & ready),
+        pause_mode_playing=bool(flags["pause-mode"] & playing),
+        frame_message_playing=bool(flags["frame-message"] & playing))
+    notified = []
+    v.connect("notify::frames-scored", lambda obj, spec: notified.append(obj.get_property("frames-scored")))
+    bus = p.get_bus()
+    p.set_state(Gst.State.PLAYING)
+    wait(bus, Gst.MessageType.ASYNC_DONE, 10)
+    v.set_property("psnr", True)
+    m = wait(bus, Gst.MessageType.WARNING, 5)
+    out(late_warning=m.parse_warning()[0].message if m else "none")
+    s, eos = pooled(bus, 30)
+    out(eos=eos, notifies=len(notified), last_notified=notified[-1] if notified else -1,
+        scored=s.get_value("frames-scored") if s else -1)
+    p.set_state(Gst.State.NULL)
+
+
 CASES = {
+    "props": case_props,
     "paused": case_paused,
     "seek": case_seek,
     "ref-ends": case_ref_ends,

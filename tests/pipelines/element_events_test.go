@@ -58,7 +58,7 @@ func TestElementCapsMismatch(t *testing.T) {
 	}
 	var line string
 	for _, l := range strings.Split(run.Output, "\n") {
-		if strings.HasPrefix(l, "ERROR: from element") && strings.Contains(l, "vmafsink") {
+		if strings.HasPrefix(l, "ERROR: from element") && strings.Contains(l, "GstVmafSink:") {
 			line = l
 			break
 		}

@@ -72,6 +72,10 @@ func TestElementSinkStates(t *testing.T) {
 			t.Errorf("%d frames scored during a 1 s PAUSED, want at most the preroll pair", n)
 		}
 	})
+	t.Run("a long PAUSED loses no frame", func(t *testing.T) {
+		kv := sinkHost(t, "long-pause")
+		wantKV(t, kv, map[string]string{"prerolled": "True", "eos": "True", "scored": "60", "unpaired_ref": "0", "unpaired_dist": "0"})
+	})
 	t.Run("a flushing seek regains state", func(t *testing.T) {
 		kv := sinkHost(t, "seek")
 		wantKV(t, kv, map[string]string{"prerolled": "True", "seek": "True", "seek_async_done": "True", "eos": "True"})

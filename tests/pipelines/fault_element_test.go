@@ -310,7 +310,7 @@ func TestFaultKilledResultsParse(t *testing.T) {
 
 // vmafsinkErrors counts the element errors vmafsink posted.
 func vmafsinkErrors(out string) int {
-	return strings.Count(out, "ERROR: from element /GstPipeline:pipeline0/vmafsink:v:")
+	return strings.Count(out, "ERROR: from element /GstPipeline:pipeline0/GstVmafSink:v:")
 }
 
 // TestFaultFormatMismatchOnce: pads whose frames cannot be scored
@@ -340,7 +340,7 @@ func TestFaultFormatMismatchOnce(t *testing.T) {
 			if n := vmafsinkErrors(run.Output); n != 1 {
 				t.Errorf("%d vmafsink errors, want 1:\n%s", n, run.Output)
 			}
-			if !regexp.MustCompile(`ERROR: from element /GstPipeline:pipeline0/vmafsink:v: ` + tc.headline).MatchString(run.Output) {
+			if !regexp.MustCompile(`ERROR: from element /GstPipeline:pipeline0/GstVmafSink:v: ` + tc.headline).MatchString(run.Output) {
 				t.Errorf("no headline matching %q:\n%s", tc.headline, run.Output)
 			}
 			if frames := gsttest.ReadResults(t, results, "json"); len(frames) != tc.scored {

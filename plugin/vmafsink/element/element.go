@@ -183,8 +183,17 @@ func (e *vmafSink) ChangeState(el *gst.Element, transition gst.StateChange) (ret
 		C.vs_inner_activate(e.self, 1)
 		e.logf(lvlInfo, "run started: model %s, engine %s, threads %d, pairing %s, backpressure %s, max-pending %d, max-lead %d, pause-mode %s",
 			s.model, s.engine, s.threads, s.pairing, s.backpressure, s.maxPending, s.maxLead, s.pauseMode)
+	case gst.StateChangePausedToPlaying:
+		if st := e.state.Load(); st != nil {
+			st.gate.setPlaying(true)
+		}
+	case gst.StateChangePlayingToPaused:
+		if st := e.state.Load(); st != nil {
+			st.gate.setPlaying(false)
+		}
 	case gst.StateChangePausedToReady:
 		if st := e.state.Load(); st != nil {
+			st.gate.close()
 			if logOn(lvlInfo) {
 				status := st.runner.Status()
 				e.logf(lvlInfo, "run stopping: %s", describe(&status))

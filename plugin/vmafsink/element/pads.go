@@ -70,6 +70,9 @@ func recoverEvent(e **vmafSink, side C.gint, ok *C.gboolean) {
 // chain maps a buffer and pushes it into the Runner.
 func (st *runState) chain(s pipeline.Side, buf *C.GstBuffer) C.GstFlowReturn {
 	st.panicHook.buffer()
+	if s == pipeline.Dist && !st.gate.pass() {
+		return C.GST_FLOW_FLUSHING
+	}
 	ps := &st.pads[s]
 	if ps.format == nil {
 		st.e.fail(errFormat, fmt.Sprintf("%s received a buffer before caps", padNames[s]), "no caps event")
@@ -111,6 +114,9 @@ func (st *runState) chain(s pipeline.Side, buf *C.GstBuffer) C.GstFlowReturn {
 	var fe *pipeline.FormatError
 	switch {
 	case err == nil:
+		if s == pipeline.Ref {
+			st.gate.refDelivered()
+		}
 		return C.GST_FLOW_OK
 	case errors.Is(err, pipeline.ErrFlushing):
 		return C.GST_FLOW_FLUSHING
@@ -185,8 +191,16 @@ func (st *runState) event(s pipeline.Side, ev *C.GstEvent) bool {
 			C.vs_inner_push_eos(st.e.self)
 		}
 	case C.GST_EVENT_FLUSH_START:
+		if s == pipeline.Dist {
+			st.gate.setFlushing(true)
+		}
 		st.runner.FlushStart(s)
 	case C.GST_EVENT_FLUSH_STOP:
+		if s == pipeline.Dist {
+			st.gate.setFlushing(false)
+		} else {
+			st.gate.refFlushed()
+		}
 		st.runner.FlushStop(s)
 		C.gst_segment_init(&st.pads[s].segment, C.GST_FORMAT_TIME)
 	}

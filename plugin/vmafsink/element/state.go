@@ -43,6 +43,7 @@ type runState struct {
 	formatMu sync.Mutex
 
 	finishOnce sync.Once
+	gate       playGate
 	// lastNotify is when frames-scored and last-score were last notified;
 	// only the publishing goroutine uses it.
 	lastNotify time.Time
@@ -138,6 +139,7 @@ func start(e *vmafSink, s settings) (*runState, error) {
 		return nil, err
 	}
 	st = &runState{e: e, settings: s, runner: runner}
+	st.gate.init()
 	for i := range st.pads {
 		C.gst_segment_init(&st.pads[i].segment, C.GST_FORMAT_TIME)
 	}

@@ -67,6 +67,25 @@ def case_paused(ref, dist):
     p.set_state(Gst.State.NULL)
 
 
+def case_long_pause(ref, dist):
+    # Two independent sources, held PAUSED longer than the element's
+    # waits for a partner last: no frame may be lost to the pause.
+    p = Gst.parse_launch(
+        "videotestsrc num-buffers=60 ! video/x-raw,format=I420,width=160,height=120,framerate=30/1 ! v.ref_sink "
+        "videotestsrc num-buffers=60 pattern=ball ! video/x-raw,format=I420,width=160,height=120,framerate=30/1 ! v.dist_sink "
+        "vmafsink name=v frame-message=false max-pending=4")
+    bus = p.get_bus()
+    p.set_state(Gst.State.PAUSED)
+    out(prerolled=wait(bus, Gst.MessageType.ASYNC_DONE, 10) is not None)
+    time.sleep(2.5)
+    p.set_state(Gst.State.PLAYING)
+    s, eos = pooled(bus, 30)
+    out(eos=eos, scored=s.get_value("frames-scored") if s else -1,
+        unpaired_ref=s.get_value("frames-unpaired-ref") if s else -1,
+        unpaired_dist=s.get_value("frames-unpaired-dist") if s else -1)
+    p.set_state(Gst.State.NULL)
+
+
 def case_seek(ref, dist):
     p = Gst.parse_launch(
         "videotestsrc num-buffers=90 ! video/x-raw,format=I420,width=160,height=120,framerate=30/1 ! tee name=t "
@@ -169,6 +188,7 @@ def case_props(ref, dist):
 CASES = {
     "props": case_props,
     "paused": case_paused,
+    "long-pause": case_long_pause,
     "seek": case_seek,
     "ref-ends": case_ref_ends,
     "one-linked": case_one_linked,

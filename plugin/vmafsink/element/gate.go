@@ -1,0 +1,53 @@
+package element
+
+import "sync"
+
+// playGate holds the distorted stream while the element is not PLAYING.
+// The inner sink holds the reference stream in PAUSED (its preroll); were
+// the distorted stream to flow on, its frames would wait for partners
+// that cannot come and, past max-pending, be released unpaired, so a
+// pipeline left PAUSED would lose frames. Held here, both streams resume
+// together, as any sink's single stream does. The gate closes only once
+// the reference has prerolled: a tee without queues that feeds the
+// distorted pad first must still reach the reference pad in PAUSED.
+type playGate struct {
+	mu        sync.Mutex
+	cond      sync.Cond
+	playing   bool
+	prerolled bool // a reference frame has gone to the inner sink
+	flushing  bool
+	closed    bool
+}
+
+func (g *playGate) init() { g.cond.L = &g.mu }
+
+// pass waits until the element is PLAYING and reports true, or false when
+// the pad flushes or the run stops first.
+func (g *playGate) pass() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for g.prerolled && !g.playing && !g.flushing && !g.closed {
+		g.cond.Wait()
+	}
+	return !g.flushing && !g.closed
+}
+
+func (g *playGate) set(f func()) {
+	g.mu.Lock()
+	f()
+	g.mu.Unlock()
+	g.cond.Broadcast()
+}
+
+func (g *playGate) setPlaying(p bool)  { g.set(func() { g.playing = p }) }
+func (g *playGate) setFlushing(f bool) { g.set(func() { g.flushing = f }) }
+func (g *playGate) close()             { g.set(func() { g.closed = true }) }
+
+// refDelivered notes a reference frame on its way to the inner sink;
+// refFlushed forgets it when the reference stream restarts.
+func (g *playGate) refDelivered() {
+	g.mu.Lock()
+	g.prerolled = true
+	g.mu.Unlock()
+}
+func (g *playGate) refFlushed() { g.set(func() { g.prerolled = false }) }

@@ -30,6 +30,7 @@ type upstreamSettings struct {
 	// resultsFormatSet tells a results-format set by the application
 	// from the default, which then follows results-filename's extension.
 	resultsFormatSet bool
+	logLevel         int // the last log-level set
 }
 
 var compatProperties = []property{
@@ -112,27 +113,17 @@ func (s *settings) resultsFileFormat() report.Format {
 // logLevelProperty is the upstream element's log-level: here the
 // threshold of the vmafsink debug category, as GST_DEBUG=vmafsink:N sets
 // it, for every vmafsink in the process.
-var logLevelProperty = property{
-	name: "log-level",
-	spec: func() *glib.ParamSpec {
-		return glib.NewUintParam("log-level", "Log level",
-			"Threshold of the vmafsink debug category (0 none, 1 error, 2 warning, 4 info, 5 debug, 6 log), "+
-				"as GST_DEBUG=vmafsink:N sets it; shared by every vmafsink in the process",
-			0, 9, 0, rw)
-	},
-	set: func(_ *settings, v *glib.Value) error {
-		x, err := v.GoValue()
-		if err != nil {
+var logLevelProperty = func() property {
+	p := enumProperty("log-level", "Log level",
+		"Threshold of the vmafsink debug category, as GST_DEBUG=vmafsink:N sets it; shared by every vmafsink in the process",
+		C.vs_log_level_get_type(), 0, func(s *settings) *int { return &s.up.logLevel })
+	set := p.set
+	p.set = func(s *settings, v *glib.Value) error {
+		if err := set(s, v); err != nil {
 			return err
 		}
-		n, ok := x.(uint)
-		if !ok {
-			return errors.New("want an unsigned integer")
-		}
-		C.vs_debug_set_threshold(C.gint(n))
+		C.vs_debug_set_threshold(C.gint(s.up.logLevel))
 		return nil
-	},
-	get: func(_ *vmafSink, _ *settings) (*glib.Value, error) {
-		return glib.GValue(uint(C.vs_debug_threshold()))
-	},
-}
+	}
+	return p
+}()

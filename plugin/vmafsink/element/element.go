@@ -42,21 +42,41 @@ const TypeName = "GstVmafSink"
 // Register registers the vmafsink element with a plugin, or with no
 // plugin at all (nil) for a Go program that adds the element to its own
 // GStreamer instead of loading the plugin's shared library.
+//
+// It registers vmafpass too: the same element with a src pad that passes
+// the reference stream on instead of an inner sink, for pipelines that
+// display or encode it after scoring (GStreamer's vmaf element does that).
 func Register(plugin *gst.Plugin, opts Options) bool {
-	gtype := glib.RegisterGoType(TypeName, &vmafSink{opts: opts}, gst.ExtendsBin)
 	var p *C.GstPlugin
 	if plugin != nil {
 		p = (*C.GstPlugin)(unsafe.Pointer(plugin.Unsafe()))
 	}
-	cname := C.CString(Name)
-	defer C.free(unsafe.Pointer(cname))
-	return C.gst_element_register(p, cname, C.GST_RANK_NONE, C.GType(gtype)) != 0
+	register := func(name, typeName string, proto glib.GoObjectSubclass) bool {
+		gtype := glib.RegisterGoType(typeName, proto, gst.ExtendsBin)
+		cname := C.CString(name)
+		defer C.free(unsafe.Pointer(cname))
+		return C.gst_element_register(p, cname, C.GST_RANK_NONE, C.GType(gtype)) != 0
+	}
+	return register(Name, TypeName, &vmafSink{opts: opts}) &&
+		register(PassName, PassTypeName, &vmafPass{vmafSink{opts: opts, pass: true}})
 }
+
+// vmafPass is vmafpass's prototype: go-glib registers one GType per Go
+// type, so the pass-through element needs a type of its own; its
+// instances are vmafSinks with pass set.
+type vmafPass struct{ vmafSink }
+
+// PassName and PassTypeName name the pass-through element.
+const (
+	PassName     = "vmafpass"
+	PassTypeName = "GstVmafPass"
+)
 
 // vmafSink is one element instance. Its settings live behind one lock;
 // its running state exists only between READY→PAUSED and PAUSED→READY.
 type vmafSink struct {
 	opts Options
+	pass bool // vmafpass: a src pad rather than an inner sink
 	self *C.GstElement
 
 	settingsMu sync.Mutex
@@ -74,12 +94,12 @@ var _ glib.GoObjectSubclass = (*vmafSink)(nil)
 // New makes the Go half of a new instance; GObject calls it through the
 // registered prototype, so the factory's options carry over.
 func (e *vmafSink) New() glib.GoObjectSubclass {
-	return &vmafSink{opts: e.opts, settings: defaultSettings()}
+	return &vmafSink{opts: e.opts, pass: e.pass, settings: defaultSettings()}
 }
 
 func (e *vmafSink) ClassInit(klass *glib.ObjectClass) {
 	defer e.recoverPanic("class init", nil)
-	C.vs_class_init((*C.GstElementClass)(unsafe.Pointer(klass.Instance())), nil)
+	C.vs_class_init((*C.GstElementClass)(unsafe.Pointer(klass.Instance())), cbool(e.pass))
 	klass.InstallProperties(paramSpecs())
 	oc := (*C.GObjectClass)(unsafe.Pointer(klass.Instance()))
 	for _, p := range properties {
@@ -113,7 +133,9 @@ func (e *vmafSink) Constructed(obj *glib.Object) {
 	defer e.recoverPanic("instance init", nil)
 	e.self = (*C.GstElement)(unsafe.Pointer(obj.Unsafe()))
 	C.vs_add_pads(e.self)
-	if C.vs_inner_sink_add(e.self) == 0 {
+	if e.pass {
+		C.vs_inner_src_add(e.self)
+	} else if C.vs_inner_sink_add(e.self) == 0 {
 		e.logf(lvlError, "cannot create the inner fakesink: the element will not preroll or post EOS")
 	}
 }

@@ -32,6 +32,10 @@ static GstStaticPadTemplate ref_template = GST_STATIC_PAD_TEMPLATE("ref_sink",
     GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS(GST_VIDEO_CAPS_MAKE(VS_FORMATS)));
 static GstStaticPadTemplate dist_template = GST_STATIC_PAD_TEMPLATE("dist_sink",
     GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS(GST_VIDEO_CAPS_MAKE(VS_FORMATS)));
+static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE("src",
+    GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS(GST_VIDEO_CAPS_MAKE(VS_FORMATS)));
+
+GstPadTemplate *vs_src_template(void) { return gst_static_pad_template_get(&src_template); }
 
 /* An upstream event, a seek above all, goes up both branches, so that
  * both streams flush and restart together. */
@@ -69,16 +73,27 @@ gboolean vs_send_upstream(GstElement *element, GstEvent *event) {
   return ok;
 }
 
-void vs_class_init(GstElementClass *klass, const char *version) {
-  (void)version;
-  GST_DEBUG_CATEGORY_INIT(vs_debug, "vmafsink", 0, "vmafsink VMAF quality sink");
-  gst_element_class_set_static_metadata(klass,
-      "VMAF video quality sink",
-      "Sink/Analyzer/Video",
-      "Scores a distorted video stream against its reference with VMAF "
-      "(libvmaf 3.2.0's numbers) while the pipeline runs, and posts every "
-      "frame's score on the bus",
-      "vmafsink developers <https://github.com/vmafsink/vmafsink>");
+void vs_class_init(GstElementClass *klass, gboolean pass) {
+  if (vs_debug == NULL)
+    GST_DEBUG_CATEGORY_INIT(vs_debug, "vmafsink", 0, "vmafsink VMAF quality sink");
+  if (pass) {
+    gst_element_class_set_static_metadata(klass,
+        "VMAF video quality scorer",
+        "Filter/Analyzer/Video",
+        "Scores a distorted video stream against its reference with VMAF "
+        "(libvmaf 3.2.0's numbers) while the pipeline runs, posts every "
+        "frame's score on the bus and passes the reference stream on",
+        "vmafsink developers <https://github.com/vmafsink/vmafsink>");
+    gst_element_class_add_static_pad_template(klass, &src_template);
+  } else {
+    gst_element_class_set_static_metadata(klass,
+        "VMAF video quality sink",
+        "Sink/Analyzer/Video",
+        "Scores a distorted video stream against its reference with VMAF "
+        "(libvmaf 3.2.0's numbers) while the pipeline runs, and posts every "
+        "frame's score on the bus",
+        "vmafsink developers <https://github.com/vmafsink/vmafsink>");
+  }
   gst_element_class_add_static_pad_template(klass, &ref_template);
   gst_element_class_add_static_pad_template(klass, &dist_template);
   bin_query = GST_ELEMENT_CLASS(g_type_class_peek_parent(klass))->query;
@@ -162,7 +177,6 @@ static GstPad *make_pad(GstElement *element, GstStaticPadTemplate *tmpl, gint si
 void vs_add_pads(GstElement *element) {
   make_pad(element, &ref_template, VS_REF);
   make_pad(element, &dist_template, VS_DIST);
-  GST_OBJECT_FLAG_SET(element, GST_ELEMENT_FLAG_SINK);
 }
 
 /* Enums. The values match the Go constants they stand for. */
@@ -195,6 +209,13 @@ VS_ENUM(vs_pairing_get_type, "GstVmafSinkPairing",
 VS_ENUM(vs_backpressure_get_type, "GstVmafSinkBackpressure",
     {0, "Block upstream until the scorer has room", "block"},
     {1, "Drop the pair and count it", "drop"})
+VS_ENUM(vs_log_level_get_type, "GstVmafSinkLogLevel",
+    {0, "No logging", "none"},
+    {1, "Errors", "error"},
+    {2, "Warnings", "warning"},
+    {4, "Information", "info"},
+    {5, "Debugging", "debug"},
+    {6, "Every buffer", "log"})
 VS_ENUM(vs_pause_mode_get_type, "GstVmafSinkPauseMode",
     {0, "Keep frames flowing, count them as skipped", "skip"},
     {1, "Hold the streaming threads until resume", "block"})

@@ -11,7 +11,8 @@
 #define VS_REF 0
 #define VS_DIST 1
 
-void vs_class_init(GstElementClass *klass, const char *version);
+void vs_class_init(GstElementClass *klass, gboolean pass);
+GstPadTemplate *vs_src_template(void);
 
 /* The vmafsink debug category: its threshold (0 before class init) and
  * one line at a GstDebugLevel, with the element as object. */
@@ -28,6 +29,7 @@ GType vs_engine_get_type(void);
 GType vs_pairing_get_type(void);
 GType vs_backpressure_get_type(void);
 GType vs_pause_mode_get_type(void);
+GType vs_log_level_get_type(void);
 GParamSpec *vs_enum_param(const char *name, const char *nick, const char *blurb, GType type, gint def, GParamFlags flags);
 gint vs_value_get_enum(const GValue *v);
 GValue *vs_value_new_enum(GType type, gint v);
@@ -72,6 +74,8 @@ void vs_post_element_message(GstElement *e, GstStructure *s);
 
 /* The inner fakesink that gives the element a sink's states (innersink.c). */
 gboolean vs_inner_sink_add(GstElement *e);
+/* vmafpass: the inner pad is the element's src pad, with no fakesink. */
+void vs_inner_src_add(GstElement *e);
 void vs_inner_sink_set_sync(GstElement *e, gboolean sync);
 void vs_inner_activate(GstElement *e, gboolean active);
 GstFlowReturn vs_inner_push(GstElement *e, GstBuffer *buf);

@@ -76,15 +76,20 @@ static gboolean inner_query(GstPad *pad, GstObject *parent, GstQuery *query) {
   return ok;
 }
 
+static GstPad *inner_pad_new(GstElement *e, GstPadTemplate *templ) {
+  GstPad *pad = templ ? gst_pad_new_from_template(templ, "src") : gst_pad_new("inner_src", GST_PAD_SRC);
+  gst_pad_set_element_private(pad, e);
+  gst_pad_set_event_function(pad, inner_event);
+  gst_pad_set_query_function(pad, inner_query);
+  return pad;
+}
+
 gboolean vs_inner_sink_add(GstElement *e) {
   GstElement *sink = gst_element_factory_make("fakesink", "sink");
   if (sink == NULL)
     return FALSE;
   g_object_set(sink, "sync", FALSE, "async", TRUE, "enable-last-sample", FALSE, "qos", FALSE, NULL);
-  GstPad *pad = gst_pad_new("inner_src", GST_PAD_SRC);
-  gst_pad_set_element_private(pad, e);
-  gst_pad_set_event_function(pad, inner_event);
-  gst_pad_set_query_function(pad, inner_query);
+  GstPad *pad = inner_pad_new(e, NULL);
   /* Not one of the element's pads, so that nothing outside sees it; the
    * element keeps it until it is finalized. */
   gst_object_ref_sink(pad);
@@ -94,6 +99,15 @@ gboolean vs_inner_sink_add(GstElement *e) {
   GstPadLinkReturn lr = gst_pad_link_full(pad, sinkpad, GST_PAD_LINK_CHECK_NOTHING);
   gst_object_unref(sinkpad);
   return lr == GST_PAD_LINK_OK;
+}
+
+
+void vs_inner_src_add(GstElement *e) {
+  GstPadTemplate *templ = vs_src_template();
+  GstPad *pad = inner_pad_new(e, templ);
+  gst_object_unref(templ);
+  g_object_set_qdata_full(G_OBJECT(e), inner_quark(), gst_object_ref(pad), gst_object_unref);
+  gst_element_add_pad(e, pad);
 }
 
 void vs_inner_sink_set_sync(GstElement *e, gboolean sync) {

@@ -140,7 +140,12 @@ func clockTime(d time.Duration) C.guint64 {
 // every metric as <metric>-min, <metric>-max, <metric>-mean and
 // <metric>-harmonic-mean; after a model swap, each model's outputs under
 // its own key (pipeline.Runner.Pooled).
-func (e *vmafSink) postPooled(st pipeline.Status, pooled []vmaf.Pooled, method vmaf.PoolMethod) {
+//
+// GStreamer's vmaf element's fields are there too: timestamp, stream-time
+// and running-time of the last scored frame, duration (the frames scored
+// times the last frame's duration), and psnr-y, ssim, ms-ssim pooled by
+// pool-method.
+func (e *vmafSink) postPooled(st pipeline.Status, pooled []vmaf.Pooled, method vmaf.PoolMethod, last pipeline.Timing) {
 	s := C.vs_structure_new(cVMAF, cPooled)
 	set := func(name string, v uint64) {
 		c := C.CString(name)
@@ -171,6 +176,14 @@ func (e *vmafSink) postPooled(st pipeline.Status, pooled []vmaf.Pooled, method v
 	set("pending-high-dist", uint64(st.PendingHigh[pipeline.Dist]))
 	set("lead-releases", c.LeadReleases)
 	setS("pool-method", method.String())
+	set("timestamp", uint64(clockTime(last.PTS)))
+	set("stream-time", uint64(clockTime(last.StreamTime)))
+	set("running-time", uint64(clockTime(last.RunningTime)))
+	total := pipeline.NoTime
+	if last.Duration >= 0 {
+		total = last.Duration * time.Duration(c.Scored)
+	}
+	set("duration", uint64(clockTime(total)))
 	if len(st.Models) > 0 {
 		m := st.Models[0]
 		setS("model", m.Version)
@@ -191,6 +204,9 @@ func (e *vmafSink) postPooled(st pipeline.Status, pooled []vmaf.Pooled, method v
 		setD(p.Name+"-max", p.Max)
 		setD(p.Name+"-mean", p.Mean)
 		setD(p.Name+"-harmonic-mean", p.HarmonicMean)
+		if alias, ok := metricAliases[p.Name]; ok {
+			setD(alias, p.Value(method))
+		}
 	}
 	C.vs_post_element_message(e.self, s)
 }

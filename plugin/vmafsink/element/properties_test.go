@@ -24,7 +24,8 @@ func TestFaultPropertySpecsOnce(t *testing.T) {
 	}{
 		{"pause-mode", propPauseMode},
 		{"frame-message", propFrameMessage},
-		{"last-score", uint(len(properties) - 1)},
+		{"last-score", uint(len(ownProperties) - 1)},
+		{"log-level", uint(len(properties) - 1)},
 	} {
 		if got := propertyIndex(tc.name); got != tc.want || properties[got].name != tc.name {
 			t.Errorf("propertyIndex(%q) = %d (%s), want %d", tc.name, got, properties[got].name, tc.want)

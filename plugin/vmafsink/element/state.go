@@ -44,6 +44,9 @@ type runState struct {
 
 	finishOnce sync.Once
 	gate       playGate
+	// last is the timing of the last scored frame, for the pooled message.
+	lastMu sync.Mutex
+	last   pipeline.Timing
 	// lastNotify is when frames-scored and last-score were last notified;
 	// only the publishing goroutine uses it.
 	lastNotify time.Time
@@ -138,7 +141,7 @@ func start(e *vmafSink, s settings) (*runState, error) {
 	if err != nil {
 		return nil, err
 	}
-	st = &runState{e: e, settings: s, runner: runner}
+	st = &runState{e: e, settings: s, runner: runner, last: pipeline.Untimed}
 	st.gate.init()
 	for i := range st.pads {
 		C.gst_segment_init(&st.pads[i].segment, C.GST_FORMAT_TIME)
@@ -200,6 +203,9 @@ func (st *runState) geometry() (width, height int) {
 func (st *runState) onRecord(r *pipeline.Record) {
 	st.e.framesScored.Add(1)
 	st.e.lastScore.Store(math.Float64bits(r.Score))
+	st.lastMu.Lock()
+	st.last = r.Timing
+	st.lastMu.Unlock()
 	if st.frameMessage.Load() {
 		st.messages.post(r)
 	}
@@ -233,7 +239,10 @@ func (st *runState) finish() (did bool) {
 		if err := st.runner.Finish(); err != nil {
 			st.e.fail(errFailed, "VMAF scoring failed", err.Error())
 		}
-		st.e.postPooled(st.runner.Status(), st.runner.Pooled(), st.settings.poolMethod)
+		st.lastMu.Lock()
+		last := st.last
+		st.lastMu.Unlock()
+		st.e.postPooled(st.runner.Status(), st.runner.Pooled(), st.settings.poolMethod, last)
 		st.e.notifyScores()
 		if st.results != nil {
 			if err := st.results.close(); err != nil {

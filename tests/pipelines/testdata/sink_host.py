@@ -97,7 +97,14 @@ def case_seek(ref, dist):
     ok = p.seek_simple(Gst.Format.TIME, Gst.SeekFlags.FLUSH | Gst.SeekFlags.ACCURATE, int(2 * SEC))
     out(seek=ok)
     out(seek_async_done=wait(bus, Gst.MessageType.ASYNC_DONE, 10) is not None)
-    found, pos = p.query_position(Gst.Format.TIME)
+    # As a player polls it: the sink answers once it has the new segment's
+    # first frame, which ASYNC_DONE does not always wait for.
+    found, pos = False, -1
+    for _ in range(50):
+        found, pos = p.query_position(Gst.Format.TIME)
+        if found:
+            break
+        time.sleep(0.02)
     out(position_ms=pos // Gst.MSECOND if found else -1)
     p.set_state(Gst.State.PLAYING)
     s, eos = pooled(bus, 30)

@@ -179,7 +179,7 @@ void vs_add_pads(GstElement *element) {
   make_pad(element, &dist_template, VS_DIST);
 }
 
-/* Enums. The values match the Go constants they stand for. */
+/* Enums. TestEnumsMatchGo (enums.go) holds their values to the Go constants. */
 #define VS_ENUM(fn, tname, ...)                                         \
   GType fn(void) {                                                      \
     static gsize id = 0;                                                \

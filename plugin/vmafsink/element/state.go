@@ -6,17 +6,13 @@ package element
 import "C"
 
 import (
-	"fmt"
-	"log/slog"
 	"math"
-	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
 	"unsafe"
 
 	"github.com/vmafsink/vmafsink/pipeline"
-	"github.com/vmafsink/vmafsink/vmaf"
 )
 
 // runState is everything that exists only while the element runs.
@@ -84,111 +80,6 @@ func (ps *padState) poolHoldLimit(buf *C.GstBuffer) int {
 		}
 	}
 	return ps.holdLimit
-}
-
-// start builds a run from the settings: the model, the Runner, the
-// results file and the control plane. Errors name the property at fault.
-func start(e *vmafSink, s settings) (*runState, error) {
-	spareProcessor()
-	spec := s.modelSpec()
-	model, err := vmaf.ParseModelSpec(spec)
-	if err != nil {
-		return nil, fmt.Errorf("model %q: %w", spec, err)
-	}
-	if err := s.checkModel(model); err != nil {
-		return nil, err
-	}
-	threads := int(s.threads)
-	if threads == 0 {
-		threads = runtime.NumCPU()
-	}
-	// The engine starts with the first frame; trying it now makes a
-	// setting it cannot honour (engine=libvmaf in a build without it, a
-	// model only libvmaf computes) a settings error at start rather than
-	// a scoring failure once the pipeline runs.
-	probe, err := vmaf.NewContext(vmaf.Config{Models: []*vmaf.Model{model}, Features: s.features(), Engine: s.engine.String()})
-	if err != nil {
-		return nil, fmt.Errorf("engine %s with model %q: %w", s.engine, spec, err)
-	}
-	probe.Close()
-	var workerSetup func() bool
-	if s.mcpUDS != "" && e.opts.Control != nil && e.opts.WorkerSetup != nil {
-		workerSetup = e.opts.WorkerSetup()
-	}
-	var st *runState // set before the first push, which is when OnApplied may run
-	runner, err := pipeline.New(pipeline.Config{
-		Scorer: vmaf.Config{
-			Models:    []*vmaf.Model{model},
-			Features:  s.features(),
-			Threads:   threads,
-			Subsample: int(s.subsample),
-			Engine:    s.engine.String(),
-
-			WorkerSetup: workerSetup,
-		},
-		Pairing:         s.pairing,
-		Backpressure:    s.backpressure,
-		PauseMode:       s.pauseMode,
-		MaxPending:      int(s.maxPending),
-		MaxLead:         s.leadLimit(),
-		PauseBlockLimit: time.Duration(s.pauseBlockLimit) * time.Millisecond,
-		OnPauseExpired: func(next int) {
-			e.warn(fmt.Sprintf("block pause ended by pause-block-limit (%d ms) at frame %d; scoring resumed", s.pauseBlockLimit, next),
-				"a pause in pause-mode=block holds the streams at most pause-block-limit")
-		},
-		OnApplied: func(kind pipeline.CommandKind, next int) { st.applied(kind, next) },
-	})
-	if err != nil {
-		return nil, err
-	}
-	st = &runState{e: e, settings: s, runner: runner, last: pipeline.Untimed}
-	st.gate.init()
-	for i := range st.pads {
-		C.gst_segment_init(&st.pads[i].segment, C.GST_FORMAT_TIME)
-	}
-	st.frameMessage.Store(s.frameMessage)
-	st.messages = newFrameMessenger(e)
-	e.framesScored.Store(0)
-	st.panicHook = newPanicHook()
-	st.unsub = append(st.unsub, runner.Subscribe(e.guard("frame messages", st.onRecord)))
-	if s.mcpUDS != "" {
-		if s.mcpAllowGID == 0 {
-			// The control plane reads 0 as "no group"; saying so beats
-			// serving a socket the root group cannot use.
-			st.abort()
-			return nil, fmt.Errorf("mcp-allow-gid 0: the root group cannot be allowed (-1 for the owner only, or another group)")
-		}
-		if e.opts.Control == nil {
-			e.warn("mcp-uds is set but this build of vmafsink has no control plane", "socket "+s.mcpUDS+" not opened")
-		} else {
-			st.control, err = e.opts.Control(ControlConfig{
-				SocketPath: s.mcpUDS,
-				AllowGID:   s.mcpAllowGID,
-				MaxClients: int(s.mcpMaxClients),
-				ModelDirs:  s.modelDirList(),
-				Element:    e.name(),
-				Engine:     s.engine.String(),
-				ModelSpec:  spec,
-				Features:   s.features(),
-				Runner:     runner,
-				Logger:     slog.New(&slogHandler{e: e}),
-			})
-			if err != nil {
-				st.abort()
-				return nil, fmt.Errorf("mcp-uds: %w", err)
-			}
-		}
-	}
-	// Created last: a start refused for another reason leaves an earlier
-	// run's results file as it was.
-	if s.resultsFilename != "" {
-		if st.results, err = createResults(s.resultsFilename, s.resultsFileFormat(), st.geometry); err != nil {
-			st.abort()
-			return nil, fmt.Errorf("results-filename %q: %w", s.resultsFilename, err)
-		}
-		st.unsub = append(st.unsub, runner.Subscribe(e.guard("results file", st.results.write)))
-	}
-	return st, nil
 }
 
 // geometry is the stream's picture size, 0×0 before the first pair.

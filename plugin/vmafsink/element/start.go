@@ -1,0 +1,164 @@
+package element
+
+/*
+#include "gstglue.h"
+*/
+import "C"
+
+import (
+	"fmt"
+	"log/slog"
+	"runtime"
+	"time"
+
+	"github.com/vmafsink/vmafsink/pipeline"
+	"github.com/vmafsink/vmafsink/vmaf"
+)
+
+// start builds a run from the settings, one concern at a time: the
+// model, the Runner, the bus messages, the control plane, the results
+// file. Errors name the property at fault; a refused start releases what
+// it had built and leaves no file touched.
+func start(e *vmafSink, s settings) (*runState, error) {
+	spareProcessor()
+	spec, model, err := loadModel(s)
+	if err != nil {
+		return nil, err
+	}
+	var st *runState // set before the first push, which is when OnApplied may run
+	runner, err := newRunner(e, s, model, func(kind pipeline.CommandKind, next int) { st.applied(kind, next) })
+	if err != nil {
+		return nil, err
+	}
+	st = &runState{e: e, settings: s, runner: runner, last: pipeline.Untimed}
+	st.gate.init()
+	for i := range st.pads {
+		C.gst_segment_init(&st.pads[i].segment, C.GST_FORMAT_TIME)
+	}
+	st.startMessages()
+	if err := st.startControl(spec); err != nil {
+		st.abort()
+		return nil, err
+	}
+	// Created last: a start refused for another reason leaves an earlier
+	// run's results file as it was.
+	if err := st.startResults(); err != nil {
+		st.abort()
+		return nil, err
+	}
+	return st, nil
+}
+
+// loadModel parses the model the settings name and checks that the
+// engine can score it, so that a setting it cannot honour (engine=libvmaf
+// in a build without it, a model only libvmaf computes) is a settings
+// error at start rather than a scoring failure once the pipeline runs.
+func loadModel(s settings) (string, *vmaf.Model, error) {
+	spec := s.modelSpec()
+	model, err := vmaf.ParseModelSpec(spec)
+	if err != nil {
+		return "", nil, fmt.Errorf("model %q: %w", spec, err)
+	}
+	if err := s.checkModel(model); err != nil {
+		return "", nil, err
+	}
+	probe, err := vmaf.NewContext(vmaf.Config{Models: []*vmaf.Model{model}, Features: s.features(), Engine: s.engine.String()})
+	if err != nil {
+		return "", nil, fmt.Errorf("engine %s with model %q: %w", s.engine, spec, err)
+	}
+	probe.Close()
+	return spec, model, nil
+}
+
+// newRunner makes the frame-boundary engine with the settings' pairing,
+// back-pressure and pause behaviour.
+func newRunner(e *vmafSink, s settings, model *vmaf.Model, applied func(pipeline.CommandKind, int)) (*pipeline.Runner, error) {
+	threads := int(s.threads)
+	if threads == 0 {
+		threads = runtime.NumCPU()
+	}
+	var workerSetup func() bool
+	if s.mcpUDS != "" && e.opts.Control != nil && e.opts.WorkerSetup != nil {
+		workerSetup = e.opts.WorkerSetup()
+	}
+	return pipeline.New(pipeline.Config{
+		Scorer: vmaf.Config{
+			Models:    []*vmaf.Model{model},
+			Features:  s.features(),
+			Threads:   threads,
+			Subsample: int(s.subsample),
+			Engine:    s.engine.String(),
+
+			WorkerSetup: workerSetup,
+		},
+		Pairing:         s.pairing,
+		Backpressure:    s.backpressure,
+		PauseMode:       s.pauseMode,
+		MaxPending:      int(s.maxPending),
+		MaxLead:         s.leadLimit(),
+		PauseBlockLimit: time.Duration(s.pauseBlockLimit) * time.Millisecond,
+		OnPauseExpired: func(next int) {
+			e.warn(fmt.Sprintf("block pause ended by pause-block-limit (%d ms) at frame %d; scoring resumed", s.pauseBlockLimit, next),
+				"a pause in pause-mode=block holds the streams at most pause-block-limit")
+		},
+		OnApplied: applied,
+	})
+}
+
+// startMessages subscribes the frame messages and score properties.
+func (st *runState) startMessages() {
+	st.frameMessage.Store(st.settings.frameMessage)
+	st.messages = newFrameMessenger(st.e)
+	st.e.framesScored.Store(0)
+	st.panicHook = newPanicHook()
+	st.unsub = append(st.unsub, st.runner.Subscribe(st.e.guard("frame messages", st.onRecord)))
+}
+
+// startControl serves the control plane when mcp-uds is set.
+func (st *runState) startControl(spec string) error {
+	s, e := &st.settings, st.e
+	if s.mcpUDS == "" {
+		return nil
+	}
+	if s.mcpAllowGID == 0 {
+		// The control plane reads 0 as "no group"; saying so beats
+		// serving a socket the root group cannot use.
+		return fmt.Errorf("mcp-allow-gid 0: the root group cannot be allowed (-1 for the owner only, or another group)")
+	}
+	if e.opts.Control == nil {
+		e.warn("mcp-uds is set but this build of vmafsink has no control plane", "socket "+s.mcpUDS+" not opened")
+		return nil
+	}
+	control, err := e.opts.Control(ControlConfig{
+		SocketPath: s.mcpUDS,
+		AllowGID:   s.mcpAllowGID,
+		MaxClients: int(s.mcpMaxClients),
+		ModelDirs:  s.modelDirList(),
+		Element:    e.name(),
+		Engine:     s.engine.String(),
+		ModelSpec:  spec,
+		Features:   s.features(),
+		Runner:     st.runner,
+		Logger:     slog.New(&slogHandler{e: e}),
+	})
+	if err != nil {
+		return fmt.Errorf("mcp-uds: %w", err)
+	}
+	st.control = control
+	return nil
+}
+
+// startResults opens results-filename when it is set.
+func (st *runState) startResults() error {
+	s := &st.settings
+	if s.resultsFilename == "" {
+		return nil
+	}
+	results, err := createResults(s.resultsFilename, s.resultsFileFormat(), st.geometry)
+	if err != nil {
+		return fmt.Errorf("results-filename %q: %w", s.resultsFilename, err)
+	}
+	st.results = results
+	st.unsub = append(st.unsub, st.runner.Subscribe(st.e.guard("results file", results.write)))
+	return nil
+}

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/vmafsink/vmafsink/internal/testclips"
 )
 
 // libvmafJSON is libvmaf's JSON log as parsers read it.
@@ -266,27 +268,12 @@ func sameNumberLine(a, b string) bool {
 	return err1 == nil && err2 == nil && x == y
 }
 
-// goldenScores finds libvmaf score logs the same way the engine's golden
-// tests do: testdata first, then $VMAF_GOLDENS, then ../shared/goldens.
+// goldenScores finds libvmaf score logs in the order every golden test
+// uses (testclips.Dirs), one log per pair.
 func goldenScores(t *testing.T) []string {
-	dirs := []string{filepath.Join("..", "testdata", "goldens")}
-	if d := os.Getenv("VMAF_GOLDENS"); d != "" {
-		dirs = append(dirs, d)
-	}
-	dirs = append(dirs, filepath.Join("..", "..", "shared", "goldens"))
-	seen := map[string]bool{}
-	var paths []string
-	for _, d := range dirs {
-		m, _ := filepath.Glob(filepath.Join(d, "scores", "*.vmaf.json"))
-		for _, p := range m {
-			if !seen[filepath.Base(p)] {
-				seen[filepath.Base(p)] = true
-				paths = append(paths, p)
-			}
-		}
-	}
+	paths := testclips.Glob("..", filepath.Join("scores", "*.vmaf.json"))
 	if len(paths) == 0 {
-		t.Skip("no libvmaf score log in testdata/goldens or ../shared/goldens")
+		t.Skipf("no libvmaf score log in %v", testclips.Dirs(".."))
 	}
 	return paths
 }

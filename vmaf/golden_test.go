@@ -3,7 +3,6 @@ package vmaf
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -11,12 +10,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vmafsink/vmafsink/internal/testclips"
 	"github.com/vmafsink/vmafsink/internal/y4m"
 )
 
-// The accuracy oracle: clip pairs with libvmaf 3.2.0's per-frame output.
-// testdata/goldens holds the few pairs the repository carries; the full set
-// lives in ../shared/goldens next to the checkout when it is there.
+// The accuracy oracle: clip pairs with libvmaf 3.2.0's per-frame output,
+// looked up in the order of testclips.Dirs: testdata/goldens holds the few
+// pairs the repository carries, the full set lives in ../shared/goldens
+// next to the checkout when it is there.
 
 type goldenPair struct {
 	name   string // e.g. flower_576x324_x264_crf22
@@ -25,51 +26,28 @@ type goldenPair struct {
 	frames []map[string]float64 // libvmaf's metrics per frame
 }
 
+// goldenRoot is the repository root seen from this package.
+const goldenRoot = ".."
+
 // goldenNames lists the pairs available: those in testdata, plus the
 // shared set when present.
 func goldenNames(t testing.TB) []string {
-	seen := map[string]bool{}
 	var names []string
-	for _, dir := range goldenDirs() {
-		matches, _ := filepath.Glob(filepath.Join(dir, "scores", "*.vmaf.json"))
-		for _, m := range matches {
-			n := strings.TrimSuffix(filepath.Base(m), ".vmaf.json")
-			if !seen[n] {
-				seen[n] = true
-				names = append(names, n)
-			}
-		}
+	for _, p := range testclips.Glob(goldenRoot, filepath.Join("scores", "*.vmaf.json")) {
+		names = append(names, strings.TrimSuffix(filepath.Base(p), ".vmaf.json"))
 	}
 	if len(names) == 0 {
-		t.Fatal("no golden pairs found in testdata/goldens or ../shared/goldens")
+		t.Fatalf("no golden pairs found in %v", goldenDirs())
 	}
 	return names
 }
 
-// goldenDirs lists where pairs are looked up, first match winning: an
-// explicit VMAF_GOLDENS directory, the shared set beside the checkout (full
-// clips), then the repository's own (some clips cut to a few frames).
-func goldenDirs() []string {
-	var dirs []string
-	if d := os.Getenv("VMAF_GOLDENS"); d != "" {
-		dirs = append(dirs, d)
-	}
-	return append(dirs, filepath.Join("..", "..", "shared", "goldens"), filepath.Join("..", "testdata", "goldens"))
-}
+func goldenDirs() []string { return testclips.Dirs(goldenRoot) }
 
 // findGolden returns the path of file (relative to a goldens directory),
-// trying the plain and the .xz form in every directory.
+// plain or compressed.
 func findGolden(rel string) (path string, compressed bool, err error) {
-	for _, dir := range goldenDirs() {
-		p := filepath.Join(dir, rel)
-		if _, err := os.Stat(p); err == nil {
-			return p, false, nil
-		}
-		if _, err := os.Stat(p + ".xz"); err == nil {
-			return p + ".xz", true, nil
-		}
-	}
-	return "", false, fmt.Errorf("golden file %s not found", rel)
+	return testclips.Find(goldenRoot, rel)
 }
 
 func openGoldenClip(t testing.TB, file string) io.ReadCloser {

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/vmafsink/vmafsink/internal/testclips"
 )
 
 // goldenScoreFrames reads libvmaf's per-frame metrics from every golden
@@ -15,28 +17,22 @@ import (
 func goldenScoreFrames(t *testing.T) map[string][]map[string]float64 {
 	t.Helper()
 	out := map[string][]map[string]float64{}
-	for _, dir := range goldenDirs() {
-		files, _ := filepath.Glob(filepath.Join(dir, "scores", "*.vmaf.json"))
-		for _, f := range files {
-			name := strings.TrimSuffix(filepath.Base(f), ".vmaf.json")
-			if _, ok := out[name]; ok {
-				continue
-			}
-			data, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var log struct {
-				Frames []struct {
-					Metrics map[string]float64 `json:"metrics"`
-				} `json:"frames"`
-			}
-			if err := json.Unmarshal(data, &log); err != nil {
-				t.Fatalf("%s: %v", f, err)
-			}
-			for _, fr := range log.Frames {
-				out[name] = append(out[name], fr.Metrics)
-			}
+	for _, f := range testclips.Glob(goldenRoot, filepath.Join("scores", "*.vmaf.json")) {
+		name := strings.TrimSuffix(filepath.Base(f), ".vmaf.json")
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var log struct {
+			Frames []struct {
+				Metrics map[string]float64 `json:"metrics"`
+			} `json:"frames"`
+		}
+		if err := json.Unmarshal(data, &log); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		for _, fr := range log.Frames {
+			out[name] = append(out[name], fr.Metrics)
 		}
 	}
 	if len(out) == 0 {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"testing"
 
 	"github.com/asticode/go-astiav"
@@ -12,14 +11,9 @@ import (
 // clips are the golden clips and their re-encodings the tests use.
 var clips = testclips.New("../..", "vmaf-score-test-")
 
-func TestMain(m *testing.M) {
-	// FFmpeg's own messages ("Estimating duration from bitrate", ...)
-	// would bury the test output; the errors reach the tests as values.
-	astiav.SetLogLevel(astiav.LogLevelFatal)
-	code := m.Run()
-	clips.Cleanup()
-	os.Exit(code)
-}
+// FFmpeg's own messages ("Estimating duration from bitrate", ...) would
+// bury the test output; the errors reach the tests as values.
+func TestMain(m *testing.M) { clips.Main(m, func() { astiav.SetLogLevel(astiav.LogLevelFatal) }) }
 
 func goldenDirs() []string { return clips.Dirs() }
 

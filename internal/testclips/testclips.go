@@ -1,9 +1,11 @@
-// Package testclips gives tests the golden clips as plain y4m files and
-// clips re-encoded from them with the ffmpeg command-line tool, each made
-// once per test binary in one scratch directory.
+// Package testclips finds the golden clips and libvmaf's logs for tests,
+// in one order for every package, and gives them as plain y4m files and
+// clips re-encoded with the ffmpeg command-line tool, each made once per
+// test binary in one scratch directory.
 package testclips
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +13,55 @@ import (
 	"sync"
 	"testing"
 )
+
+// Dirs lists the golden directories under the repository root (relative
+// or absolute), first match winning: an explicit $VMAF_GOLDENS, then the
+// full shared set beside the checkout (../shared/goldens), then the
+// repository's own testdata/goldens. The shared set comes before the
+// repository's copies because some of those are cut to a few frames; the
+// repository's come last so that a checkout alone still runs every test
+// it has the files for.
+func Dirs(root string) []string {
+	var dirs []string
+	if d := os.Getenv("VMAF_GOLDENS"); d != "" {
+		dirs = append(dirs, d)
+	}
+	return append(dirs, filepath.Join(root, "..", "shared", "goldens"), filepath.Join(root, "testdata", "goldens"))
+}
+
+// Find returns the path of rel (relative to a golden directory, such as
+// "scores/x.vmaf.json") in the first of Dirs that has it, plain or
+// xz-compressed; compressed says it is the .xz file.
+func Find(root, rel string) (path string, compressed bool, err error) {
+	for _, dir := range Dirs(root) {
+		p := filepath.Join(dir, rel)
+		if _, err := os.Stat(p); err == nil {
+			return p, false, nil
+		}
+		if _, err := os.Stat(p + ".xz"); err == nil {
+			return p + ".xz", true, nil
+		}
+	}
+	return "", false, fmt.Errorf("golden file %s not found in %v", rel, Dirs(root))
+}
+
+// Glob returns the files matching pattern (relative to a golden
+// directory) with one file per base name, taken from the first of Dirs
+// that has it, so a pair present in several directories is read once.
+func Glob(root, pattern string) []string {
+	seen := map[string]bool{}
+	var paths []string
+	for _, dir := range Dirs(root) {
+		matches, _ := filepath.Glob(filepath.Join(dir, pattern))
+		for _, p := range matches {
+			if !seen[filepath.Base(p)] {
+				seen[filepath.Base(p)] = true
+				paths = append(paths, p)
+			}
+		}
+	}
+	return paths
+}
 
 // Set finds golden clips under a repository root and keeps the files it
 // makes; the zero value is not usable, call New.
@@ -28,21 +79,26 @@ func New(root, prefix string) *Set {
 	return &Set{root: root, prefix: prefix, cache: map[string]string{}}
 }
 
-// Dirs lists where golden clips are looked up: the repository's own, an
-// explicit $VMAF_GOLDENS, and the shared set beside the checkout.
-func (s *Set) Dirs() []string {
-	dirs := []string{filepath.Join(s.root, "testdata", "goldens")}
-	if d := os.Getenv("VMAF_GOLDENS"); d != "" {
-		dirs = append(dirs, d)
-	}
-	return append(dirs, filepath.Join(s.root, "..", "shared", "goldens"))
-}
+// Dirs lists where golden clips are looked up, in the order of Dirs.
+func (s *Set) Dirs() []string { return Dirs(s.root) }
 
 // Cleanup removes the scratch directory; call it from TestMain.
 func (s *Set) Cleanup() {
 	if s.scratch != "" {
 		os.RemoveAll(s.scratch)
 	}
+}
+
+// Main is a TestMain for a package whose tests use s: it runs setup (for
+// example to quiet a library's log), the tests, then Cleanup, and exits
+// with the tests' status.
+func (s *Set) Main(m *testing.M, setup func()) {
+	if setup != nil {
+		setup()
+	}
+	code := m.Run()
+	s.Cleanup()
+	os.Exit(code)
 }
 
 func (s *Set) dir(t testing.TB) string {
@@ -65,24 +121,20 @@ func (s *Set) Y4M(t testing.TB, name string) string {
 	if p, ok := s.cache[name]; ok {
 		return p
 	}
-	for _, dir := range s.Dirs() {
-		p := filepath.Join(dir, "clips", name)
-		if _, err := os.Stat(p); err == nil {
-			s.cache[name] = p
-			return p
-		}
-		if _, err := os.Stat(p + ".xz"); err == nil {
-			out := filepath.Join(s.dir(t), name)
-			cmd := exec.Command("sh", "-c", `xz -dc "$1" > "$2"`, "sh", p+".xz", out)
-			if b, err := cmd.CombinedOutput(); err != nil {
-				t.Fatalf("xz %s: %v: %s", p, err, b)
-			}
-			s.cache[name] = out
-			return out
-		}
+	p, compressed, err := Find(s.root, filepath.Join("clips", name))
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Fatalf("golden clip %s not found in %v", name, s.Dirs())
-	return ""
+	if compressed {
+		out := filepath.Join(s.dir(t), name)
+		cmd := exec.Command("sh", "-c", `xz -dc "$1" > "$2"`, "sh", p, out)
+		if b, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("xz %s: %v: %s", p, err, b)
+		}
+		p = out
+	}
+	s.cache[name] = p
+	return p
 }
 
 // Encode runs ffmpeg on in with the output options args, once per

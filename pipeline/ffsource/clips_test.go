@@ -16,14 +16,9 @@ import (
 // clips are the golden clips and their re-encodings the tests use.
 var clips = testclips.New("../..", "ffsource-test-")
 
-func TestMain(m *testing.M) {
-	// FFmpeg's own messages ("Estimating duration from bitrate", ...)
-	// would bury the test output; the errors reach the tests as values.
-	astiav.SetLogLevel(astiav.LogLevelFatal)
-	code := m.Run()
-	clips.Cleanup()
-	os.Exit(code)
-}
+// FFmpeg's own messages ("Estimating duration from bitrate", ...) would
+// bury the test output; the errors reach the tests as values.
+func TestMain(m *testing.M) { clips.Main(m, func() { astiav.SetLogLevel(astiav.LogLevelFatal) }) }
 
 func goldenY4M(t testing.TB, name string) string { t.Helper(); return clips.Y4M(t, name) }
 

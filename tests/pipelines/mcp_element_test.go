@@ -66,7 +66,7 @@ func waitSocket(t testing.TB, p *gsttest.Process, sock string) {
 // gone when the pipeline ends.
 func TestMCPElementSwapAndPause(t *testing.T) {
 	const pair = "flower_576x324_x264_crf22"
-	golden := mcpGolden(t, pair)
+	golden := gsttest.Golden(t, pair)
 	p, sock := startElement(t, "flower_576x324", "x264_crf22", "pause-mode=block threads=2")
 	cs, _ := mcpConnect(t, sock)
 
@@ -136,7 +136,7 @@ func TestMCPElementSwapAndPause(t *testing.T) {
 func TestMCPElementVmafctl(t *testing.T) {
 	bin := filepath.Join(t.TempDir(), "vmafctl")
 	build := exec.Command("go", "build", "-o", bin, "./cmd/vmafctl")
-	build.Dir = mcpRepoRoot(t)
+	build.Dir = gsttest.RepoRoot(t)
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("building vmafctl: %v\n%s", err, out)
 	}

@@ -8,11 +8,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"errors"
-	"io"
 	"net"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -23,35 +19,15 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vmafsink/vmafsink/control"
 	"github.com/vmafsink/vmafsink/control/attach"
-	"github.com/vmafsink/vmafsink/internal/y4m"
 	"github.com/vmafsink/vmafsink/pipeline"
+	"github.com/vmafsink/vmafsink/tests/pipelines/internal/gsttest"
 	"github.com/vmafsink/vmafsink/vmaf"
 )
 
 var (
 	mcpClipMu    sync.Mutex
-	mcpClipDir   string
 	mcpClipCache = map[string][]*vmaf.Picture{}
 )
-
-// mcpRepoRoot finds the module root above the test's directory.
-func mcpRepoRoot(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		if parent := filepath.Dir(dir); parent != dir {
-			dir = parent
-			continue
-		}
-		t.Fatal("go.mod not found")
-	}
-}
 
 // mcpFrames returns every frame of a golden clip from testdata, decoded
 // once per test process. The pictures are shared: never write to them.
@@ -62,59 +38,9 @@ func mcpFrames(t testing.TB, name string) []*vmaf.Picture {
 	if pics, ok := mcpClipCache[name]; ok {
 		return pics
 	}
-	src := filepath.Join(mcpRepoRoot(t), "testdata", "goldens", "clips", name+".y4m.xz")
-	cmd := exec.Command("xz", "-dc", src)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("xz: %v", err)
-	}
-	defer cmd.Wait()
-	r, err := y4m.NewReader(out)
-	if err != nil {
-		t.Fatalf("%s: %v", src, err)
-	}
-	f := r.Format()
-	chroma, err := vmaf.ParseChroma(f.Chroma)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var pics []*vmaf.Picture
-	for {
-		fr := y4m.NewFrame(f)
-		if err := r.ReadFrame(fr); errors.Is(err, io.EOF) {
-			break
-		} else if err != nil {
-			t.Fatalf("%s: %v", src, err)
-		}
-		pics = append(pics, &vmaf.Picture{Width: f.Width, Height: f.Height, BitDepth: f.BitDepth, Chroma: chroma, Planes: fr.Planes, Strides: fr.Strides})
-	}
+	pics := gsttest.LoadFrames(t, gsttest.Clip(t, name))
 	mcpClipCache[name] = pics
 	return pics
-}
-
-// mcpGolden reads libvmaf's per-frame metrics for a pair.
-func mcpGolden(t testing.TB, pair string) []map[string]float64 {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join(mcpRepoRoot(t), "testdata", "goldens", "scores", pair+".vmaf.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc struct {
-		Frames []struct {
-			Metrics map[string]float64 `json:"metrics"`
-		} `json:"frames"`
-	}
-	if err := json.Unmarshal(data, &doc); err != nil {
-		t.Fatal(err)
-	}
-	out := make([]map[string]float64, len(doc.Frames))
-	for i, f := range doc.Frames {
-		out[i] = f.Metrics
-	}
-	return out
 }
 
 // mcpRun is a Runner with the control plane attached and every published

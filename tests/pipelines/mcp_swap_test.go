@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/vmafsink/vmafsink/control"
+	"github.com/vmafsink/vmafsink/tests/pipelines/internal/gsttest"
 )
 
 // mcpTolerance bounds |ours − libvmaf| per frame: the engine gives
@@ -21,7 +22,7 @@ const mcpTolerance = 5e-6
 func TestMCPSwapMidStream(t *testing.T) {
 	const pair, interval = "flower_576x324_x264_crf22", 40 * time.Millisecond
 	ref, dist := mcpFrames(t, "flower_576x324_ref"), mcpFrames(t, pair)
-	golden := mcpGolden(t, pair)
+	golden := gsttest.Golden(t, pair)
 	run := mcpStart(t, mcpConfig{})
 	cs, _ := mcpConnect(t, run.sock)
 

@@ -10,12 +10,13 @@ import (
 	"time"
 
 	"github.com/vmafsink/vmafsink/control"
+	"github.com/vmafsink/vmafsink/tests/pipelines/internal/gsttest"
 )
 
 // tsClientDir holds the TypeScript-SDK client and its package lock.
 func tsClientDir(t *testing.T) string {
 	t.Helper()
-	dir := filepath.Join(mcpRepoRoot(t), "tests", "mcp-client")
+	dir := filepath.Join(gsttest.RepoRoot(t), "tests", "mcp-client")
 	for _, tool := range []string{"node", "npm", "socat"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Skipf("%s is not installed (the TypeScript-SDK check needs node, npm and socat)", tool)

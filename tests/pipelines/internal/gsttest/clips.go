@@ -19,7 +19,9 @@ import (
 var clipMu sync.Mutex
 
 // Clip returns the path of a golden clip from testdata/goldens/clips,
-// decompressed once per test process.
+// decompressed once per test process. End-to-end tests read only the
+// repository's copies, not the order of testclips.Dirs, so that their
+// length and run time do not depend on the shared set being present.
 func Clip(t testing.TB, name string) string {
 	t.Helper()
 	clipMu.Lock()

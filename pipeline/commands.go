@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/vmafsink/vmafsink/internal/ring"
 	"github.com/vmafsink/vmafsink/vmaf"
 )
 
@@ -101,15 +102,13 @@ func (t *Ticket) complete(firstIndex int, err error) {
 type commandQueue struct {
 	mu     sync.Mutex
 	cond   sync.Cond // broadcast when gen changes or waiters must give up
-	buf    []*Ticket
-	head   int
-	n      int
+	buf    *ring.Buffer[*Ticket]
 	gen    uint64 // bumped by every enqueue and every wake-up
 	nextID atomic.Uint64
 }
 
 func newCommandQueue(capacity int) *commandQueue {
-	q := &commandQueue{buf: make([]*Ticket, capacity)}
+	q := &commandQueue{buf: ring.New[*Ticket](capacity)}
 	q.cond.L = &q.mu
 	return q
 }
@@ -121,11 +120,9 @@ func (q *commandQueue) enqueue(kind CommandKind, m *vmaf.Model) (*Ticket, error)
 	}
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	if q.n == len(q.buf) {
+	if !q.buf.Push(t) {
 		return nil, ErrQueueFull
 	}
-	q.buf[(q.head+q.n)%len(q.buf)] = t
-	q.n++
 	q.gen++
 	q.cond.Broadcast()
 	return t, nil
@@ -135,20 +132,14 @@ func (q *commandQueue) enqueue(kind CommandKind, m *vmaf.Model) (*Ticket, error)
 func (q *commandQueue) pop() *Ticket {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	if q.n == 0 {
-		return nil
-	}
-	t := q.buf[q.head]
-	q.buf[q.head] = nil
-	q.head = (q.head + 1) % len(q.buf)
-	q.n--
+	t, _ := q.buf.Pop()
 	return t
 }
 
 func (q *commandQueue) len() int {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	return q.n
+	return q.buf.Len()
 }
 
 func (q *commandQueue) generation() uint64 {

@@ -3,6 +3,8 @@ package pipeline
 import (
 	"fmt"
 	"time"
+
+	"github.com/vmafsink/vmafsink/internal/ring"
 )
 
 // Pairing selects how reference and distorted frames are matched.
@@ -50,7 +52,7 @@ const (
 // concurrent use; the Runner serialises calls.
 type pairer struct {
 	mode   Pairing
-	queues [2]frameQueue
+	queues [2]*ring.Buffer[Frame]
 	eos    [2]bool
 	// epoch counts each side's flushes. A seek reaches the two sides one
 	// after the other: until both have flushed, the side that has not
@@ -74,7 +76,7 @@ type pairer struct {
 func newPairer(mode Pairing, maxPending int) *pairer {
 	return &pairer{
 		mode:     mode,
-		queues:   [2]frameQueue{newFrameQueue(maxPending), newFrameQueue(maxPending)},
+		queues:   [2]*ring.Buffer[Frame]{ring.New[Frame](maxPending), ring.New[Frame](maxPending)},
 		discard:  func(_ Side, f *Frame, _ discardReason) { f.release() },
 		queueing: func(*Frame, int) {},
 	}
@@ -85,7 +87,7 @@ func newPairer(mode Pairing, maxPending int) *pairer {
 // queued or discarded.
 func (p *pairer) push(s Side, f Frame) (pair [2]Frame, ok bool) {
 	o := s.other()
-	q := &p.queues[o]
+	q := p.queues[o]
 	switch {
 	case p.epoch[s] < p.epoch[o]:
 		// From before a flush the other side has had and this one has
@@ -99,15 +101,16 @@ func (p *pairer) push(s Side, f Frame) (pair [2]Frame, ok bool) {
 		p.enqueue(s, f)
 		return pair, false
 	}
-	for q.len() > 0 {
-		switch p.compare(&f, q.front()) {
+	for q.Len() > 0 {
+		switch p.compare(&f, q.Front()) {
 		case partnerOlder:
 			// Streams advance monotonically, so a waiting frame older
 			// than this one has missed its partner for good.
-			old := q.pop()
+			old, _ := q.Pop()
 			p.discard(o, &old, noPartner)
 		case partnerMatches:
-			pair[s], pair[o] = f, q.pop()
+			pair[s] = f
+			pair[o], _ = q.Pop()
 			return pair, true
 		case partnerNewer:
 			p.reject(s, f, noPartner)
@@ -125,13 +128,13 @@ func (p *pairer) push(s Side, f Frame) (pair [2]Frame, ok bool) {
 // enqueue adds f to side s's waiting frames, pushing out the oldest when
 // they are at the limit.
 func (p *pairer) enqueue(s Side, f Frame) {
-	own := &p.queues[s]
-	if own.full() {
-		old := own.pop()
+	own := p.queues[s]
+	if own.Full() {
+		old, _ := own.Pop()
 		p.discard(s, &old, overflow)
 	}
-	own.push(f)
-	p.queueing(own.back(), own.len()-1)
+	own.Push(f)
+	p.queueing(own.Back(), own.Len()-1)
 }
 
 func (p *pairer) reject(s Side, f Frame, why discardReason) {
@@ -184,7 +187,7 @@ func tolerance(a, b time.Duration) time.Duration {
 // the other side ended in the same epoch and has no frame waiting.
 func (p *pairer) partnerEnded(s Side) bool {
 	o := s.other()
-	return p.eos[o] && p.epoch[s] == p.epoch[o] && p.queues[o].len() == 0
+	return p.eos[o] && p.epoch[s] == p.epoch[o] && p.queues[o].Len() == 0
 }
 
 // endOfStream marks side s finished. Frames the other side has waiting
@@ -210,44 +213,12 @@ func (p *pairer) flush(s Side) {
 }
 
 func (p *pairer) drain(s Side, why discardReason) {
-	q := &p.queues[s]
-	for q.len() > 0 {
-		f := q.pop()
+	for f, ok := p.queues[s].Pop(); ok; f, ok = p.queues[s].Pop() {
 		p.discard(s, &f, why)
 	}
 }
 
 // pending returns how many frames each side has waiting.
 func (p *pairer) pending() [2]int {
-	return [2]int{p.queues[Ref].len(), p.queues[Dist].len()}
-}
-
-// frameQueue is a fixed-capacity FIFO ring of frames.
-type frameQueue struct {
-	buf  []Frame
-	head int
-	n    int
-}
-
-func newFrameQueue(capacity int) frameQueue {
-	return frameQueue{buf: make([]Frame, capacity)}
-}
-
-func (q *frameQueue) len() int      { return q.n }
-func (q *frameQueue) full() bool    { return q.n == len(q.buf) }
-func (q *frameQueue) front() *Frame { return &q.buf[q.head] }
-
-func (q *frameQueue) back() *Frame { return &q.buf[(q.head+q.n-1)%len(q.buf)] }
-
-func (q *frameQueue) push(f Frame) {
-	q.buf[(q.head+q.n)%len(q.buf)] = f
-	q.n++
-}
-
-func (q *frameQueue) pop() Frame {
-	f := q.buf[q.head]
-	q.buf[q.head] = Frame{}
-	q.head = (q.head + 1) % len(q.buf)
-	q.n--
-	return f
+	return [2]int{p.queues[Ref].Len(), p.queues[Dist].Len()}
 }

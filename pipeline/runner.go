@@ -231,10 +231,10 @@ func (r *Runner) LiveSource() {
 // mu while waiting.
 func (r *Runner) waitForRoom(s Side) error {
 	o := s.other()
-	q := &r.pairer.queues[s]
-	if !r.leadOff && q.len() >= r.cfg.MaxLead && !q.full() {
+	q := r.pairer.queues[s]
+	if !r.leadOff && q.Len() >= r.cfg.MaxLead && !q.Full() {
 		probe := func() time.Duration { return max(r.cfg.LeadProbe, 4*r.interval[o]) }
-		quiet, err := r.waitForOther(s, probe, func() bool { return q.len() >= r.cfg.MaxLead && !r.leadOff })
+		quiet, err := r.waitForOther(s, probe, func() bool { return q.Len() >= r.cfg.MaxLead && !r.leadOff })
 		if err != nil {
 			return err
 		}
@@ -244,10 +244,10 @@ func (r *Runner) waitForRoom(s Side) error {
 			r.count(func(c *Counters) { c.LeadReleases++ })
 		}
 	}
-	if !q.full() || r.overflowing[s] {
+	if !q.Full() || r.overflowing[s] {
 		return nil
 	}
-	quiet, err := r.waitForOther(s, func() time.Duration { return r.cfg.PendingTimeout }, q.full)
+	quiet, err := r.waitForOther(s, func() time.Duration { return r.cfg.PendingTimeout }, q.Full)
 	if quiet {
 		r.overflowing[s] = true
 		r.count(func(c *Counters) { c.Stalls++ })

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"time"
 
+	"github.com/vmafsink/vmafsink/internal/ring"
 	"github.com/vmafsink/vmafsink/report"
 	"github.com/vmafsink/vmafsink/vmaf"
 )
@@ -95,8 +96,7 @@ type stats struct {
 	models    []*vmaf.Model
 	metrics   []string
 	format    *vmaf.Picture
-	swaps     []SwapEvent // ring of maxSwapHistory
-	nswaps    int
+	swaps     *ring.Buffer[SwapEvent] // the last maxSwapHistory, oldest first
 	pool      modelPool
 }
 
@@ -129,33 +129,44 @@ func (s *stats) modelKeys(models []*vmaf.Model) []string {
 
 func (s *stats) addSwap(e SwapEvent) {
 	if s.swaps == nil {
-		s.swaps = make([]SwapEvent, maxSwapHistory)
+		s.swaps = ring.New[SwapEvent](maxSwapHistory)
 	}
-	s.swaps[s.nswaps%maxSwapHistory] = e
-	s.nswaps++
+	s.swaps.PushDropOldest(e)
+}
+
+// swap returns the kept event of swap id, or nil.
+func (s *stats) swap(id uint64) *SwapEvent {
+	for i := range s.swapCount() {
+		if e := s.swaps.At(i); e.ID == id {
+			return e
+		}
+	}
+	return nil
+}
+
+func (s *stats) swapCount() int {
+	if s.swaps == nil {
+		return 0
+	}
+	return s.swaps.Len()
 }
 
 func (s *stats) swapFirstIndex(id uint64, index int) {
-	for i := range s.swaps {
-		if s.swaps[i].ID == id {
-			s.swaps[i].FirstIndex = index
-		}
+	if e := s.swap(id); e != nil {
+		e.FirstIndex = index
 	}
 }
 
 func (s *stats) swapSuperseded(id uint64) {
-	for i := range s.swaps {
-		if s.swaps[i].ID == id {
-			s.swaps[i].Superseded = true
-		}
+	if e := s.swap(id); e != nil {
+		e.Superseded = true
 	}
 }
 
 func (s *stats) swapHistory() []SwapEvent {
-	n := min(s.nswaps, maxSwapHistory)
-	out := make([]SwapEvent, n)
+	out := make([]SwapEvent, s.swapCount())
 	for i := range out {
-		out[i] = s.swaps[(s.nswaps-n+i)%maxSwapHistory]
+		out[i] = *s.swaps.At(i)
 	}
 	return out
 }

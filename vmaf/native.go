@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+
+	"github.com/vmafsink/vmafsink/internal/ring"
 )
 
 // nativeScorer runs the Go feature extractors: Submit hands jobs to worker
@@ -204,10 +206,10 @@ func (s *nativeScorer) work1(set *unitSet) {
 
 func (s *nativeScorer) collect(n int) {
 	var (
-		ring     = make([]*job, n) // finished jobs waiting for their turn
-		next     int               // index of the next job to take in order
-		pending  = newJobFIFO(n)   // in order, waiting for their motion values
-		prevBlur *motionFrame      // the previous frame's, once there is one
+		arrived  = make([]*job, n)   // finished jobs waiting for their turn
+		next     int                 // index of the next job to take in order
+		pending  = ring.New[*job](n) // in order, waiting for their motion values
+		prevBlur *motionFrame        // the previous frame's, once there is one
 		seq      motionSeq
 		em       emitter
 		flushReq *flushRequest
@@ -218,8 +220,8 @@ func (s *nativeScorer) collect(n int) {
 			if !ok {
 				return
 			}
-			j := pending.pop()
-			if j == nil || m.index != j.index {
+			j, ok := pending.Pop()
+			if !ok || m.index != j.index {
 				s.fail(fmt.Errorf("vmaf: internal error: motion values for frame %d out of step", m.index))
 				return
 			}
@@ -240,10 +242,10 @@ func (s *nativeScorer) collect(n int) {
 		}
 		select {
 		case j := <-s.done:
-			ring[j.index%n] = j
-			for ring[next%n] != nil && ring[next%n].index == next {
-				j := ring[next%n]
-				ring[next%n] = nil
+			arrived[j.index%n] = j
+			for arrived[next%n] != nil && arrived[next%n].index == next {
+				j := arrived[next%n]
+				arrived[next%n] = nil
 				sad := 0.0
 				if prevBlur != nil {
 					if !s.closed.Load() {
@@ -253,7 +255,7 @@ func (s *nativeScorer) collect(n int) {
 				}
 				prevBlur, j.blur = j.blur, nil
 				seq.push(sad)
-				pending.push(j)
+				pending.Push(j)
 				drain()
 				next++
 			}
@@ -304,30 +306,6 @@ func (s *nativeScorer) close() {
 	<-reply
 	close(s.work)
 	s.workers.Wait()
-}
-
-// jobFIFO is a fixed-capacity queue, so the collector does not allocate.
-type jobFIFO struct {
-	buf        []*job
-	head, size int
-}
-
-func newJobFIFO(n int) *jobFIFO { return &jobFIFO{buf: make([]*job, n)} }
-
-func (q *jobFIFO) push(j *job) {
-	q.buf[(q.head+q.size)%len(q.buf)] = j
-	q.size++
-}
-
-func (q *jobFIFO) pop() *job {
-	if q.size == 0 {
-		return nil
-	}
-	j := q.buf[q.head]
-	q.buf[q.head] = nil
-	q.head = (q.head + 1) % len(q.buf)
-	q.size--
-	return j
 }
 
 // emitter turns a finished job into the reused Result.

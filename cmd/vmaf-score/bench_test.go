@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/vmafsink/vmafsink/pipeline/ffsource"
+	"github.com/vmafsink/vmafsink/internal/ffsource"
 )
 
 // BenchmarkFFmpegPath compares, on one clip pair, decoding the distorted

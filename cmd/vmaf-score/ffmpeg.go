@@ -8,7 +8,7 @@ import (
 
 	"github.com/asticode/go-astiav"
 
-	"github.com/vmafsink/vmafsink/pipeline/ffsource"
+	"github.com/vmafsink/vmafsink/internal/ffsource"
 )
 
 // This build links FFmpeg and decodes any input itself. Built with the

@@ -1,4 +1,3 @@
-// Package y4m reads YUV4MPEG2 streams and raw planar YUV files.
 package y4m
 
 import (

@@ -7,6 +7,8 @@ import (
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/vmafsink/vmafsink/internal/ring"
 )
 
 // note is one notification waiting to be written to a client: its
@@ -23,33 +25,27 @@ type note struct {
 // notification written says how many.
 type outbox struct {
 	mu      sync.Mutex
-	ring    []note
-	head, n int
+	queue   *ring.Buffer[note]
 	dropped uint64 // dropped since the last written notification
 	wake    chan struct{}
 }
 
 func newOutbox(size int) *outbox {
-	return &outbox{ring: make([]note, size), wake: make(chan struct{}, 1)}
+	return &outbox{queue: ring.New[note](size), wake: make(chan struct{}, 1)}
 }
 
 func (o *outbox) push(nt note) {
 	o.mu.Lock()
-	if o.n == len(o.ring) {
-		o.ring[o.head] = note{}
-		o.head = (o.head + 1) % len(o.ring)
-		o.n--
+	if _, dropped := o.queue.PushDropOldest(nt); dropped {
 		o.dropped++
 	}
-	o.ring[(o.head+o.n)%len(o.ring)] = nt
-	o.n++
 	o.mu.Unlock()
 }
 
 // kick wakes the writer if anything is queued.
 func (o *outbox) kick() {
 	o.mu.Lock()
-	queued := o.n > 0
+	queued := o.queue.Len() > 0
 	o.mu.Unlock()
 	if !queued {
 		return
@@ -70,13 +66,9 @@ func (o *outbox) addDropped(k uint64) {
 func (o *outbox) pop() (nt note, dropped uint64, ok bool) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	if o.n == 0 {
+	if nt, ok = o.queue.Pop(); !ok {
 		return note{}, 0, false
 	}
-	nt = o.ring[o.head]
-	o.ring[o.head] = note{}
-	o.head = (o.head + 1) % len(o.ring)
-	o.n--
 	dropped, o.dropped = o.dropped, 0
 	return nt, dropped, true
 }

@@ -40,7 +40,8 @@ type Target interface {
 
 	// Records delivers each scored frame's record until ctx ends. The
 	// target must never block a streaming thread on the channel: when the
-	// receiver falls behind it drops records (Record.Dropped says how many).
+	// receiver falls behind it drops the oldest records (the next
+	// Record.Dropped says how many).
 	Records(ctx context.Context) <-chan Record
 }
 

@@ -146,21 +146,14 @@ func (t *Target) Wait(ctx context.Context, id uint64) (control.Command, error) {
 
 // Records implements control.Target. The Runner calls the subscriber on
 // its publishing goroutine; converting and handing over without blocking
-// keeps that goroutine (and so scoring) free of slow readers.
+// keeps that goroutine (and so scoring) free of slow readers, which lose
+// the oldest records beyond feedBuffer.
 func (t *Target) Records(ctx context.Context) <-chan control.Record {
-	ch := make(chan control.Record, feedBuffer)
-	var dropped uint64 // touched only on the publishing goroutine
-	cancel := t.r.Subscribe(func(r *pipeline.Record) {
-		rec := convertRecord(r)
-		rec.Dropped = dropped
-		select {
-		case ch <- rec:
-			dropped = 0
-		default:
-			dropped++
-		}
-	})
+	ch := make(chan control.Record)
+	f := newFeed(feedBuffer)
+	cancel := t.r.Subscribe(func(r *pipeline.Record) { f.push(convertRecord(r)) })
 	context.AfterFunc(ctx, cancel)
+	go f.run(ctx, ch)
 	return ch
 }
 

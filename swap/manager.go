@@ -123,7 +123,7 @@ func (m *Manager) Request(model, name string, q Queue) (Swap, error) {
 	})
 	if m.check != nil {
 		if err := m.check(mod); err != nil {
-			return m.fail(e, fmt.Errorf("%w: %v", ErrUnsupported, err))
+			return m.fail(e, fmt.Errorf("%w: %w", ErrUnsupported, err))
 		}
 	}
 	id, t, err := q(mod)

@@ -19,6 +19,16 @@ const (
 	CodeBusy             = "busy"              // too many requests in flight
 )
 
+// JSON-RPC error codes of the server's own refusals, from the range
+// JSON-RPC 2.0 leaves to servers (-32000 to -32099); clients branch on
+// them, so their values never change. The protocol's own codes are the
+// SDK's jsonrpc.Code* constants.
+const (
+	RPCPeerNotAllowed int64 = -32001 // the peer's uid and gid may not use the socket
+	RPCClientLimit    int64 = -32002 // too many clients, in all or from one process
+	RPCBusy           int64 = -32003 // a session has MaxInFlight requests unanswered
+)
+
 // Error is a failure with a stable code.
 type Error struct {
 	Code string

@@ -97,7 +97,7 @@ func (s *Server) receivingMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 		if sess := s.lookup(req.GetSession()); sess != nil {
 			if int(sess.inFlight.Add(1)) > s.opts.MaxInFlight {
 				sess.inFlight.Add(-1)
-				return nil, &jsonrpc.Error{Code: -32003, Message: fmt.Sprintf("%s: more than %d requests in flight; wait for replies", CodeBusy, s.opts.MaxInFlight)}
+				return nil, &jsonrpc.Error{Code: RPCBusy, Message: fmt.Sprintf("%s: more than %d requests in flight; wait for replies", CodeBusy, s.opts.MaxInFlight)}
 			}
 			defer sess.inFlight.Add(-1)
 		}

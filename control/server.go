@@ -277,7 +277,7 @@ func (s *Server) serveConn(c *net.UnixConn) {
 			err = fmt.Errorf("peer uid %d gid %d (pid %d) is not allowed", p.uid, p.gid, p.pid)
 		}
 		s.opts.Logger.Warn("control client refused", "error", err)
-		w.reply(nil, -32001, "connection refused: "+err.Error())
+		w.reply(nil, RPCPeerNotAllowed, "connection refused: "+err.Error())
 		w.Close()
 		return
 	}
@@ -288,7 +288,7 @@ func (s *Server) serveConn(c *net.UnixConn) {
 func (s *Server) runSession(w *wireConn, p peer) {
 	if reason := s.track(w, p); reason != "" {
 		s.opts.Logger.Warn("control client refused", "pid", p.pid, "reason", reason)
-		w.reply(nil, -32002, "connection refused: "+reason)
+		w.reply(nil, RPCClientLimit, "connection refused: "+reason)
 		w.Close()
 		return
 	}

@@ -125,7 +125,7 @@ func (r *Registry) List(ctx context.Context) ([]Entry, error) {
 				return out, nil
 			}
 			e := Entry{Name: strings.TrimSuffix(filepath.Base(path), ".json"), Path: path}
-			if m, err := Load("path=" + path); err != nil {
+			if m, err := load(vmaf.ModelSpec{Path: path}); err != nil {
 				e.Err = err
 			} else {
 				e.Features = m.FeatureNames()
@@ -180,58 +180,47 @@ func (r *Registry) Resolve(model, name string) (string, error) {
 	case len(name) > MaxNameBytes:
 		return "", fmt.Errorf("%w: name of %d bytes; names are at most %d", ErrBadSpec, len(name), MaxNameBytes)
 	}
-	if !strings.Contains(model, "=") {
-		model = r.keyed(model)
+	spec, err := vmaf.ParseModelSpecString(model)
+	if err != nil {
+		return "", fmt.Errorf("%w: %v", ErrBadSpec, err)
 	}
-	var parts []string
-	hasName := false
-	for _, p := range strings.Split(model, ":") {
-		key, val, _ := strings.Cut(p, "=")
-		switch key {
-		case "version":
-			if !slices.Contains(vmaf.BuiltinModelVersions(), val) {
-				return "", fmt.Errorf("%w: no built-in model %q (built in: %s)", ErrUnknownModel, val, strings.Join(vmaf.BuiltinModelVersions(), ", "))
-			}
-		case "path":
-			real, err := r.allowedFile(val)
-			if err != nil {
-				return "", err
-			}
-			p = "path=" + real
-		case "name":
-			if len(val) > MaxNameBytes {
-				return "", fmt.Errorf("%w: name of %d bytes; names are at most %d", ErrBadSpec, len(val), MaxNameBytes)
-			}
-			if name != "" && val != name {
-				return "", fmt.Errorf("%w: name %q given twice (spec says %q)", ErrBadSpec, name, val)
-			}
-			hasName = true
+	if spec.Bare && spec.Path != "" && !strings.ContainsRune(spec.Path, filepath.Separator) {
+		spec.Path = r.inDirs(spec.Path)
+	}
+	spec.Bare = false
+	switch {
+	case spec.Version != "":
+		if !slices.Contains(vmaf.BuiltinModelVersions(), spec.Version) {
+			return "", fmt.Errorf("%w: no built-in model %q (built in: %s)", ErrUnknownModel, spec.Version, strings.Join(vmaf.BuiltinModelVersions(), ", "))
 		}
-		parts = append(parts, p)
-	}
-	if name != "" && !hasName {
-		if strings.ContainsAny(name, ":=") {
-			return "", fmt.Errorf("%w: name %q may not contain ':' or '='", ErrBadSpec, name)
+	case spec.Path != "":
+		if spec.Path, err = r.allowedFile(spec.Path); err != nil {
+			return "", err
 		}
-		parts = append(parts, "name="+name)
 	}
-	return strings.Join(parts, ":"), nil
+	switch {
+	case len(spec.Name) > MaxNameBytes:
+		return "", fmt.Errorf("%w: name of %d bytes; names are at most %d", ErrBadSpec, len(spec.Name), MaxNameBytes)
+	case name != "" && spec.Name != "" && spec.Name != name:
+		return "", fmt.Errorf("%w: name %q given twice (spec says %q)", ErrBadSpec, name, spec.Name)
+	case name != "" && spec.Name == "" && strings.ContainsAny(name, ":="):
+		return "", fmt.Errorf("%w: name %q may not contain ':' or '='", ErrBadSpec, name)
+	case name != "":
+		spec.Name = name
+	}
+	return spec.String(), nil
 }
 
-// keyed rewrites a bare model (no "=") as version= or path=.
-func (r *Registry) keyed(model string) string {
-	if slices.Contains(vmaf.BuiltinModelVersions(), model) {
-		return "version=" + model
-	}
-	if !strings.ContainsRune(model, filepath.Separator) {
-		base := strings.TrimSuffix(model, ".json") + ".json"
-		for _, d := range r.dirs {
-			if p := filepath.Join(d, base); isFile(p) {
-				return "path=" + p
-			}
+// inDirs finds a model file named by its base name, with or without
+// ".json", in the allowed directories; base itself when there is none.
+func (r *Registry) inDirs(base string) string {
+	file := strings.TrimSuffix(base, ".json") + ".json"
+	for _, d := range r.dirs {
+		if p := filepath.Join(d, file); isFile(p) {
+			return p
 		}
 	}
-	return "path=" + model
+	return base
 }
 
 func isFile(p string) bool {
@@ -295,14 +284,21 @@ func (r *Registry) inside(real string) bool {
 // for a file the parser rejects (with its reason) and ErrBadSpec for a
 // spec it rejects.
 func Load(spec string) (*vmaf.Model, error) {
+	s, err := vmaf.ParseModelSpecString(spec)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrBadSpec, err)
+	}
+	return load(s)
+}
+
+func load(s vmaf.ModelSpec) (*vmaf.Model, error) {
 	// The reader in vmaf opens files non-blocking and reads only regular
 	// files within its size bound, and its errors never quote a file's bytes.
-	isFile := strings.HasPrefix(spec, "path=") || strings.Contains(spec, ":path=")
-	m, err := vmaf.ParseModelSpec(spec)
+	m, err := s.Load()
 	switch {
 	case err == nil:
 		return m, nil
-	case isFile:
+	case s.Path != "":
 		return nil, fmt.Errorf("%w: %v", ErrInvalidModel, err)
 	}
 	return nil, fmt.Errorf("%w: %v", ErrBadSpec, err)

@@ -6,7 +6,9 @@
 //
 //   - Picture: a view of one frame's planes in the caller's memory.
 //   - Model: a VMAF model, built in (BuiltinModel) or read from libvmaf's
-//     JSON format (ParseModel, LoadModelFile, ParseModelSpec).
+//     JSON format (ParseModel, LoadModelFile, ParseModelSpec). ModelSpec
+//     is the -m option's grammar split into its parts, for callers that
+//     read or rewrite a spec before loading it.
 //   - Context: takes picture pairs one at a time (Submit), extracts the
 //     features its models need on worker goroutines, and hands back one
 //     Result per frame, in frame order.

@@ -8,8 +8,8 @@ import (
 	"strings"
 )
 
-// ParseModelSpec reads a model spec in the grammar of the vmaf tool's -m
-// option: colon-separated key=value pairs.
+// ModelSpec is a model spec in the grammar of the vmaf tool's -m option,
+// split into its parts: colon-separated key=value pairs.
 //
 //	version=NAME                  a built-in model (see BuiltinModelVersions)
 //	path=FILE                     a model file in libvmaf's JSON format
@@ -19,41 +19,113 @@ import (
 //	EXTRACTOR.OPTION=VALUE        set an extractor option for every model input
 //	                              that extractor computes, e.g. vif.vif_enhn_gain_limit=1
 //
-// Exactly one of version= and path= must be given. A spec without "=" is
+// Exactly one of version= and path= is given. A spec without "=" is bare:
 // a built-in version name or, failing that, a file path.
-func ParseModelSpec(spec string) (*Model, error) {
+type ModelSpec struct {
+	Version string // a built-in model's version, or
+	Path    string // a model file
+	Name    string // the metric key; empty for the default
+	// Options are the other pairs as written ("disable_clip",
+	// "vif.vif_enhn_gain_limit=1"), in order; Load checks them.
+	Options []string
+	Bare    bool // written as a bare name or path
+}
+
+// ParseModelSpecString splits a spec into its parts and checks its
+// shape: one of version= and path=, a non-empty name. Options are checked
+// when the model is loaded, so a caller may handle a spec whose options
+// it does not know.
+func ParseModelSpecString(spec string) (ModelSpec, error) {
 	if spec == "" {
-		return nil, fmt.Errorf("vmaf: empty model spec")
+		return ModelSpec{}, fmt.Errorf("vmaf: empty model spec")
 	}
 	if !strings.Contains(spec, "=") {
-		if dicts, ok := builtinDicts(spec); ok {
-			return buildModel(dicts, modelConfig{name: defaultModelName, version: spec})
+		if _, ok := builtinDicts(spec); ok {
+			return ModelSpec{Version: spec, Bare: true}, nil
 		}
-		if _, err := os.Stat(spec); err != nil {
+		return ModelSpec{Path: spec, Bare: true}, nil
+	}
+	var s ModelSpec
+	for _, part := range strings.Split(spec, ":") {
+		key, val, _ := strings.Cut(part, "=")
+		switch key {
+		case "version":
+			s.Version = val
+		case "path":
+			s.Path = val
+		case "name":
+			if val == "" {
+				return ModelSpec{}, fmt.Errorf("vmaf: model spec %q: empty name", spec)
+			}
+			s.Name = val
+		default:
+			s.Options = append(s.Options, part)
+		}
+	}
+	switch {
+	case s.Version != "" && s.Path != "":
+		return ModelSpec{}, fmt.Errorf("vmaf: model spec %q: give version= or path=, not both", spec)
+	case s.Version == "" && s.Path == "":
+		return ModelSpec{}, fmt.Errorf("vmaf: model spec %q: no version= or path=", spec)
+	}
+	return s, nil
+}
+
+// String gives the spec back in the grammar: bare as it was given when
+// nothing was added to it, keyed otherwise.
+func (s ModelSpec) String() string {
+	if s.Bare && s.Name == "" && len(s.Options) == 0 {
+		return s.Version + s.Path
+	}
+	parts := make([]string, 0, 2+len(s.Options))
+	if s.Version != "" {
+		parts = append(parts, "version="+s.Version)
+	}
+	if s.Path != "" {
+		parts = append(parts, "path="+s.Path)
+	}
+	if s.Name != "" {
+		parts = append(parts, "name="+s.Name)
+	}
+	return strings.Join(append(parts, s.Options...), ":")
+}
+
+// ParseModelSpec reads a model spec (see ModelSpec) and loads its model.
+func ParseModelSpec(spec string) (*Model, error) {
+	s, err := ParseModelSpecString(spec)
+	if err != nil {
+		return nil, err
+	}
+	return s.load(spec)
+}
+
+// Load builds the model the spec names.
+func (s ModelSpec) Load() (*Model, error) { return s.load(s.String()) }
+
+// load builds the model; text is the spec as the caller wrote it, for
+// error messages.
+func (s ModelSpec) load(text string) (*Model, error) {
+	if s.Bare && s.Path != "" {
+		// Say which two things a name that is neither could have been.
+		if _, err := os.Stat(s.Path); err != nil {
 			return nil, fmt.Errorf("vmaf: model spec %q is neither a built-in model (%s) nor a file: %w",
-				spec, strings.Join(BuiltinModelVersions(), ", "), err)
+				text, strings.Join(BuiltinModelVersions(), ", "), err)
 		}
-		return LoadModelFile(spec)
 	}
 	cfg := modelConfig{name: defaultModelName}
-	var version, path string
-	for _, part := range strings.Split(spec, ":") {
+	if s.Name != "" {
+		cfg.name = s.Name
+	}
+	for _, part := range s.Options {
 		key, val, hasVal := strings.Cut(part, "=")
 		var err error
 		switch key {
-		case "version":
-			version = val
-		case "path":
-			path = val
-		case "name":
-			cfg.name = val
-			if val == "" {
-				err = fmt.Errorf("empty name")
-			}
 		case "disable_clip":
 			cfg.disableClip, err = specBool(key, val, hasVal)
 		case "enable_transform":
 			cfg.enableTransform, err = specBool(key, val, hasVal)
+		case "version", "path", "name":
+			err = fmt.Errorf("%s given as an option", key)
 		default:
 			var ov featureOverload
 			if ov, err = parseOverload(key, val, hasVal); err == nil {
@@ -61,24 +133,24 @@ func ParseModelSpec(spec string) (*Model, error) {
 			}
 		}
 		if err != nil {
-			return nil, fmt.Errorf("vmaf: model spec %q: %w", spec, err)
+			return nil, fmt.Errorf("vmaf: model spec %q: %w", text, err)
 		}
 	}
 	switch {
-	case version != "" && path != "":
-		return nil, fmt.Errorf("vmaf: model spec %q: give version= or path=, not both", spec)
-	case version != "":
-		dicts, ok := builtinDicts(version)
+	case s.Version != "" && s.Path != "":
+		return nil, fmt.Errorf("vmaf: model spec %q: give version= or path=, not both", text)
+	case s.Version != "":
+		dicts, ok := builtinDicts(s.Version)
 		if !ok {
-			return nil, fmt.Errorf("vmaf: model spec %q: %w", spec, errNoBuiltin(version))
+			return nil, fmt.Errorf("vmaf: model spec %q: %w", text, errNoBuiltin(s.Version))
 		}
-		cfg.version = version
+		cfg.version = s.Version
 		return buildModel(dicts, cfg)
-	case path != "":
-		cfg.version = path
-		return loadModelFile(path, cfg)
+	case s.Path != "":
+		cfg.version = s.Path
+		return loadModelFile(s.Path, cfg)
 	}
-	return nil, fmt.Errorf("vmaf: model spec %q: no version= or path=", spec)
+	return nil, fmt.Errorf("vmaf: model spec %q: no version= or path=", text)
 }
 
 func buildModel(dicts []modelDict, cfg modelConfig) (*Model, error) {

@@ -126,3 +126,49 @@ func TestKnotsCheckedOnlyWhenUsed(t *testing.T) {
 		t.Fatalf("enabled transform: err = %v, want a knots error", err)
 	}
 }
+
+func TestParseModelSpecString(t *testing.T) {
+	for _, tc := range []struct {
+		spec   string
+		want   ModelSpec
+		string string // String(); the spec itself when empty
+	}{
+		{"vmaf_v0.6.1", ModelSpec{Version: "vmaf_v0.6.1", Bare: true}, ""},
+		{"/m/house.json", ModelSpec{Path: "/m/house.json", Bare: true}, ""},
+		{"house", ModelSpec{Path: "house", Bare: true}, ""},
+		{"version=vmaf_v0.6.1neg:name=neg", ModelSpec{Version: "vmaf_v0.6.1neg", Name: "neg"}, ""},
+		{"name=k:path=/m/a.json:disable_clip:vif.vif_enhn_gain_limit=1.0",
+			ModelSpec{Path: "/m/a.json", Name: "k", Options: []string{"disable_clip", "vif.vif_enhn_gain_limit=1.0"}},
+			"path=/m/a.json:name=k:disable_clip:vif.vif_enhn_gain_limit=1.0"},
+		// Options the engine refuses are split all the same: Load refuses them.
+		{"version=vmaf_v9:colour=blue", ModelSpec{Version: "vmaf_v9", Options: []string{"colour=blue"}}, ""},
+	} {
+		t.Run(tc.spec, func(t *testing.T) {
+			got, err := ParseModelSpecString(tc.spec)
+			if err != nil || !reflect.DeepEqual(got, tc.want) {
+				t.Fatalf("= %+v, %v; want %+v", got, err, tc.want)
+			}
+			want := tc.string
+			if want == "" {
+				want = tc.spec
+			}
+			if got.String() != want {
+				t.Errorf("String() = %q, want %q", got.String(), want)
+			}
+		})
+	}
+	for _, spec := range []string{"", "name=x", "version=a:path=b", "version=a:name="} {
+		if s, err := ParseModelSpecString(spec); err == nil {
+			t.Errorf("ParseModelSpecString(%q) = %+v, want an error", spec, s)
+		}
+	}
+	// A bare name given options is spelt out before them.
+	s, _ := ParseModelSpecString("vmaf_v0.6.1")
+	s.Options = append(s.Options, "disable_clip=true")
+	if got := s.String(); got != "version=vmaf_v0.6.1:disable_clip=true" {
+		t.Errorf("bare spec with an option: %q", got)
+	}
+	if m, err := s.Load(); err != nil || m.main.clip {
+		t.Errorf("Load() = %v, %v; want an unclipped vmaf_v0.6.1", m, err)
+	}
+}

@@ -15,7 +15,6 @@ package attach
 import (
 	"fmt"
 	"path/filepath"
-	"strings"
 
 	"github.com/vmafsink/vmafsink/control"
 	"github.com/vmafsink/vmafsink/pipeline"
@@ -110,16 +109,9 @@ func specFile(spec string) string {
 	if spec == "" {
 		return ""
 	}
-	if !strings.Contains(spec, "=") {
-		if _, err := vmaf.BuiltinModel(spec); err == nil {
-			return ""
-		}
-		return spec
+	s, err := vmaf.ParseModelSpecString(spec)
+	if err != nil {
+		return ""
 	}
-	for _, p := range strings.Split(spec, ":") {
-		if path, ok := strings.CutPrefix(p, "path="); ok {
-			return path
-		}
-	}
-	return ""
+	return s.Path
 }

@@ -309,3 +309,17 @@ func TestConvert(t *testing.T) {
 		}
 	}
 }
+
+func TestSpecFile(t *testing.T) {
+	for _, tc := range []struct{ spec, want string }{
+		{"", ""},
+		{"vmaf_v0.6.1", ""},
+		{"/m/house.json", "/m/house.json"},
+		{"version=vmaf_v0.6.1:name=n", ""},
+		{"name=n:path=/m/house.json:disable_clip", "/m/house.json"},
+	} {
+		if got := specFile(tc.spec); got != tc.want {
+			t.Errorf("specFile(%q) = %q, want %q", tc.spec, got, tc.want)
+		}
+	}
+}

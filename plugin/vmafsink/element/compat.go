@@ -72,19 +72,13 @@ func (s *settings) modelSpec() string {
 	if s.up.enableTransform || s.up.phoneModel {
 		opts = append(opts, "enable_transform=true")
 	}
-	if len(opts) == 0 {
+	parsed, err := vmaf.ParseModelSpecString(spec)
+	if len(opts) == 0 || err != nil {
+		// The loader reports a spec it cannot read, quoting it as given.
 		return spec
 	}
-	if !strings.Contains(spec, "=") {
-		// A bare name or path, which the spec grammar needs spelt out
-		// before options can follow.
-		if _, err := vmaf.BuiltinModel(spec); err == nil {
-			spec = "version=" + spec
-		} else {
-			spec = "path=" + spec
-		}
-	}
-	return spec + ":" + strings.Join(opts, ":")
+	parsed.Options = append(parsed.Options, opts...)
+	return parsed.String()
 }
 
 // checkModel refuses settings the loaded model cannot honour.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -105,35 +106,45 @@ func TestElementSinkStates(t *testing.T) {
 }
 
 // TestElementShortFilesEnd: two short files decoded by decodebin end with
-// EOS every time. Before the element prerolled like a sink, their EOS
-// often reached the pipeline in the middle of its change to PLAYING and
-// was never forwarded, so gst-launch waited forever.
+// EOS every time, on a machine kept busy. Two faults made gst-launch wait
+// forever there. Before the element prerolled like a sink, its EOS often
+// reached the pipeline in the middle of its change to PLAYING (about one
+// run in two). And GStreamer 1.22's bin can hold a sink's EOS for good
+// when gst-launch sets PLAYING before the bin has recorded its
+// READY→PAUSED change (the preroll thread preempted at the wrong moment):
+// the element then posts the pipeline's PLAYING state again
+// (vs_inner_push_eos). Without that, about one run in eight hung here with
+// every CPU busy.
 func TestElementShortFilesEnd(t *testing.T) {
 	ref := gsttest.Clip(t, "flower_321x179_ref")
 	dist := gsttest.Clip(t, "flower_321x179_x264_crf30")
-	for i := range 12 {
-		run := gsttest.LaunchQuiet(t, 20*time.Second,
+	stop := make(chan struct{})
+	defer close(stop)
+	for range runtime.NumCPU() {
+		go func() {
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+			}
+		}()
+	}
+	var hangs []int
+	for i := range 20 {
+		run := gsttest.LaunchTimeout(t, 10*time.Second,
 			"filesrc location="+ref+" ! decodebin ! videoconvert ! video/x-raw,format=I420 ! v.ref_sink "+
 				"filesrc location="+dist+" ! decodebin ! videoconvert ! video/x-raw,format=I420 ! v.dist_sink "+
 				"vmafsink name=v frame-message=false")
-		if run.Err != nil {
-			t.Fatalf("run %d did not end cleanly: %v\n%s", i, run.Err, run.Output)
+		switch {
+		case run == nil:
+			hangs = append(hangs, i)
+		case run.Err != nil:
+			t.Fatalf("run %d failed: %v\n%s", i, run.Err, run.Output)
 		}
 	}
-}
-
-// TestElementPropertyConventions: the GType is GstVmafSink; properties
-// say when they take effect (GST_PARAM_MUTABLE_*), one set too late for
-// the running measurement gets a warning, and frames-scored notifies,
-// throttled, with the final count last.
-func TestElementPropertyConventions(t *testing.T) {
-	kv := sinkHost(t, "props")
-	wantKV(t, kv, map[string]string{
-		"type_name": "GstVmafSink", "psnr_ready": "True", "model_ready": "True",
-		"pause_mode_playing": "True", "frame_message_playing": "True",
-		"late_warning": "property psnr set while running", "eos": "True", "scored": "8", "last_notified": "8",
-	})
-	if n := kvInt(t, kv, "notifies"); n < 1 || n > 8 {
-		t.Errorf("%d notifications of frames-scored for 8 frames", n)
+	if len(hangs) > 0 {
+		t.Errorf("runs %v of 20 never ended", hangs)
 	}
 }

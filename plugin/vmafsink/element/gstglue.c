@@ -1,7 +1,7 @@
 #include "gstglue.h"
 #include "_cgo_export.h"
 
-GST_DEBUG_CATEGORY_STATIC(vs_debug);
+GST_DEBUG_CATEGORY(vs_debug);
 #define GST_CAT_DEFAULT vs_debug
 
 void vs_debug_set_threshold(gint level) {

@@ -8,6 +8,9 @@
  * and the sync property is the fakesink's. */
 #include "gstglue.h"
 
+GST_DEBUG_CATEGORY_EXTERN(vs_debug);
+#define GST_CAT_DEFAULT vs_debug
+
 static GQuark inner_quark(void) {
   static GQuark q = 0;
   if (q == 0)
@@ -142,6 +145,65 @@ gboolean vs_inner_push_event(GstElement *e, GstEvent *event) {
   return gst_pad_push_event(pad, event);
 }
 
+/* The top-level bin above e, and its child that holds e, both reffed. */
+static GstBin *top_bin(GstElement *e, GstObject **child) {
+  GstObject *cur = gst_object_ref(GST_OBJECT(e));
+  GstObject *parent;
+  while ((parent = gst_object_get_parent(cur)) != NULL) {
+    GstObject *grand = gst_object_get_parent(parent);
+    if (grand == NULL) {
+      *child = cur;
+      return GST_BIN(parent);
+    }
+    gst_object_unref(grand);
+    gst_object_unref(cur);
+    cur = parent;
+  }
+  gst_object_unref(cur);
+  return NULL;
+}
+
+/* Whether the top-level bin is PLAYING and still holds the EOS its child
+ * (e or e's bin) posted, that is, has not forwarded it. */
+static gboolean eos_held(GstBin *top, GstObject *child) {
+  gboolean held = FALSE;
+  GST_OBJECT_LOCK(top);
+  if (GST_STATE(top) == GST_STATE_PLAYING && GST_STATE_PENDING(top) == GST_STATE_VOID_PENDING) {
+    for (GList *l = top->messages; l != NULL; l = l->next) {
+      GstMessage *m = GST_MESSAGE(l->data);
+      if (GST_MESSAGE_TYPE(m) == GST_MESSAGE_EOS && GST_MESSAGE_SRC(m) == child)
+        held = TRUE;
+    }
+  }
+  GST_OBJECT_UNLOCK(top);
+  return held;
+}
+
 void vs_inner_push_eos(GstElement *e) {
   vs_inner_push_event(e, gst_event_new_eos());
+  /* GStreamer 1.22's bins forward their sinks' EOS only once they have
+   * posted that they are PLAYING, and record that after the message is
+   * out: an application that sets PLAYING as soon as it reads the
+   * READY→PAUSED message (gst-launch-1.0 does) can be PLAYING before the
+   * bin records the earlier change, and the bin then holds every EOS for
+   * good. Short streams end in that state often on a loaded machine.
+   * When the pipeline is PLAYING and still holds this EOS after 100 ms,
+   * it is stuck so: posting its PLAYING state again makes it look at the
+   * EOS, as its own next state change would. */
+  GstObject *child = NULL;
+  GstBin *top = top_bin(e, &child);
+  if (top == NULL)
+    return;
+  gboolean held = FALSE;
+  for (gint i = 0; i < 10 && (held = eos_held(top, child)); i++)
+    g_usleep(10000);
+  if (held) {
+    GST_WARNING_OBJECT(e, "%s is PLAYING but did not forward EOS: posting its PLAYING state again",
+        GST_OBJECT_NAME(top));
+    gst_element_post_message(GST_ELEMENT(top),
+        gst_message_new_state_changed(GST_OBJECT(top), GST_STATE_PLAYING, GST_STATE_PLAYING,
+            GST_STATE_VOID_PENDING));
+  }
+  gst_object_unref(child);
+  gst_object_unref(top);
 }

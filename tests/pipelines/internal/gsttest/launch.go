@@ -41,6 +41,24 @@ func LaunchQuiet(t testing.TB, timeout time.Duration, description string, env ..
 	return launch(t, timeout, "gst-launch-1.0", append([]string{"-q", "-f"}, strings.Fields(description)...), env)
 }
 
+// LaunchTimeout is LaunchQuiet for a pipeline that may fail to end: it
+// returns nil when gst-launch is still running after timeout (and kills
+// it) instead of failing the test.
+func LaunchTimeout(t testing.TB, timeout time.Duration, description string, env ...string) *Run {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "gst-launch-1.0", append([]string{"-q", "-f"}, strings.Fields(description)...)...)
+	cmd.Env = Env(t, env...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		return nil
+	}
+	return &Run{Output: out.String(), Err: err, Messages: ParseMessages(out.String())}
+}
+
 // launch runs a program that plays a pipeline and waits for it, at most
 // timeout.
 func launch(t testing.TB, timeout time.Duration, prog string, args, env []string) *Run {

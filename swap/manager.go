@@ -52,11 +52,10 @@ type Swap struct {
 	FirstFrame int // first frame scored by the new model, -1 until known
 }
 
-// swapEntry is a Swap with the ticket that will complete it.
+// swapEntry is a queued Swap with the ticket that will complete it.
 type swapEntry struct {
 	Swap
 	ticket Ticket
-	model  *vmaf.Model
 }
 
 // Options configure a Manager.
@@ -67,13 +66,15 @@ type Options struct {
 	// MaxPreparing bounds concurrent preparations (default 2): loading a
 	// model is not free, and a flood of requests must not pile up.
 	MaxPreparing int
-	// History is how many finished swaps are kept (default 64).
-	History int
+	// Keep is how many finished swaps Get and Wait still find (default
+	// 64); unfinished ones are always found. The history of the swaps
+	// that took effect is the scorer's (pipeline.Status.Swaps).
+	Keep int
 }
 
 // Manager runs swap requests through preparing → validating → ready →
-// applied on the caller's goroutine (never a streaming thread) and keeps
-// their history. It is safe for concurrent use.
+// applied on the caller's goroutine (never a streaming thread) and follows
+// the queued ones until they take effect. It is safe for concurrent use.
 type Manager struct {
 	reg   *Registry
 	check func(*vmaf.Model) error
@@ -81,7 +82,7 @@ type Manager struct {
 	keep  int
 
 	mu    sync.Mutex
-	swaps []*swapEntry // oldest first
+	swaps []*swapEntry // queued swaps, oldest first
 }
 
 // NewManager makes a manager resolving models with reg.
@@ -89,10 +90,10 @@ func NewManager(reg *Registry, opts Options) *Manager {
 	if opts.MaxPreparing <= 0 {
 		opts.MaxPreparing = 2
 	}
-	if opts.History <= 0 {
-		opts.History = 64
+	if opts.Keep <= 0 {
+		opts.Keep = 64
 	}
-	return &Manager{reg: reg, check: opts.Check, slots: make(chan struct{}, opts.MaxPreparing), keep: opts.History}
+	return &Manager{reg: reg, check: opts.Check, slots: make(chan struct{}, opts.MaxPreparing), keep: opts.Keep}
 }
 
 // Registry returns the manager's registry.
@@ -108,67 +109,56 @@ func (m *Manager) Request(model, name string, q Queue) (Swap, error) {
 	default:
 		return Swap{}, fmt.Errorf("%w (%d at once)", ErrBusy, cap(m.slots))
 	}
-	e := &swapEntry{Swap: Swap{Request: model, Name: name, State: Preparing, Requested: time.Now(), FirstFrame: -1}}
-	m.add(e)
+	s := Swap{Request: model, Name: name, State: Preparing, Requested: time.Now(), FirstFrame: -1}
 	spec, err := m.reg.Resolve(model, name)
 	if err != nil {
-		return m.fail(e, err)
+		return failed(s, err)
 	}
 	mod, err := Load(spec)
 	if err != nil {
-		return m.fail(e, err)
+		return failed(s, err)
 	}
-	m.update(e, func(s *swapEntry) {
-		s.Spec, s.Name, s.Version, s.State, s.model = spec, mod.Name, mod.Version, Validating, mod
-	})
+	s.Spec, s.Name, s.Version, s.State = spec, mod.Name, mod.Version, Validating
 	if m.check != nil {
 		if err := m.check(mod); err != nil {
-			return m.fail(e, fmt.Errorf("%w: %w", ErrUnsupported, err))
+			return failed(s, fmt.Errorf("%w: %w", ErrUnsupported, err))
 		}
 	}
 	id, t, err := q(mod)
 	if err != nil {
-		return m.fail(e, err)
+		return failed(s, err)
 	}
-	var out Swap
-	m.update(e, func(s *swapEntry) {
-		s.ID, s.ticket, s.State, s.ReadyAt = id, t, Ready, time.Now()
-		out = s.Swap
-	})
-	return out, nil
+	s.ID, s.State, s.ReadyAt = id, Ready, time.Now()
+	m.follow(&swapEntry{Swap: s, ticket: t})
+	return s, nil
 }
 
-func (m *Manager) add(e *swapEntry) {
+func failed(s Swap, err error) (Swap, error) {
+	s.State, s.Err = Failed, err
+	return s, err
+}
+
+// follow keeps e for Get and Wait, forgetting the oldest finished swaps
+// beyond the bound.
+func (m *Manager) follow(e *swapEntry) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.swaps = append(m.swaps, e)
-	if over := len(m.swaps) - m.keep; over > 0 {
-		// Forget the oldest finished swaps; unfinished ones stay.
-		kept := m.swaps[:0]
-		for _, s := range m.swaps {
-			if over > 0 && (s.State == Applied || s.State == Failed) {
-				over--
-				continue
-			}
-			kept = append(kept, s)
-		}
-		m.swaps = kept
+	over := len(m.swaps) - m.keep
+	if over <= 0 {
+		return
 	}
-}
-
-func (m *Manager) update(e *swapEntry, f func(*swapEntry)) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	f(e)
-}
-
-func (m *Manager) fail(e *swapEntry, err error) (Swap, error) {
-	var out Swap
-	m.update(e, func(s *swapEntry) {
-		s.State, s.Err = Failed, err
-		out = s.Swap
-	})
-	return out, err
+	kept := m.swaps[:0]
+	for _, s := range m.swaps {
+		s.refresh()
+		if over > 0 && (s.State == Applied || s.State == Failed) {
+			over--
+			continue
+		}
+		kept = append(kept, s)
+	}
+	clear(m.swaps[len(kept):])
+	m.swaps = kept
 }
 
 // refresh moves a queued swap to Applied or Failed once its ticket is
@@ -226,16 +216,4 @@ func (m *Manager) Wait(ctx context.Context, id uint64) (Swap, error) {
 	}
 	s, _ := m.Get(id)
 	return s, nil
-}
-
-// History returns every swap kept, oldest first.
-func (m *Manager) History() []Swap {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	out := make([]Swap, len(m.swaps))
-	for i, e := range m.swaps {
-		e.refresh()
-		out[i] = e.Swap
-	}
-	return out
 }

@@ -288,13 +288,14 @@ func TestManagerStates(t *testing.T) {
 		t.Errorf("rejected at the boundary: %+v", s)
 	}
 
-	h := m.History()
-	states := make([]string, len(h))
-	for i, s := range h {
-		states[i] = s.State.String()
+	// The swaps that reached the queue are still found by id once
+	// finished; a refusal before it has no id. The history of the swaps
+	// that took effect is the scorer's (pipeline's TestStatusSwapHistory).
+	if s, ok := m.Get(101); !ok || s.State != Applied || s.FirstFrame != 17 {
+		t.Errorf("Get(101) after it applied = %+v, %v", s, ok)
 	}
-	if want := "applied,failed,failed,failed,failed,failed,failed"; strings.Join(states, ",") != want {
-		t.Errorf("history states %v, want %s", states, want)
+	if s, ok := m.Get(0); ok {
+		t.Errorf("Get(0) found %+v", s)
 	}
 
 	// Wait gives up with ctx.
@@ -314,11 +315,14 @@ func TestManagerBounds(t *testing.T) {
 	block := make(chan struct{})
 	entered := make(chan struct{}, 4)
 	slow := func(*vmaf.Model) error {
-		entered <- struct{}{}
+		select {
+		case entered <- struct{}{}:
+		default: // past the first two: block is closed
+		}
 		<-block
 		return nil
 	}
-	m := NewManager(reg, Options{Check: slow, MaxPreparing: 2, History: 3})
+	m := NewManager(reg, Options{Check: slow, MaxPreparing: 2, Keep: 3})
 	q := &fakeQueue{}
 	var wg sync.WaitGroup
 	for range 2 {
@@ -335,19 +339,35 @@ func TestManagerBounds(t *testing.T) {
 	}
 	close(block)
 	wg.Wait()
-	for range 5 {
-		m.Request("nope", "", q.queue)
+	// Swaps 101 and 102 stay queued; 103 to 107 each apply before the next
+	// is queued.
+	for i := 2; i < 7; i++ {
+		if _, err := m.Request("vmaf_v0.6.1", "", q.queue); err != nil {
+			t.Fatal(err)
+		}
+		q.apply(i, i, nil)
 	}
-	h := m.History()
-	ready := 0
-	for _, s := range h {
-		if s.State == Ready {
-			ready++
+	// Unfinished swaps are never forgotten; the oldest finished ones
+	// beyond the bound are.
+	for _, tc := range []struct {
+		id    uint64
+		found bool
+		state State
+	}{
+		{101, true, Ready}, {102, true, Ready},
+		{103, false, 0}, {104, false, 0}, {105, false, 0}, {106, false, 0},
+		{107, true, Applied},
+	} {
+		s, ok := m.Get(tc.id)
+		if ok != tc.found || (ok && s.State != tc.state) {
+			t.Errorf("Get(%d) = %v, %v; want %v, %v", tc.id, s.State, ok, tc.state, tc.found)
 		}
 	}
-	// Unfinished swaps are never forgotten; finished ones beyond the bound are.
-	if ready != 2 || len(h) > 4 {
-		t.Errorf("history %d entries with %d ready: %+v", len(h), ready, h)
+	if _, err := m.Request("nope", "", q.queue); !errors.Is(err, ErrUnknownModel) {
+		t.Errorf("unknown model: %v", err)
+	}
+	if len(m.swaps) != 3 {
+		t.Errorf("%d swaps followed after a refusal, want 3", len(m.swaps))
 	}
 }
 

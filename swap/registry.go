@@ -182,7 +182,7 @@ func (r *Registry) Resolve(model, name string) (string, error) {
 	}
 	spec, err := vmaf.ParseModelSpecString(model)
 	if err != nil {
-		return "", fmt.Errorf("%w: %v", ErrBadSpec, err)
+		return "", fmt.Errorf("%w: %w", ErrBadSpec, err)
 	}
 	if spec.Bare && spec.Path != "" && !strings.ContainsRune(spec.Path, filepath.Separator) {
 		spec.Path = r.inDirs(spec.Path)
@@ -255,7 +255,7 @@ func (r *Registry) allowedFile(path string) (string, error) {
 	}
 	fi, err := os.Stat(real)
 	if err != nil {
-		return "", fmt.Errorf("%w: %v", ErrInvalidModel, err)
+		return "", fmt.Errorf("%w: %w", ErrInvalidModel, err)
 	}
 	if !fi.Mode().IsRegular() {
 		return "", fmt.Errorf("%w: %s is not a regular file", ErrInvalidModel, path)
@@ -286,7 +286,7 @@ func (r *Registry) inside(real string) bool {
 func Load(spec string) (*vmaf.Model, error) {
 	s, err := vmaf.ParseModelSpecString(spec)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrBadSpec, err)
+		return nil, fmt.Errorf("%w: %w", ErrBadSpec, err)
 	}
 	return load(s)
 }
@@ -299,7 +299,7 @@ func load(s vmaf.ModelSpec) (*vmaf.Model, error) {
 	case err == nil:
 		return m, nil
 	case s.Path != "":
-		return nil, fmt.Errorf("%w: %v", ErrInvalidModel, err)
+		return nil, fmt.Errorf("%w: %w", ErrInvalidModel, err)
 	}
-	return nil, fmt.Errorf("%w: %v", ErrBadSpec, err)
+	return nil, fmt.Errorf("%w: %w", ErrBadSpec, err)
 }

@@ -3,6 +3,8 @@ package control
 import (
 	"fmt"
 	"strings"
+
+	"github.com/vmafsink/vmafsink/vmaf"
 )
 
 // component is one VMAF ingredient a drop can be blamed on.
@@ -68,21 +70,22 @@ func diagnose(recs []Record, from, to int64) diagnosis {
 	return d
 }
 
-// componentValue averages the first family of names present (integer
-// features when the model has them, float otherwise).
+// componentValue averages the names present that the first one's
+// extractor reports (integer features when the model has them, float
+// otherwise).
 func componentValue(f map[string]float64, c component) (float64, bool) {
 	sum, n := 0.0, 0
-	integer := false
+	family := ""
 	for _, name := range c.names {
 		v, ok := f[name]
 		if !ok {
 			continue
 		}
-		isInt := strings.HasPrefix(name, "integer_")
-		if n > 0 && isInt != integer {
+		src, _ := vmaf.FeatureExtractor(name)
+		if n > 0 && src.Extractor != family {
 			continue
 		}
-		integer = isInt
+		family = src.Extractor
 		sum += v
 		n++
 	}

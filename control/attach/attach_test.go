@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vmafsink/vmafsink/control"
 	"github.com/vmafsink/vmafsink/pipeline"
+	"github.com/vmafsink/vmafsink/swap"
 	"github.com/vmafsink/vmafsink/vmaf"
 )
 
@@ -320,6 +321,23 @@ func TestSpecFile(t *testing.T) {
 	} {
 		if got := specFile(tc.spec); got != tc.want {
 			t.Errorf("specFile(%q) = %q, want %q", tc.spec, got, tc.want)
+		}
+	}
+}
+
+// TestSwapCommandLabel: a swap's command names the new model as records
+// and status do.
+func TestSwapCommandLabel(t *testing.T) {
+	for _, tc := range []struct {
+		s    swap.Swap
+		want string
+	}{
+		{swap.Swap{Name: "vmaf_neg", Version: "vmaf_v0.6.1neg", State: swap.Applied}, "vmaf_neg"},
+		{swap.Swap{Name: "vmaf", Version: "vmaf_v0.6.1neg", State: swap.Applied}, "vmaf_v0.6.1neg"},
+		{swap.Swap{Name: "k", State: swap.Failed}, "k"},
+	} {
+		if got := swapCommand(tc.s).Model; got != tc.want {
+			t.Errorf("swap %s (%s): command model %q, want %q", tc.s.Name, tc.s.Version, got, tc.want)
 		}
 	}
 }

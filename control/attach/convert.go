@@ -3,7 +3,6 @@ package attach
 import (
 	"fmt"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -12,23 +11,8 @@ import (
 	"github.com/vmafsink/vmafsink/vmaf"
 )
 
-// modelLabel names a model in records and status: what a swap request
-// would name to get it back (the built-in version or the file path), or
-// its metric name when a spec gave one.
-func modelLabel(m *vmaf.Model) string {
-	switch {
-	case m == nil:
-		return ""
-	case m.Name != "" && m.Name != "vmaf":
-		return m.Name
-	case m.Version != "":
-		return m.Version
-	}
-	return m.Name
-}
-
 func convertRecord(r *pipeline.Record) control.Record {
-	rec := control.Record{Frame: int64(r.Index), PTS: -1, Model: modelLabel(r.Model()), Score: r.Score,
+	rec := control.Record{Frame: int64(r.Index), PTS: -1, Model: r.Model().Label(), Score: r.Score,
 		Features: make(map[string]float64, len(r.Metrics))}
 	if r.Timing.PTS != pipeline.NoTime {
 		rec.PTS = int64(r.Timing.PTS)
@@ -61,10 +45,10 @@ func convertStatus(st pipeline.Status, engine string) control.Status {
 		out.State = control.StateIdle
 	}
 	if len(st.Models) > 0 {
-		out.Model = modelLabel(st.Models[0])
+		out.Model = st.Models[0].Label()
 		if len(st.Models) > 1 {
 			for _, m := range st.Models {
-				out.Models = append(out.Models, modelLabel(m))
+				out.Models = append(out.Models, m.Label())
 			}
 		}
 	}
@@ -77,7 +61,7 @@ func convertStatus(st pipeline.Status, engine string) control.Status {
 	}
 	for _, s := range st.Swaps {
 		out.Swaps = append(out.Swaps, control.SwapEvent{Command: s.ID, FirstFrame: int64(s.FirstIndex), Time: s.Applied,
-			From: modelLabel(s.From), To: modelLabel(s.To), Superseded: s.Superseded})
+			From: s.From.Label(), To: s.To.Label(), Superseded: s.Superseded})
 	}
 	out.Warnings = warnings(st)
 	return out
@@ -108,9 +92,9 @@ func warnings(st pipeline.Status) []string {
 		h := st.Format.Height
 		switch {
 		case is4K && h < 1440:
-			w = append(w, fmt.Sprintf("model %s is meant for 4K (2160p) viewing; on %dx%d input its scores saturate near 100 — swap to vmaf_v0.6.1", modelLabel(m), st.Format.Width, h))
+			w = append(w, fmt.Sprintf("model %s is meant for 4K (2160p) viewing; on %dx%d input its scores saturate near 100 — swap to vmaf_v0.6.1", m.Label(), st.Format.Width, h))
 		case !is4K && h >= 2160:
-			w = append(w, fmt.Sprintf("model %s is meant for 1080p viewing; for %dx%d input vmaf_4k_v0.6.1 fits better", modelLabel(m), st.Format.Width, h))
+			w = append(w, fmt.Sprintf("model %s is meant for 1080p viewing; for %dx%d input vmaf_4k_v0.6.1 fits better", m.Label(), st.Format.Width, h))
 		}
 	}
 	if n := st.Counters.Unpaired[pipeline.Ref] + st.Counters.Unpaired[pipeline.Dist]; n > 0 {
@@ -122,35 +106,21 @@ func warnings(st pipeline.Status) []string {
 	return w
 }
 
-// extractors groups metric names by the extractor that produces them and
-// reads the options libvmaf encodes in names (integer_adm2_egl_1: ADM with
-// an enhancement gain limit of 1).
+// extractors groups metric names by the extractor instance that
+// produces them, with the options libvmaf encodes in names
+// (integer_adm2_egl_1: ADM with an enhancement gain limit of 1).
 func extractors(names []string) []control.Extractor {
 	groups := map[string]*control.Extractor{}
 	var order []string
 	for _, n := range names {
-		ext := extractorOf(n)
-		if ext == "" {
+		src, ok := vmaf.FeatureExtractor(n)
+		if !ok {
 			continue
 		}
-		key := ext
-		opts := map[string]float64{}
-		if base, val, ok := strings.Cut(n, "_egl_"); ok && base != "" {
-			if v, err := strconv.ParseFloat(val, 64); err == nil {
-				opt := "adm_enhn_gain_limit"
-				if strings.Contains(ext, "vif") {
-					opt = "vif_enhn_gain_limit"
-				}
-				opts[opt] = v
-				key += "_egl_" + val
-			}
-		}
+		key := src.Extractor + src.Suffix
 		g, ok := groups[key]
 		if !ok {
-			g = &control.Extractor{Name: ext}
-			if len(opts) > 0 {
-				g.Options = opts
-			}
+			g = &control.Extractor{Name: src.Extractor, Options: src.Options}
 			groups[key] = g
 			order = append(order, key)
 		}
@@ -161,20 +131,4 @@ func extractors(names []string) []control.Extractor {
 		out = append(out, *groups[k])
 	}
 	return out
-}
-
-// extractorOf names the extractor behind a metric, or "" for a model's
-// own outputs.
-func extractorOf(name string) string {
-	for _, p := range []struct{ prefix, ext string }{
-		{"integer_adm", "integer_adm"}, {"integer_aim", "integer_adm"},
-		{"integer_vif", "integer_vif"}, {"integer_motion", "integer_motion"},
-		{"adm", "float_adm"}, {"aim", "float_adm"}, {"vif", "float_vif"}, {"motion", "float_motion"},
-		{"psnr", "psnr"}, {"float_ssim", "float_ssim"}, {"float_ms_ssim", "float_ms_ssim"},
-	} {
-		if strings.HasPrefix(name, p.prefix) {
-			return p.ext
-		}
-	}
-	return ""
 }

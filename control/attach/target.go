@@ -185,7 +185,7 @@ func commandError(err error) error {
 }
 
 func swapCommand(s swap.Swap) control.Command {
-	c := control.Command{ID: s.ID, Kind: "swap", Frame: int64(s.FirstFrame), Model: s.Version}
+	c := control.Command{ID: s.ID, Kind: "swap", Frame: int64(s.FirstFrame), Model: vmaf.ModelLabel(s.Name, s.Version)}
 	switch s.State {
 	case swap.Applied:
 		c.Status = control.CommandApplied
@@ -196,9 +196,6 @@ func swapCommand(s swap.Swap) control.Command {
 		}
 	default:
 		c.Status = control.CommandEnqueued
-	}
-	if c.Model == "" {
-		c.Model = s.Name
 	}
 	return c
 }

@@ -49,7 +49,7 @@ check_generated() {
     echo "libvmaf's model files are not at $models (set VMAF_MODELS): cannot check vmaf/builtin_models.go" >&2
     return 1
   fi
-  go run ./internal/genmodels -models "$models" -o "$tmp/builtin_models.go"
+  go run ./vmaf/internal/genmodels -models "$models" -o "$tmp/builtin_models.go"
   if ! cmp -s "$tmp/builtin_models.go" vmaf/builtin_models.go; then
     echo "vmaf/builtin_models.go is stale: run go generate -run genmodels ./vmaf" >&2
     rc=1

@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-//go:generate go run ../internal/genmodels -models ../../shared/models -o builtin_models.go
+//go:generate go run ./internal/genmodels -models ../../shared/models -o builtin_models.go
 
 // builtinSource is a built-in model as generated from libvmaf's model
 // files: one model_dict, or a collection's members in order.

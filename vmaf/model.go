@@ -157,11 +157,11 @@ func (m *Model) addMembers(dicts []modelDict, cfg modelConfig) error {
 		}
 		// libvmaf scores a collection only when its members are bootstraps
 		// of one kind.
-		if d.modelType != typeBootstrap && d.modelType != typeResidueBootstrap {
-			return fmt.Errorf("%s.model_type: %q in a collection, want %s or %s", at, d.modelType, typeBootstrap, typeResidueBootstrap)
+		if d.ModelType != typeBootstrap && d.ModelType != typeResidueBootstrap {
+			return fmt.Errorf("%s.model_type: %q in a collection, want %s or %s", at, d.ModelType, typeBootstrap, typeResidueBootstrap)
 		}
-		if d.modelType != dicts[0].modelType {
-			return fmt.Errorf("%s.model_type: %q differs from member \"1\"'s %q", at, d.modelType, dicts[0].modelType)
+		if d.ModelType != dicts[0].ModelType {
+			return fmt.Errorf("%s.model_type: %q differs from member \"1\"'s %q", at, d.ModelType, dicts[0].ModelType)
 		}
 		m.names = append(m.names, fmt.Sprintf("%s_%04d", m.Name, i+1))
 	}
@@ -171,71 +171,67 @@ func (m *Model) addMembers(dicts []modelDict, cfg modelConfig) error {
 
 func (m *Model) newSubModel(d modelDict, at string, cfg modelConfig) (subModel, error) {
 	s := subModel{}
-	n := len(d.featureNames)
+	n := len(d.FeatureNames)
 	switch {
-	case d.modelType == "":
+	case d.ModelType == "":
 		return s, fmt.Errorf("%s: no model_type", at)
-	case d.modelType != typeSVR && d.modelType != typeBootstrap && d.modelType != typeResidueBootstrap:
-		return s, fmt.Errorf("%s.model_type: %q not supported (want %s, %s or %s)", at, d.modelType, typeSVR, typeBootstrap, typeResidueBootstrap)
-	case d.normType == "":
+	case d.ModelType != typeSVR && d.ModelType != typeBootstrap && d.ModelType != typeResidueBootstrap:
+		return s, fmt.Errorf("%s.model_type: %q not supported (want %s, %s or %s)", at, d.ModelType, typeSVR, typeBootstrap, typeResidueBootstrap)
+	case d.NormType == "":
 		return s, fmt.Errorf("%s: no norm_type", at)
-	case d.normType != "linear_rescale" && d.normType != "none":
-		return s, fmt.Errorf("%s.norm_type: %q not supported (want linear_rescale or none)", at, d.normType)
+	case d.NormType != "linear_rescale" && d.NormType != "none":
+		return s, fmt.Errorf("%s.norm_type: %q not supported (want linear_rescale or none)", at, d.NormType)
 	case n == 0:
 		return s, fmt.Errorf("%s: no feature_names", at)
 	case n > maxFeatures:
 		return s, fmt.Errorf("%s.feature_names: %d features, more than libvmaf's %d", at, n, maxFeatures)
-	case len(d.featureOpts) > n:
-		return s, fmt.Errorf("%s.feature_opts_dicts: %d entries for %d features", at, len(d.featureOpts), n)
-	case !d.hasSVM:
+	case len(d.FeatureOpts) > n:
+		return s, fmt.Errorf("%s.feature_opts_dicts: %d entries for %d features", at, len(d.FeatureOpts), n)
+	case !d.HasSVM:
 		return s, fmt.Errorf("%s: no model (the libsvm text)", at)
 	}
-	s.rescale = d.normType == "linear_rescale"
+	s.rescale = d.NormType == "linear_rescale"
 	if s.rescale {
 		for _, f := range []struct {
 			name string
 			v    []float64
-		}{{"slopes", d.slopes}, {"intercepts", d.intercepts}} {
+		}{{"slopes", d.Slopes}, {"intercepts", d.Intercepts}} {
 			if len(f.v) != n+1 {
 				return s, fmt.Errorf("%s.%s: has %d values, want %d (the model's, then one per feature name)", at, f.name, len(f.v), n+1)
 			}
 		}
-		if d.slopes[0] == 0 {
+		if d.Slopes[0] == 0 {
 			return s, fmt.Errorf("%s.slopes[0]: the model's slope is zero", at)
 		}
-		s.slope, s.intercept = d.slopes[0], d.intercepts[0]
-		s.slopes, s.intercepts = d.slopes[1:], d.intercepts[1:]
+		s.slope, s.intercept = d.Slopes[0], d.Intercepts[0]
+		s.slopes, s.intercepts = d.Slopes[1:], d.Intercepts[1:]
 	}
-	if d.clip != nil {
-		if d.clip[0] > d.clip[1] {
-			return s, fmt.Errorf("%s.score_clip: min %g above max %g", at, d.clip[0], d.clip[1])
+	if d.Clip != nil {
+		if d.Clip[0] > d.Clip[1] {
+			return s, fmt.Errorf("%s.score_clip: min %g above max %g", at, d.Clip[0], d.Clip[1])
 		}
 		s.clip = !cfg.disableClip
-		s.clipMin, s.clipMax = d.clip[0], d.clip[1]
+		s.clipMin, s.clipMax = d.Clip[0], d.Clip[1]
 	}
-	if d.transform != nil {
-		s.tf = *d.transform
-		s.transform = d.transform.enabled || cfg.enableTransform
+	if d.Transform != nil {
+		s.tf = transformDict(*d.Transform)
+		s.transform = d.Transform.Enabled || cfg.enableTransform
 		// Knots matter only when the transform runs, as in libvmaf.
-		if err := checkKnots(d.transform.knots); s.transform && err != nil {
+		if err := checkKnots(d.Transform.Knots); s.transform && err != nil {
 			return s, fmt.Errorf("%s.score_transform.knots: %w", at, err)
 		}
 	}
-	s.chroma = d.chroma.set
+	s.chroma = d.Chroma.Set
 	var err error
-	if s.svm, err = newSVMModel(d.svm, n); err != nil {
+	if s.svm, err = newSVMModel(d.SVM, n); err != nil {
 		return s, fmt.Errorf("%s.model: %w", at, err)
 	}
 	s.inputs = make([]int, n)
-	for i, f := range d.featureNames {
+	for i, f := range d.FeatureNames {
 		if f == "" {
 			return s, fmt.Errorf("%s.feature_names[%d]: empty", at, i)
 		}
-		var opts []featureOpt
-		if i < len(d.featureOpts) {
-			opts = d.featureOpts[i]
-		}
-		s.inputs[i] = m.addInput(f, applyOverloads(f, opts, cfg.overloads))
+		s.inputs[i] = m.addInput(f, applyOverloads(f, featureOpts(d, i), cfg.overloads))
 	}
 	return s, nil
 }
@@ -268,8 +264,8 @@ func applyOverloads(feature string, opts []featureOpt, overloads []featureOverlo
 		}
 		replaced := false
 		for i := range out {
-			if out[i].key == ov.key {
-				out[i].val, replaced = ov.val, true
+			if out[i].Key == ov.key {
+				out[i].Val, replaced = ov.val, true
 			}
 		}
 		if !replaced {

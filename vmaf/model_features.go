@@ -221,8 +221,8 @@ func reportedName(feature string, opts []featureOpt) string {
 	name := aliasFeature(feature)
 	ext := lookupFeature(feature).ext
 	if ext == nil || ext.options == nil {
-		for _, o := range slices.SortedFunc(slices.Values(opts), func(a, b featureOpt) int { return strings.Compare(a.key, b.key) }) {
-			name += "_" + o.key + "_" + o.val
+		for _, o := range slices.SortedFunc(slices.Values(opts), func(a, b featureOpt) int { return strings.Compare(a.Key, b.Key) }) {
+			name += "_" + o.Key + "_" + o.Val
 		}
 		return name
 	}
@@ -230,7 +230,7 @@ func reportedName(feature string, opts []featureOpt) string {
 	if err != nil {
 		// featureSpecs reports the bad value; keep the name distinct.
 		for _, o := range opts {
-			name += "_" + o.key + "_" + o.val
+			name += "_" + o.Key + "_" + o.Val
 		}
 		return name
 	}

@@ -93,25 +93,25 @@ func (s *subModel) finish(y float64) float64 {
 // knots, then the rectification.
 func (t *transformDict) apply(in float64) float64 {
 	y := in
-	if t.p[0].set || t.p[1].set || t.p[2].set {
+	if t.P[0].Set || t.P[1].Set || t.P[2].Set {
 		y = 0
-		if t.p[0].set {
-			y += t.p[0].v
+		if t.P[0].Set {
+			y += t.P[0].V
 		}
-		if t.p[1].set {
-			y += float64(t.p[1].v * in)
+		if t.P[1].Set {
+			y += float64(t.P[1].V * in)
 		}
-		if t.p[2].set {
-			y += float64(float64(t.p[2].v*in) * in)
+		if t.P[2].Set {
+			y += float64(float64(t.P[2].V*in) * in)
 		}
 	}
-	if t.hasKnots && len(t.knots) > 1 {
-		y = piecewiseLinear(t.knots, y)
+	if t.HasKnots && len(t.Knots) > 1 {
+		y = piecewiseLinear(t.Knots, y)
 	}
-	if t.outLTEIn && y > in {
+	if t.OutLTEIn && y > in {
 		y = in
 	}
-	if t.outGTEIn && y < in {
+	if t.OutGTEIn && y < in {
 		y = in
 	}
 	return y

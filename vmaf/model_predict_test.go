@@ -162,8 +162,8 @@ func TestPredictTiny(t *testing.T) {
 }
 
 func TestTransform(t *testing.T) {
-	poly := transformDict{p: [3]optionalFloat{{true, 1}, {true, 2}, {true, 0.5}}}
-	knots := transformDict{hasKnots: true, knots: [][2]float64{{0, 10}, {10, 10}, {20, 30}, {30, 35}}}
+	poly := transformDict{P: [3]optionalFloat{{Set: true, V: 1}, {Set: true, V: 2}, {Set: true, V: 0.5}}}
+	knots := transformDict{HasKnots: true, Knots: [][2]float64{{0, 10}, {10, 10}, {20, 30}, {30, 35}}}
 	for _, tc := range []struct {
 		name string
 		tf   transformDict
@@ -171,17 +171,17 @@ func TestTransform(t *testing.T) {
 		want float64
 	}{
 		{"polynomial", poly, 2, 1 + 4 + 2},
-		{"p1 only", transformDict{p: [3]optionalFloat{1: {true, 3}}}, 2, 6},
+		{"p1 only", transformDict{P: [3]optionalFloat{1: {Set: true, V: 3}}}, 2, 6},
 		{"no terms", transformDict{}, 7, 7},
 		{"flat first segment", knots, 5, 10},
 		{"below the knots, flat", knots, -4, 10},
 		{"rising segment", knots, 15, 20},
 		{"shared knot takes the later segment", knots, 20, 30},
 		{"above the knots, extrapolated", knots, 40, 40},
-		{"single knot is identity", transformDict{hasKnots: true, knots: [][2]float64{{1, 2}}}, 5, 5},
-		{"out_gte_in", transformDict{p: [3]optionalFloat{1: {true, 0.5}}, outGTEIn: true}, 10, 10},
-		{"out_lte_in", transformDict{p: [3]optionalFloat{1: {true, 2}}, outLTEIn: true}, 10, 10},
-		{"out_lte_in keeps lower", transformDict{p: [3]optionalFloat{1: {true, 0.5}}, outLTEIn: true}, 10, 5},
+		{"single knot is identity", transformDict{HasKnots: true, Knots: [][2]float64{{1, 2}}}, 5, 5},
+		{"out_gte_in", transformDict{P: [3]optionalFloat{1: {Set: true, V: 0.5}}, OutGTEIn: true}, 10, 10},
+		{"out_lte_in", transformDict{P: [3]optionalFloat{1: {Set: true, V: 2}}, OutLTEIn: true}, 10, 10},
+		{"out_lte_in keeps lower", transformDict{P: [3]optionalFloat{1: {Set: true, V: 0.5}}, OutLTEIn: true}, 10, 5},
 	} {
 		if got := tc.tf.apply(tc.in); math.Abs(got-tc.want) > 1e-12 {
 			t.Errorf("%s: apply(%g) = %g, want %g", tc.name, tc.in, got, tc.want)

@@ -119,7 +119,7 @@ func TestBuiltinModelsUpToDate(t *testing.T) {
 		t.Skip("no go command")
 	}
 	out := filepath.Join(t.TempDir(), "builtin_models.go")
-	cmd := exec.Command("go", "run", "../internal/genmodels", "-models", dir, "-o", out)
+	cmd := exec.Command("go", "run", "./internal/genmodels", "-models", dir, "-o", out)
 	if msg, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("genmodels: %v\n%s", err, msg)
 	}

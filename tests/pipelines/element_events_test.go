@@ -56,14 +56,17 @@ func TestElementCapsMismatch(t *testing.T) {
 	if run.Err == nil {
 		t.Fatalf("gst-launch succeeded with mismatched caps:\n%s", run.Output)
 	}
+	// gst-launch writes messages to stdout and errors to stderr, which
+	// arrive interleaved: the error may start in the middle of a line.
 	var line string
-	for _, l := range strings.Split(run.Output, "\n") {
-		if strings.HasPrefix(l, "ERROR: from element") && strings.Contains(l, "GstVmafSink:") {
-			line = l
-			break
-		}
+	const from = "ERROR: from element /GstPipeline:pipeline0/GstVmafSink:v:"
+	if i := strings.Index(run.Output, from); i >= 0 {
+		line, _, _ = strings.Cut(run.Output[i:], "\n")
 	}
 	// The headline names the formats; the details carry both pads' caps.
+	if line == "" {
+		t.Fatalf("no error line from the element:\n%s", run.Output)
+	}
 	for _, want := range []string{"frame 0 is", "160x120 I420", "176x144 I420"} {
 		if !strings.Contains(line, want) {
 			t.Errorf("element error %q does not contain %q", line, want)

@@ -1,6 +1,9 @@
 package element
 
-import "sync"
+import (
+	"sync"
+	"time"
+)
 
 // playGate holds the distorted stream while the element is not PLAYING.
 // The inner sink holds the reference stream in PAUSED (its preroll); were
@@ -17,17 +20,35 @@ type playGate struct {
 	prerolled bool // a reference frame has gone to the inner sink
 	flushing  bool
 	closed    bool
+	expired   bool // the current wait reached gateLimit
+	wait      int  // counts waits, so a late timer cannot end a later one
 }
 
 func (g *playGate) init() { g.cond.L = &g.mu }
 
-// pass waits until the element is PLAYING and reports true, or false when
-// the pad flushes or the run stops first.
+// gateLimit bounds a wait at the gate. A pipeline that never reaches
+// PLAYING while the distorted stream waits (one seen: two sources whose
+// formats differ, under load, stayed PREROLLING) must not hang its host:
+// after the limit the frame goes on, and the pairing's own waits apply.
+const gateLimit = 5 * time.Second
+
+// pass waits until the element is PLAYING, at most gateLimit, and reports
+// true, or false when the pad flushes or the run stops first.
 func (g *playGate) pass() bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	for g.prerolled && !g.playing && !g.flushing && !g.closed {
-		g.cond.Wait()
+	if g.prerolled && !g.playing && !g.flushing && !g.closed {
+		g.wait++
+		wait := g.wait
+		timer := time.AfterFunc(gateLimit, func() {
+			g.set(func() { g.expired = g.wait == wait })
+		})
+		for g.prerolled && !g.playing && !g.flushing && !g.closed && !g.expired {
+			g.cond.Wait()
+		}
+		timer.Stop()
+		g.wait++ // a timer still firing finds another wait
+		g.expired = false
 	}
 	return !g.flushing && !g.closed
 }

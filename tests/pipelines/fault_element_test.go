@@ -209,8 +209,18 @@ func TestFaultPanicHook(t *testing.T) {
 	wantLines(t, out,
 		`^first=error vmafsink internal error in \w+_sink chain: VMAFSINK_TEST_PANIC_FRAME=20: test panic on buffer 20`,
 		`^null=success`, `^rerun=eos scored=5 `, `^alive$`)
-	if frames := gsttest.ReadResults(t, results, "json"); len(frames) == 0 || len(frames) > 10 {
-		t.Errorf("%d frames in the results file of the run that panicked at buffer 20, want 1 to 10", len(frames))
+	// The other pad's thread goes on until the host stops the pipeline, so
+	// how many frames are scored after the panic varies; none scored may be
+	// lost, and they are the stream's first frames in order.
+	frames := gsttest.ReadResults(t, results, "json")
+	if len(frames) == 0 {
+		t.Errorf("no frame in the results file of the run that panicked at buffer 20")
+	}
+	for i, f := range frames {
+		if f.Num != i {
+			t.Errorf("results file frame %d is frame %d", i, f.Num)
+			break
+		}
 	}
 }
 

@@ -11,6 +11,7 @@ from gi.repository import Gst  # noqa: E402
 
 Gst.init(None)
 SEC = Gst.SECOND
+CAPS = "video/x-raw,format=I420,width=160,height=120,framerate=30/1"
 
 
 def out(**kw):
@@ -47,6 +48,11 @@ def pooled(bus, timeout):
     return got, False
 
 
+def field(pooled_msg, name):
+    """A field of the pooled message, -1 without one."""
+    return pooled_msg.get_value(name) if pooled_msg else -1
+
+
 def files(ref, dist):
     return (f"filesrc location={ref} ! decodebin ! videoconvert ! video/x-raw,format=I420 ! v.ref_sink "
             f"filesrc location={dist} ! decodebin ! videoconvert ! video/x-raw,format=I420 ! v.dist_sink ")
@@ -63,7 +69,7 @@ def case_paused(ref, dist):
     out(scored_paused=p.get_by_name("v").get_property("frames-scored"))
     p.set_state(Gst.State.PLAYING)
     s, eos = pooled(bus, 30)
-    out(eos=eos, scored_end=s.get_value("frames-scored") if s else -1)
+    out(eos=eos, scored_end=field(s, "frames-scored"))
     p.set_state(Gst.State.NULL)
 
 
@@ -71,8 +77,8 @@ def case_long_pause(ref, dist):
     # Two independent sources, held PAUSED longer than the element's
     # waits for a partner last: no frame may be lost to the pause.
     p = Gst.parse_launch(
-        "videotestsrc num-buffers=60 ! video/x-raw,format=I420,width=160,height=120,framerate=30/1 ! v.ref_sink "
-        "videotestsrc num-buffers=60 pattern=ball ! video/x-raw,format=I420,width=160,height=120,framerate=30/1 ! v.dist_sink "
+        "videotestsrc num-buffers=60 ! " + CAPS + " ! v.ref_sink "
+        "videotestsrc num-buffers=60 pattern=ball ! " + CAPS + " ! v.dist_sink "
         "vmafsink name=v frame-message=false max-pending=4")
     bus = p.get_bus()
     p.set_state(Gst.State.PAUSED)
@@ -80,15 +86,15 @@ def case_long_pause(ref, dist):
     time.sleep(2.5)
     p.set_state(Gst.State.PLAYING)
     s, eos = pooled(bus, 30)
-    out(eos=eos, scored=s.get_value("frames-scored") if s else -1,
-        unpaired_ref=s.get_value("frames-unpaired-ref") if s else -1,
-        unpaired_dist=s.get_value("frames-unpaired-dist") if s else -1)
+    out(eos=eos, scored=field(s, "frames-scored"),
+        unpaired_ref=field(s, "frames-unpaired-ref"),
+        unpaired_dist=field(s, "frames-unpaired-dist"))
     p.set_state(Gst.State.NULL)
 
 
 def case_seek(ref, dist):
     p = Gst.parse_launch(
-        "videotestsrc num-buffers=90 ! video/x-raw,format=I420,width=160,height=120,framerate=30/1 ! tee name=t "
+        "videotestsrc num-buffers=90 ! " + CAPS + " ! tee name=t "
         "t. ! queue ! v.ref_sink t. ! queue ! videobalance saturation=0.5 ! v.dist_sink "
         "vmafsink name=v frame-message=false")
     bus = p.get_bus()
@@ -108,21 +114,21 @@ def case_seek(ref, dist):
     out(position_ms=pos // Gst.MSECOND if found else -1)
     p.set_state(Gst.State.PLAYING)
     s, eos = pooled(bus, 30)
-    out(eos=eos, scored_after_seek=s.get_value("frames-scored") if s else -1)
+    out(eos=eos, scored_after_seek=field(s, "frames-scored"))
     p.set_state(Gst.State.NULL)
 
 
 def case_ref_ends(ref, dist):
     # The reference ends after 6 frames; the distorted stream never ends.
     p = Gst.parse_launch(
-        "videotestsrc num-buffers=6 ! video/x-raw,format=I420,width=160,height=120,framerate=30/1 ! v.ref_sink "
-        "videotestsrc pattern=ball ! video/x-raw,format=I420,width=160,height=120,framerate=30/1 ! v.dist_sink "
+        "videotestsrc num-buffers=6 ! " + CAPS + " ! v.ref_sink "
+        "videotestsrc pattern=ball ! " + CAPS + " ! v.dist_sink "
         "vmafsink name=v frame-message=false")
     bus = p.get_bus()
     p.set_state(Gst.State.PLAYING)
     s, eos = pooled(bus, 20)
-    out(eos=eos, scored=s.get_value("frames-scored") if s else -1,
-        unpaired_dist=s.get_value("frames-unpaired-dist") if s else -1)
+    out(eos=eos, scored=field(s, "frames-scored"),
+        unpaired_dist=field(s, "frames-unpaired-dist"))
     p.set_state(Gst.State.NULL)
 
 
@@ -131,7 +137,7 @@ def case_one_linked(ref, dist):
     src = Gst.ElementFactory.make("videotestsrc")
     src.set_property("num-buffers", 10)
     caps = Gst.ElementFactory.make("capsfilter")
-    caps.set_property("caps", Gst.Caps.from_string("video/x-raw,format=I420,width=160,height=120,framerate=30/1"))
+    caps.set_property("caps", Gst.Caps.from_string(CAPS))
     v = Gst.ElementFactory.make("vmafsink", "v")
     v.set_property("frame-message", False)
     for e in (src, caps, v):
@@ -141,13 +147,13 @@ def case_one_linked(ref, dist):
     bus = p.get_bus()
     p.set_state(Gst.State.PLAYING)
     s, eos = pooled(bus, 20)
-    out(eos=eos, unpaired_ref=s.get_value("frames-unpaired-ref") if s else -1)
+    out(eos=eos, unpaired_ref=field(s, "frames-unpaired-ref"))
     p.set_state(Gst.State.NULL)
 
 
 def case_latency(ref, dist):
     p = Gst.parse_launch(
-        "videotestsrc is-live=true ! video/x-raw,format=I420,width=160,height=120,framerate=30/1 ! tee name=t "
+        "videotestsrc is-live=true ! " + CAPS + " ! tee name=t "
         "t. ! queue ! v.ref_sink "
         "t. ! queue ! x264enc speed-preset=ultrafast key-int-max=30 ! avdec_h264 ! videoconvert ! "
         "video/x-raw,format=I420 ! queue ! v.dist_sink "
@@ -188,7 +194,7 @@ def case_props(ref, dist):
     out(late_warning=m.parse_warning()[0].message if m else "none")
     s, eos = pooled(bus, 30)
     out(eos=eos, notifies=len(notified), last_notified=notified[-1] if notified else -1,
-        scored=s.get_value("frames-scored") if s else -1)
+        scored=field(s, "frames-scored"))
     p.set_state(Gst.State.NULL)
 
 

@@ -46,22 +46,24 @@ func LaunchQuiet(t testing.TB, timeout time.Duration, description string, env ..
 // it) instead of failing the test.
 func LaunchTimeout(t testing.TB, timeout time.Duration, description string, env ...string) *Run {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "gst-launch-1.0", append([]string{"-q", "-f"}, strings.Fields(description)...)...)
-	cmd.Env = Env(t, env...)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	err := cmd.Run()
-	if ctx.Err() != nil {
-		return nil
-	}
-	return &Run{Output: out.String(), Err: err, Messages: ParseMessages(out.String())}
+	run, _ := play(t, timeout, "gst-launch-1.0", append([]string{"-q", "-f"}, strings.Fields(description)...), env)
+	return run
 }
 
 // launch runs a program that plays a pipeline and waits for it, at most
 // timeout.
 func launch(t testing.TB, timeout time.Duration, prog string, args, env []string) *Run {
+	t.Helper()
+	run, out := play(t, timeout, prog, args, env)
+	if run == nil {
+		t.Fatalf("%s did not finish within %v (deadlock?):\n%s", filepath.Base(prog), timeout, tail(out))
+	}
+	return run
+}
+
+// play runs prog for at most timeout and returns its run, or nil and what
+// it printed when it had to be killed.
+func play(t testing.TB, timeout time.Duration, prog string, args, env []string) (*Run, string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
@@ -71,13 +73,13 @@ func launch(t testing.TB, timeout time.Duration, prog string, args, env []string
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err := cmd.Run()
 	if ctx.Err() != nil {
-		t.Fatalf("%s did not finish within %v (deadlock?):\n%s", filepath.Base(prog), timeout, tail(out.String()))
+		return nil, out.String()
 	}
 	run := &Run{Output: out.String(), Err: err, Messages: ParseMessages(out.String())}
 	if ps := cmd.ProcessState; ps != nil {
 		run.CPU = ps.UserTime() + ps.SystemTime()
 	}
-	return run
+	return run, run.Output
 }
 
 // Frames returns the type=frame messages.

@@ -47,9 +47,17 @@ func TestElementMCPAllowGID(t *testing.T) {
 	p := gsttest.Start(t, fmt.Sprintf("%s vmafsink name=v mcp-uds=%s mcp-allow-gid=%d", liveSources, sock, group))
 	waitSocket(t, p, sock)
 
+	// The socket is given to the group just after it is bound: the file
+	// can be seen a moment before (peers are checked by SO_PEERCRED, so
+	// nobody gets in meanwhile).
 	var st syscall.Stat_t
-	if err := syscall.Stat(sock, &st); err != nil {
-		t.Fatal(err)
+	for deadline := time.Now().Add(2 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		if err := syscall.Stat(sock, &st); err != nil {
+			t.Fatal(err)
+		}
+		if st.Gid == group || time.Now().After(deadline) {
+			break
+		}
 	}
 	if st.Mode&0o777 != 0o660 || st.Gid != group {
 		t.Errorf("socket mode %o group %d, want 0660 and group %d", st.Mode&0o777, st.Gid, group)

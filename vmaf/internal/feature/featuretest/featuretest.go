@@ -45,8 +45,15 @@ func root() string {
 func Pairs(t testing.TB) []string {
 	t.Helper()
 	var names []string
-	for _, p := range testclips.Glob(root(), filepath.Join("extra", "*.extra.json")) {
-		names = append(names, strings.TrimSuffix(strings.TrimSuffix(filepath.Base(p), ".xz"), ".extra.json"))
+	seen := map[string]bool{}
+	for _, pattern := range []string{"*.extra.json", "*.extra.json.xz"} {
+		for _, p := range testclips.Glob(root(), filepath.Join("extra", pattern)) {
+			name := strings.TrimSuffix(strings.TrimSuffix(filepath.Base(p), ".xz"), ".extra.json")
+			if !seen[name] {
+				seen[name] = true
+				names = append(names, name)
+			}
+		}
 	}
 	if len(names) == 0 {
 		t.Fatalf("no golden pairs with extra/ logs in %v", testclips.Dirs(root()))

@@ -1,0 +1,85 @@
+// Package floatpsnr is libvmaf's float_psnr: the luma PSNR computed on
+// samples converted to float the way libvmaf's float extractors convert
+// them (deeper samples scaled down to the 8-bit range).
+package floatpsnr
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature"
+)
+
+// Kind is float_psnr. libvmaf declares no options for it.
+var Kind = &feature.Kind{
+	Name:    "float_psnr",
+	Outputs: func(feature.Format, feature.Settings) []string { return []string{"float_psnr"} },
+	New:     newExtractor,
+}
+
+// limits are the peak (in the 8-bit range the samples are scaled to) and
+// the ceiling of the score, per bit depth, as libvmaf sets them.
+type limits struct{ peak, max float64 }
+
+func limitsFor(depth int) (limits, error) {
+	switch depth {
+	case 8:
+		return limits{255, 60}, nil
+	case 10:
+		return limits{255.75, 72}, nil
+	case 12:
+		return limits{255.9375, 84}, nil
+	case 16:
+		return limits{255.99609375, 108}, nil
+	}
+	return limits{}, fmt.Errorf("feature float_psnr: bit depth %d is not supported (8, 10, 12 or 16)", depth)
+}
+
+type extractor struct {
+	limits
+	scale float32 // divisor taking deeper samples to the 8-bit range
+}
+
+func newExtractor(f feature.Format, _ feature.Settings) (feature.Extractor, error) {
+	l, err := limitsFor(f.BitDepth)
+	if err != nil {
+		return nil, err
+	}
+	if f.Width < 1 || f.Height < 1 {
+		return nil, fmt.Errorf("feature float_psnr: empty picture %dx%d", f.Width, f.Height)
+	}
+	return &extractor{limits: l, scale: float32(int(1) << (f.BitDepth - 8))}, nil
+}
+
+func (x *extractor) Extract(_ int, ref, dist *feature.Frame, out []float64) error {
+	noise := sumSquaredError(ref.Planes[0], dist.Planes[0], x.scale)
+	noise /= float64(ref.Planes[0].W * ref.Planes[0].H)
+	out[0] = math.Min(10*math.Log10(x.peak*x.peak/math.Max(noise, 1e-10)), x.max)
+	return nil
+}
+
+// sumSquaredError squares each difference in float32 and sums the squares
+// in float64, sample by sample in raster order, as libvmaf does; the
+// float32 square matters for deep samples, whose scaled squares are not
+// exact.
+func sumSquaredError(r, d feature.Plane, scale float32) float64 {
+	var sum float64
+	for y := 0; y < r.H; y++ {
+		if r.BitDepth == 8 {
+			rr, dr := r.Row8(y), d.Row8(y)
+			for i, v := range rr {
+				e := float32(v) - float32(dr[i])
+				sum += float64(e * e)
+			}
+			continue
+		}
+		rr, dr := r.Row16(y), d.Row16(y)
+		for i, v := range rr {
+			e := float32(v)/scale - float32(dr[i])/scale
+			sum += float64(e * e)
+		}
+	}
+	return sum
+}
+
+func (x *extractor) Close() {}

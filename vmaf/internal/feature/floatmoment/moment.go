@@ -1,0 +1,66 @@
+// Package floatmoment is libvmaf's float_moment: the mean and the mean
+// square of the reference's and the distorted picture's luma, on samples
+// converted to float the way libvmaf's float extractors convert them.
+package floatmoment
+
+import (
+	"fmt"
+
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature"
+)
+
+// Kind is float_moment. libvmaf declares no options for it.
+var Kind = &feature.Kind{
+	Name: "float_moment",
+	Outputs: func(feature.Format, feature.Settings) []string {
+		return []string{"float_moment_ref1st", "float_moment_dis1st", "float_moment_ref2nd", "float_moment_dis2nd"}
+	},
+	New: newExtractor,
+}
+
+type extractor struct{ scale float32 }
+
+func newExtractor(f feature.Format, _ feature.Settings) (feature.Extractor, error) {
+	switch f.BitDepth {
+	case 8, 10, 12, 16:
+	default:
+		return nil, fmt.Errorf("feature float_moment: bit depth %d is not supported (8, 10, 12 or 16)", f.BitDepth)
+	}
+	if f.Width < 1 || f.Height < 1 {
+		return nil, fmt.Errorf("feature float_moment: empty picture %dx%d", f.Width, f.Height)
+	}
+	return &extractor{scale: float32(int(1) << (f.BitDepth - 8))}, nil
+}
+
+func (x *extractor) Extract(_ int, ref, dist *feature.Frame, out []float64) error {
+	n := float64(ref.Planes[0].W * ref.Planes[0].H)
+	s1, s2 := moments(ref.Planes[0], x.scale)
+	out[0], out[2] = s1/n, s2/n
+	s1, s2 = moments(dist.Planes[0], x.scale)
+	out[1], out[3] = s1/n, s2/n
+	return nil
+}
+
+// moments sums the samples and their squares in float64 in raster order,
+// each square taken in float32 first as libvmaf does (deep samples scaled
+// to the 8-bit range have squares float32 cannot hold exactly).
+func moments(p feature.Plane, scale float32) (sum, sumSq float64) {
+	for y := 0; y < p.H; y++ {
+		if p.BitDepth == 8 {
+			for _, b := range p.Row8(y) {
+				v := float32(b)
+				sum += float64(v)
+				sumSq += float64(v * v)
+			}
+			continue
+		}
+		for _, w := range p.Row16(y) {
+			v := float32(w) / scale
+			sum += float64(v)
+			sumSq += float64(v * v)
+		}
+	}
+	return sum, sumSq
+}
+
+func (x *extractor) Close() {}

@@ -1,0 +1,147 @@
+package floatadm
+
+import "math"
+
+// libvmaf's float constants for 1/30 and 1/15 are double literals, so
+// the products they enter are computed in double.
+const (
+	oneBy30 = 0.0333333351
+	oneBy15 = 0.0666666701
+)
+
+func abs32(v float32) float32 { return math.Float32frombits(math.Float32bits(v) &^ (1 << 31)) }
+
+// csf weights the three detail bands of src by the scale's CSF into
+// scaled, and writes mask, 1/30 of each weighted magnitude, which the
+// contrast masking threshold sums over a 3×3 neighbourhood.
+func csf(src, scaled, mask *[3][]float32, w, h int, weights [2]float32) {
+	reg := filterRegion(w, h)
+	for b := 0; b < 3; b++ {
+		rf := weights[b/2]
+		for i := reg.top; i < reg.bottom; i++ {
+			lo, hi := i*w+reg.left, i*w+reg.right
+			s, d, m := src[b][lo:hi], scaled[b][lo:hi], mask[b][lo:hi]
+			for j, v := range s {
+				v = rf * v
+				d[j] = v
+				m[j] = float32(oneBy30 * float64(abs32(v)))
+			}
+		}
+	}
+}
+
+// mirror are a band's neighbour indices as libvmaf's masking filter takes
+// them: before 0 it reflects to 1, past n-1 it repeats n-1.
+func mirrorPrev(i int) int {
+	if i == 0 {
+		return 1
+	}
+	return i - 1
+}
+
+func mirrorNext(i, n int) int {
+	if i == n-1 {
+		return i
+	}
+	return i + 1
+}
+
+// maskSum is the masking threshold's part from one band: its 3×3
+// neighbourhood of mask with the centre replaced by 1/15 of the
+// weighted coefficient, summed row by row in float32 (the centre term in
+// double, as in libvmaf).
+func maskSum(mask, scaled []float32, r0, r1, r2, c0, c1, c2 int) float32 {
+	var s float32
+	s += mask[r0+c0]
+	s += mask[r0+c1]
+	s += mask[r0+c2]
+	s += mask[r1+c0]
+	s = float32(float64(s) + float64(oneBy15*float64(abs32(scaled[r1+c1]))))
+	s += mask[r1+c2]
+	s += mask[r2+c0]
+	s += mask[r2+c1]
+	s += mask[r2+c2]
+	return s
+}
+
+// cm is the contrast-masked p-norm of the three bands of src weighted by
+// the CSF: each weighted coefficient's magnitude less the masking
+// threshold of scaled and mask (from csf) at that place, clipped at 0,
+// raised to p and summed over the scored region; each band's norm is
+// offset by the noise floor of weight noise, and the three added.
+func (x *adm) cm(src, scaled, mask *[3][]float32, w, h int, weights [2]float32, noise float64) float32 {
+	p := x.p
+	reg := scoredRegion(w, h)
+	rf := [3]float32{weights[0], weights[0], weights[1]}
+	cube, pn := p.cube(), float32(p.pNorm)
+	var accum [3]float32
+	for i := reg.top; i < reg.bottom; i++ {
+		r0, r1, r2 := mirrorPrev(i)*w, i*w, mirrorNext(i, h)*w
+		var inner [3]float32
+		for j := reg.left; j < reg.right; j++ {
+			var thr float32
+			if !p.bypassCM {
+				c0, c2 := mirrorPrev(j), mirrorNext(j, w)
+				thr += maskSum(mask[0], scaled[0], r0, r1, r2, c0, j, c2)
+				thr += maskSum(mask[1], scaled[1], r0, r1, r2, c0, j, c2)
+				thr += maskSum(mask[2], scaled[2], r0, r1, r2, c0, j, c2)
+			}
+			for b := 0; b < 3; b++ {
+				v := abs32(src[b][r1+j]*rf[b]) - thr
+				if v < 0 {
+					v = 0
+				}
+				if cube {
+					inner[b] += float32(float32(v*v) * v)
+				} else {
+					inner[b] += powf(v, pn)
+				}
+			}
+		}
+		for b := range accum {
+			accum[b] += inner[b]
+		}
+	}
+	return x.norms(accum, reg, noise)
+}
+
+// norms adds up the three bands' p-norms, each offset by the noise floor
+// of the region.
+func (x *adm) norms(accum [3]float32, reg region, noise float64) float32 {
+	floor := x.p.noiseFloor(reg.right-reg.left, reg.bottom-reg.top, noise)
+	var sum float32
+	for _, a := range accum {
+		sum += powf(a, x.p.invP) + floor
+	}
+	return sum
+}
+
+// denominator is the p-norm of the reference's CSF-weighted detail bands
+// over the scored region, with the noise floor: what cm of the restored
+// detail is divided by.
+func (x *adm) denominator(ref *bands, w, h int, weights [2]float32) float32 {
+	p := x.p
+	reg := scoredRegion(w, h)
+	src := [3][]float32{ref.h, ref.v, ref.d}
+	rf := [3]float32{weights[0], weights[0], weights[1]}
+	cube, pn := p.cube(), float32(p.pNorm)
+	var accum [3]float32
+	for i := reg.top; i < reg.bottom; i++ {
+		var inner [3]float32
+		for b := 0; b < 3; b++ {
+			row := src[b][i*w+reg.left : i*w+reg.right]
+			for _, v := range row {
+				v = abs32(rf[b] * v)
+				if cube {
+					inner[b] += float32(float32(v*v) * v)
+				} else {
+					inner[b] += powf(v, pn)
+				}
+			}
+		}
+		for b := range accum {
+			accum[b] += inner[b]
+		}
+	}
+	return x.norms(accum, reg, p.noiseWeight)
+}

@@ -1,0 +1,110 @@
+package floatadm
+
+import "math"
+
+// region is the part of a w×h band a step computes: rows [top, bottom),
+// columns [left, right).
+type region struct{ left, top, right, bottom int }
+
+// scoredRegion leaves out the 10 % border libvmaf does not score, with
+// its truncating conversion of w·0.1-0.5.
+func scoredRegion(w, h int) region {
+	l := int(float64(w)*borderFactor - 0.5)
+	t := int(float64(h)*borderFactor - 0.5)
+	return region{l, t, w - l, h - t}
+}
+
+// filterRegion is scoredRegion grown by the masking filter's reach, which
+// the decoupling and CSF steps compute for it, clipped to the band.
+func filterRegion(w, h int) region {
+	l := int(float64(w)*borderFactor - 0.5 - 1)
+	t := int(float64(h)*borderFactor - 0.5 - 1)
+	r := region{l, t, w - l + 2, h - t + 2}
+	r.left = max(r.left, 0)
+	r.top = max(r.top, 0)
+	r.right = min(r.right, w)
+	r.bottom = min(r.bottom, h)
+	return r
+}
+
+const borderFactor = 0.1
+
+// cos1degSq is cos²(1°) rounded to float32.
+var cos1degSq = float32(math.Cos(math.Pi/180) * math.Cos(math.Pi/180))
+
+// decouple splits the distorted bands into what is left of the
+// reference's detail (restored, r) and what was added (a = dist - r):
+// per coefficient the distorted-to-reference ratio clipped to [0, 1]
+// times the reference, except where the two (h, v) vectors point within
+// 1° of each other, where the gain is allowed up to egl.
+func (x *adm) decouple(ref, dis *bands, w, h int) {
+	reg := filterRegion(w, h)
+	egl := x.p.egl
+	const eps float32 = 1e-30
+	for i := reg.top; i < reg.bottom; i++ {
+		lo, hi := i*w+reg.left, i*w+reg.right
+		oH, oV, oD := ref.h[lo:hi], ref.v[lo:hi], ref.d[lo:hi]
+		tH, tV, tD := dis.h[lo:hi], dis.v[lo:hi], dis.d[lo:hi]
+		rH, rV, rD := x.r[0][lo:hi], x.r[1][lo:hi], x.r[2][lo:hi]
+		aH, aV, aD := x.a[0][lo:hi], x.a[1][lo:hi], x.a[2][lo:hi]
+		for j := range oH {
+			oh, ov, od := oH[j], oV[j], oD[j]
+			th, tv, td := tH[j], tV[j], tD[j]
+			kh := clip01(div(th, oh+eps))
+			kv := clip01(div(tv, ov+eps))
+			kd := clip01(div(td, od+eps))
+			sh, sv, sd := kh*oh, kv*ov, kd*od
+
+			dot := float32(oh*th) + float32(ov*tv)
+			oMag := float32(oh*oh) + float32(ov*ov)
+			tMag := float32(th*th) + float32(tv*tv)
+			if dot >= 0 && float32(dot*dot) >= float32(float32(cos1degSq*oMag)*tMag) {
+				sh = gain(sh, th, egl)
+				sv = gain(sv, tv, egl)
+				sd = gain(sd, td, egl)
+			}
+			rH[j], rV[j], rD[j] = sh, sv, sd
+			aH[j], aV[j], aD[j] = th-sh, tv-sv, td-sd
+		}
+	}
+}
+
+func clip01(k float32) float32 {
+	if k < 0 {
+		return 0
+	}
+	if k > 1 {
+		return 1
+	}
+	return k
+}
+
+// gain lets the restored coefficient r grow by up to egl towards the
+// distorted t. libvmaf scales by the double egl, compares in double and
+// stores the result as float32; the two tests run one after the other on
+// the updated value, as there.
+func gain(r, t float32, egl float64) float32 {
+	if r > 0 {
+		if g := float64(r) * egl; g < float64(t) {
+			r = float32(g)
+		} else {
+			r = t
+		}
+	}
+	if r < 0 {
+		if g := float64(r) * egl; g > float64(t) {
+			r = float32(g)
+		} else {
+			r = t
+		}
+	}
+	return r
+}
+
+// div is n/d the way libvmaf's SSE2 build divides here: n times the
+// reciprocal estimate of d refined by one Newton-Raphson step.
+func div(n, d float32) float32 {
+	e := rcpEstimate(d)
+	e = e + float32(e*(1-float32(d*e)))
+	return n * e
+}

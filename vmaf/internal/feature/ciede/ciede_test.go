@@ -1,0 +1,108 @@
+package ciede
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature"
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature/featuretest"
+)
+
+func TestGolden(t *testing.T) {
+	for _, name := range featuretest.Pairs(t) {
+		t.Run(name, func(t *testing.T) {
+			p := featuretest.Load(t, name)
+			names, values := featuretest.Run(t, p, Kind.Defaults())
+			if identical(p) {
+				wantInfinite(t, p, names, values)
+				return
+			}
+			featuretest.Compare(t, p, names, values, featuretest.Tolerance{Abs: 1e-3})
+		})
+	}
+}
+
+// identical tells whether every distorted frame of the pair equals its
+// reference.
+func identical(p *featuretest.Pair) bool {
+	for i := range p.Ref {
+		for k := 0; k < p.Format.Planes(); k++ {
+			if string(p.Ref[i].Planes[k].Data) != string(p.Dist[i].Planes[k].Data) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// wantInfinite checks a pair of identical clips: the mean difference is
+// 0, so libvmaf's score is +Inf, which its JSON log writes as null (read
+// as 0 by the harness).
+func wantInfinite(t *testing.T, p *featuretest.Pair, names []string, values [][]float64) {
+	t.Helper()
+	for i, frame := range values {
+		for j, name := range names {
+			if logged, ok := p.Frames[i][name]; !ok || logged != 0 {
+				t.Fatalf("%s frame %d: libvmaf's log has %s = %v, want null", p.Name, i, name, logged)
+			}
+			if !math.IsInf(frame[j], 1) {
+				t.Errorf("%s frame %d %s: got %v, want +Inf", p.Name, i, name, frame[j])
+			}
+		}
+	}
+}
+
+// TestDeltaE2000 checks the formula on libvmaf's own unit-test colours,
+// whose results it requires to float32 precision.
+func TestDeltaE2000(t *testing.T) {
+	for _, tc := range []struct {
+		c1, c2 lab
+		want   float32
+	}{
+		{lab{0.052488625, -0.587470829, -8.98771572}, lab{0.465437293, 0.386364758, -12.7648535}, 2.54780269},
+		{lab{87.156334, -12.049645, -1.205325}, lab{83.455727, -9.040445, -8.894289}, 4.22714281},
+		{lab{79.718491, 9.109915, 13.727915}, lab{78.717224, 7.526546, 5.597448}, 4.26012468},
+		{lab{99.205299, -3.339410, 1.205873}, lab{97.991730, -2.497345, 2.473533}, 1.26915979},
+		{lab{50, 0, 0}, lab{50, 0, 0}, 0},
+	} {
+		if got := deltaE2000(tc.c1, tc.c2); math.Abs(float64(got-tc.want)) > 1e-9 {
+			t.Errorf("deltaE2000(%v, %v) = %.9g, want %.9g", tc.c1, tc.c2, got, tc.want)
+		}
+	}
+}
+
+func TestNewRejects(t *testing.T) {
+	for _, tc := range []struct {
+		f    feature.Format
+		want string
+	}{
+		{feature.Format{Width: 64, Height: 64, BitDepth: 8, Chroma: feature.Chroma400}, "4:0:0"},
+		{feature.Format{Width: 64, Height: 64, BitDepth: 9, Chroma: feature.Chroma420}, "bit depth 9"},
+		{feature.Format{Width: 0, Height: 64, BitDepth: 8, Chroma: feature.Chroma444}, "empty picture"},
+	} {
+		_, err := Kind.New(tc.f, Kind.Defaults())
+		if err == nil || !strings.HasPrefix(err.Error(), "feature ciede: ") || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("New(%+v): error %v, want one about %q", tc.f, err, tc.want)
+		}
+	}
+}
+
+// BenchmarkExtract1080p times one 1920x1080 4:2:0 frame pair of the
+// golden x264 clip.
+func BenchmarkExtract1080p(b *testing.B) {
+	p := featuretest.Load(b, "dune_1920x1080_x264_crf38")
+	x, err := Kind.New(p.Format, Kind.Defaults())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer x.Close()
+	out := make([]float64, 1)
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		n := i % len(p.Ref)
+		if err := x.Extract(n, p.Ref[n], p.Dist[n], out); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

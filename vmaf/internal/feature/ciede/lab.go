@@ -1,0 +1,109 @@
+package ciede
+
+import "math"
+
+// lab is a CIELAB colour, in float32 as libvmaf keeps it.
+type lab struct{ l, a, b float32 }
+
+// Constants of the conversion, computed at run time in float64 from
+// float64 operands: that is how a C compiler folds 1.0/1.055 and the
+// like, while a Go constant expression would be folded exactly and could
+// round differently.
+var (
+	one = 1.0
+
+	invGammaScale = one / 1.055   // sRGB decoding of the companded part
+	invLinearGain = one / 12.92   // sRGB decoding of the linear part
+	invWhiteX     = one / 0.95047 // D65 white point
+	invWhiteZ     = one / 1.08883
+)
+
+const (
+	gammaKnee  = 10. / 255.
+	labEpsilon = 216.0 / 24389.0
+	labKappa   = 24389.0 / 27.0
+)
+
+// labConverter takes YCbCr samples of one bit depth to CIELAB, with a
+// small cache: neighbouring samples often share all three values, and a
+// conversion costs six powers.
+type labConverter struct {
+	lumaOffset, chromaOffset float64
+	invLumaRange, invChroma  float64
+	cache                    []labEntry
+}
+
+type labEntry struct {
+	key uint64 // y<<32 | u<<16 | v, plus 1<<48 once filled
+	lab lab
+}
+
+const cacheBits = 12
+
+func newLabConverter(depth int) labConverter {
+	scale := float64(int(1) << (depth - 8))
+	return labConverter{
+		lumaOffset:   16. * scale,
+		chromaOffset: 128. * scale,
+		invLumaRange: one / (219. * scale),
+		invChroma:    one / (224. * scale),
+		cache:        make([]labEntry, 1<<cacheBits),
+	}
+}
+
+func (c *labConverter) convert(y, u, v int32) lab {
+	key := uint64(y)<<32 | uint64(u)<<16 | uint64(v) | 1<<48
+	h := (key * 0x9E3779B97F4A7C15) >> (64 - cacheBits)
+	e := &c.cache[h]
+	if e.key == key {
+		return e.lab
+	}
+	e.key, e.lab = key, c.compute(y, u, v)
+	return e.lab
+}
+
+// compute is libvmaf's conversion: limited-range BT.709 YCbCr to
+// non-linear RGB (with its rounded matrix), sRGB decoding, linear RGB to
+// XYZ, and XYZ to CIELAB under D65. Everything is in float64 but for
+// the three XYZ-to-LAB mappings and the result, which libvmaf rounds to
+// float32.
+func (c *labConverter) compute(ys, us, vs int32) lab {
+	y := (float64(ys) - c.lumaOffset) * c.invLumaRange
+	u := (float64(us) - c.chromaOffset) * c.invChroma
+	v := (float64(vs) - c.chromaOffset) * c.invChroma
+
+	r := decodeSRGB(y + 1.28033*v)
+	g := decodeSRGB(y - 0.21482*u - 0.38059*v)
+	b := decodeSRGB(y + 2.12798*u)
+
+	x := r*0.4124564390896921 + g*0.357576077643909 + b*0.18043748326639894
+	yy := r*0.21267285140562248 + g*0.715152155287818 + b*0.07217499330655958
+	z := r*0.019333895582329317 + g*0.119192025881303 + b*0.9503040785363677
+
+	fx := float64(labCompand(x * invWhiteX))
+	fy := float64(labCompand(yy))
+	fz := float64(labCompand(z * invWhiteZ))
+	return lab{
+		l: float32(116.0*fy - 16.0),
+		a: float32(500.0 * (fx - fy)),
+		b: float32(200.0 * (fy - fz)),
+	}
+}
+
+func decodeSRGB(c float64) float64 {
+	if c > gammaKnee {
+		return math.Pow((c+0.055)*invGammaScale, 2.4)
+	}
+	return c * invLinearGain
+}
+
+// labCompand is CIELAB's f(t). libvmaf raises to the float64 power
+// nearest 1/3 and keeps a float32; the true cube root is within about a
+// float64 unit of that power here, so both round to the same float32 but
+// for ties too rare to matter, and the cube root is the faster.
+func labCompand(t float64) float32 {
+	if t > labEpsilon {
+		return float32(math.Cbrt(t))
+	}
+	return float32((labKappa*t + 16.0) * (1.0 / 116.0))
+}

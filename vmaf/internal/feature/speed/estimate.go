@@ -1,0 +1,118 @@
+package speed
+
+import "math"
+
+// estimate models e.down's 5×5 blocks as a Gaussian scale mixture and
+// writes each block's entropy and variance to out. It reports false when
+// the blocks' covariance cannot be inverted; the variances are then zero,
+// as libvmaf makes them.
+func (e *engine) estimate(out *result) bool {
+	e.covariance()
+	e.eigen.eigenvalues(e.cov, e.eig)
+
+	// Y: one row per position in the block, one column per block.
+	for p := 0; p < block; p++ {
+		si, sj := p/blockSize, p%blockSize
+		row := e.y[p*e.nb : (p+1)*e.nb]
+		for bi := 0; bi < e.nbv; bi++ {
+			src := e.down[(bi*blockSize+si)*e.dw+sj:]
+			for bj := 0; bj < e.nbh; bj++ {
+				row[bi*e.nbh+bj] = src[bj*blockSize]
+			}
+		}
+	}
+	regular := true
+	for _, l := range e.eig {
+		if float64(l) < eigenEps {
+			regular = false
+		}
+	}
+	ok := regular && e.solver.solve(e.cov, e.y, e.x, e.nb)
+	if !ok {
+		clear(e.x)
+	}
+
+	// Each block's variance is yᵀK⁻¹y / 25: the products, then the sum
+	// over the block's positions in order.
+	for i, x := range e.x {
+		e.x[i] = (x * e.y[i]) / block
+	}
+	s := e.x[:e.nb]
+	for p := 1; p < block; p++ {
+		for j, v := range e.x[p*e.nb : (p+1)*e.nb] {
+			s[j] += v
+		}
+	}
+
+	// The entropy sums, per eigenvalue in order, log2(λ·s + σ²ₙ) + log2(2πe),
+	// each term in double added to the float32 total.
+	clear(out.entropy)
+	for _, l := range e.eig {
+		l = max(l, 0)
+		for j, v := range s {
+			out.entropy[j] = float32(float64(out.entropy[j]) + (math.Log2(float64(l*v+e.sigmaNN)) + log2TwoPiE))
+		}
+	}
+	copy(out.variance, s)
+	return ok
+}
+
+// covariance fills e.cov with the covariance between the 25 positions of
+// a block, each position's samples being the span subW×subH starting at
+// it.
+func (e *engine) covariance() {
+	n := e.subW * e.subH
+	for p := 0; p < block; p++ {
+		si, sj := p/blockSize, p%blockSize
+		var sum float32
+		for i := 0; i < e.subH; i++ {
+			for _, v := range e.down[(si+i)*e.dw+sj : (si+i)*e.dw+sj+e.subW] {
+				sum += v
+			}
+		}
+		mean := float64(sum / float32(n))
+		c := e.centred[p]
+		for i := 0; i < e.subH; i++ {
+			row := c[i*e.subW : (i+1)*e.subW]
+			for j, v := range e.down[(si+i)*e.dw+sj : (si+i)*e.dw+sj+e.subW] {
+				row[j] = float64(v) - mean
+			}
+		}
+	}
+	for a := 0; a < block; a++ {
+		for b := 0; b <= a; b++ {
+			v := float32(covSum(e.centred[a], e.centred[b], e.subW, e.subH) / float64(n))
+			e.cov[a*block+b] = v
+			e.cov[b*block+a] = v
+		}
+	}
+}
+
+// covSum is the sum of x·y over a w×h span, accumulated as libvmaf's AVX2
+// kernel does (the golden numbers come from it): per row, runs of eight
+// into two four-lane double accumulators with fused multiply-adds, a run
+// of four into the first, the rest into a separate unfused sum; the lanes
+// are added at the end.
+func covSum(x, y []float64, w, h int) float64 {
+	var a0, a1 [4]float64
+	var tail float64
+	for i := 0; i < h; i++ {
+		rx, ry := x[i*w:(i+1)*w], y[i*w:(i+1)*w]
+		j := 0
+		for ; j+7 < w; j += 8 {
+			for l := 0; l < 4; l++ {
+				a0[l] = math.FMA(rx[j+l], ry[j+l], a0[l])
+				a1[l] = math.FMA(rx[j+4+l], ry[j+4+l], a1[l])
+			}
+		}
+		for ; j+3 < w; j += 4 {
+			for l := 0; l < 4; l++ {
+				a0[l] = math.FMA(rx[j+l], ry[j+l], a0[l])
+			}
+		}
+		for ; j < w; j++ {
+			tail += float64(rx[j] * ry[j])
+		}
+	}
+	return (a0[0] + a1[0]) + (a0[1] + a1[1]) + (a0[2] + a1[2]) + (a0[3] + a1[3]) + tail
+}

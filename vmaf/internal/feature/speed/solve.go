@@ -1,0 +1,116 @@
+package speed
+
+// Solving K·X = Y for the n×n covariance K and the n×m block samples Y,
+// as libvmaf does: a Householder QR decomposition built from explicit
+// reflector matrices and products, then back substitution, all float32
+// with the products summed in order of the inner index.
+
+type solveWork struct {
+	n                int
+	q, r, qk, z, tmp []float32 // n×n
+	v                []float32
+	rect             []float32 // n×m: Qᵀ·Y
+}
+
+func newSolveWork(n, m int) *solveWork {
+	nn := n * n
+	return &solveWork{n: n, q: make([]float32, nn), r: make([]float32, nn), qk: make([]float32, nn),
+		z: make([]float32, nn), tmp: make([]float32, nn), v: make([]float32, n), rect: make([]float32, n*m)}
+}
+
+// mul sets dst (rows×cols) to x (rows×inner) times y (inner×cols),
+// accumulating each entry over the inner index in order.
+func mul(dst, x, y []float32, rows, inner, cols int) {
+	clear(dst[:rows*cols])
+	for i := 0; i < rows; i++ {
+		d := dst[i*cols : (i+1)*cols]
+		for k := 0; k < inner; k++ {
+			xik := x[i*inner+k]
+			yk := y[k*cols : (k+1)*cols]
+			for j, yv := range yk {
+				d[j] += xik * yv
+			}
+		}
+	}
+}
+
+func norm32(v []float32) float32 {
+	var s float32
+	for _, x := range v {
+		s += x * x
+	}
+	return sqrt32(s)
+}
+
+// decompose leaves in w.q the product of the reflectors (Qᵀ of A = Q·R)
+// and in w.r the upper triangular R.
+func (w *solveWork) decompose(a []float32) {
+	n, z, q, qk, v := w.n, w.z, w.q, w.qk, w.v
+	copy(z, a)
+	identity(q, n)
+	for k := 0; k < n-1; k++ {
+		// The leading k rows and columns become the identity's.
+		for i := 0; i < n; i++ {
+			for j := 0; j < n; j++ {
+				if i < k || j < k {
+					z[i*n+j] = 0
+					if i == j {
+						z[i*n+j] = 1
+					}
+				}
+			}
+		}
+		for i := 0; i < n; i++ {
+			v[i] = z[i*n+k]
+		}
+		// libvmaf takes the sign from the original matrix's diagonal.
+		v[k] += sign32(a[k*n+k]) * norm32(v)
+		nv := norm32(v)
+		for i := range v {
+			v[i] /= nv
+		}
+		for i := 0; i < n; i++ {
+			for j := 0; j < n; j++ {
+				qk[i*n+j] = -2 * v[i] * v[j]
+			}
+		}
+		for i := 0; i < n; i++ {
+			qk[i*n+i]++
+		}
+		mul(w.tmp, qk, z, n, n, n)
+		copy(z, w.tmp)
+		mul(w.tmp, qk, q, n, n, n)
+		copy(q, w.tmp)
+	}
+	mul(w.r, q, a, n, n, n)
+}
+
+func identity(m []float32, n int) {
+	clear(m[:n*n])
+	for i := 0; i < n; i++ {
+		m[i*n+i] = 1
+	}
+}
+
+// solve writes X (n×m) with K·X = Y, or reports false when R has a
+// diagonal entry below eigenEps in magnitude (X is then partly written).
+func (w *solveWork) solve(k, y, x []float32, m int) bool {
+	n := w.n
+	w.decompose(k)
+	mul(w.rect, w.q, y, n, n, m)
+	r, b := w.r, w.rect
+	for i := n - 1; i >= 0; i-- {
+		den := r[i*n+i]
+		if float64(abs32(den)) < eigenEps {
+			return false
+		}
+		for j := 0; j < m; j++ {
+			t := b[i*m+j]
+			for kk := i + 1; kk < n; kk++ {
+				t -= x[kk*m+j] * r[i*n+kk]
+			}
+			x[i*m+j] = t / den
+		}
+	}
+	return true
+}

@@ -10,8 +10,10 @@ type Config struct {
 	// Models score every frame; each reports under its Name, which must
 	// be unique. At least one is required.
 	Models []*Model
-	// Features adds metrics beyond the models' inputs: "psnr"
-	// (psnr_y, psnr_cb, psnr_cr), "float_ssim" and "float_ms_ssim".
+	// Features adds metrics beyond the models' inputs, each named as
+	// libvmaf's --feature takes it: NAME or NAME=opt=val:opt=val, such as
+	// "psnr", "float_ssim" or "psnr=enable_chroma=false". ExtractorNames
+	// lists the names; CheckFeature checks one.
 	Features []string
 	// Threads is the number of worker goroutines; 0 means 1.
 	Threads int

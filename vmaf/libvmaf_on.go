@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/vmafsink/vmafsink/vmaf/internal/clibvmaf"
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature"
 )
 
 // libvmafScorer drives libvmaf. libvmaf 3.2 computes motion2 only when the
@@ -21,8 +22,9 @@ type libvmafScorer struct {
 	epochs []libvmafEpoch // model sets, each from its first frame on
 	// skipped frames are read (libvmaf has no motion-only read, so they
 	// cost as much as scored ones) but not reported.
-	skipped map[int]bool
-	ended   bool
+	skipped  map[int]bool
+	ended    bool
+	features []feature.Settings // the extra features requested
 }
 
 type libvmafEpoch struct {
@@ -39,14 +41,23 @@ func newLibvmafScorer(cfg Config) (scorer, error) {
 	}
 	s := &libvmafScorer{cfg: cfg, v: v}
 	for _, f := range cfg.Features {
-		if _, ok := extraFeatures[f]; !ok {
+		st, err := parseFeature(f)
+		if err != nil {
 			s.close()
-			return nil, fmt.Errorf("vmaf: unknown feature %q (want psnr, float_ssim or float_ms_ssim)", f)
+			return nil, err
 		}
-		if err := v.UseFeature(f); err != nil {
+		var opts [][2]string
+		_, list, _ := strings.Cut(strings.TrimSpace(f), "=")
+		for _, kv := range strings.Split(list, ":") {
+			if k, v, ok := strings.Cut(kv, "="); ok {
+				opts = append(opts, [2]string{k, v})
+			}
+		}
+		if err := v.UseFeature(st.Kind().Name, opts); err != nil {
 			s.close()
 			return nil, fmt.Errorf("vmaf: %w", err)
 		}
+		s.features = append(s.features, st)
 	}
 	if err := s.setModels(cfg.Models); err != nil {
 		s.close()
@@ -79,8 +90,8 @@ func (s *libvmafScorer) setModels(models []*Model) error {
 		}
 	}
 	e.names = append(e.names, "integer_motion")
-	for _, f := range s.cfg.Features {
-		e.names = append(e.names, unitOutputs(unitKey{kind: extraFeatures[f], gainLimit: defaultGainLimit})...)
+	for _, st := range s.features {
+		e.names = append(e.names, st.Kind().Outputs(feature.Format{Chroma: feature.Chroma420}, st)...)
 	}
 	s.epochs = append(s.epochs, e)
 	return nil

@@ -256,7 +256,7 @@ func applyOverloads(feature string, opts []featureOpt, overloads []featureOverlo
 	out := opts
 	copied := false
 	for _, ov := range overloads {
-		if ext == nil || ov.extractor != ext.name {
+		if ext == nil || ov.extractor != ext.Name {
 			continue
 		}
 		if !copied {
@@ -283,8 +283,8 @@ func (m *Model) checkOverloads(overloads []featureOverload) error {
 		var have []string
 		for _, in := range m.inputs {
 			if ext := lookupFeature(in.feature).ext; ext != nil {
-				found = found || ext.name == ov.extractor
-				have = appendUnique(have, ext.name)
+				found = found || ext.Name == ov.extractor
+				have = appendUnique(have, ext.Name)
 			}
 		}
 		if !found {

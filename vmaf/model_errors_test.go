@@ -132,9 +132,9 @@ func TestFeatureSpecErrors(t *testing.T) {
 		{"output not computed", `"VMAF_integer_feature_adm2_score"`, `"integer_adm_num"`,
 			"input integer_adm_num (integer_adm_num): the native adm extractor does not compute it"},
 		{"gain limit out of range", `"score_clip"`, `"feature_opts_dicts": [{"adm_enhn_gain_limit": 0.5}], "score_clip"`,
-			`adm option adm_enhn_gain_limit="0.5": outside 1..100`},
+			`feature adm: option adm_enhn_gain_limit="0.5": outside 1..100`},
 		{"unsupported option", `"score_clip"`, `"feature_opts_dicts": [{"adm_csf_mode": 1}], "score_clip"`,
-			"input integer_adm2_csf_1: option adm_csf_mode is not supported by the native engine"},
+			"input integer_adm2_csf_1: feature adm: option adm_csf_mode is not supported by the native engine"},
 		{"chroma correction", `"score_clip"`, `"chroma_correction_parameter": 0.5, "score_clip"`,
 			"chroma_correction_parameter"},
 	} {

@@ -2,98 +2,35 @@ package vmaf
 
 import (
 	"fmt"
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature"
 	"slices"
-	"strconv"
 	"strings"
 )
 
-// featureSpec names one model input: which extractor produces it and with
-// which options.
+// featureSpec names one model input: the extractor settings that compute
+// it and the name libvmaf reports it under, e.g. "integer_vif_scale0_egl_1".
 type featureSpec struct {
-	extractor string  // "vif", "adm" or "motion" (libvmaf's integer extractors)
-	output    string  // e.g. "vif_scale0", "adm2", "adm_scale1", "aim", "adm3", "motion2"
-	gainLimit float64 // vif_enhn_gain_limit or adm_enhn_gain_limit; 100 when not set
-	name      string  // libvmaf's reported name, e.g. "integer_vif_scale0_egl_1"
+	settings feature.Settings
+	name     string
 }
 
-// extractorInfo describes one of libvmaf's feature extractors: its name
-// (as spec options address it) and its options.
-type extractorInfo struct {
-	name    string
-	native  bool // computed by this package's engine
-	options []optionInfo
-}
-
-type optionKind int
-
-const (
-	optBool optionKind = iota
-	optInt
-	optDouble
-)
-
-// optionInfo is an extractor option. A feature parameter changes the
-// feature's value, so libvmaf names a feature computed with a non-default
-// one by appending the option's alias (and value, unless boolean).
-type optionInfo struct {
-	name, alias string
-	kind        optionKind
-	def         float64 // default; 0 or 1 for booleans
-	min, max    float64
-	param       bool
-}
-
-// The extractor tables hold libvmaf 3.2.0's integer extractors' options.
-// They are read-only.
+// The floating-point extractors of libvmaf's float models, known here by
+// name and options until the engine computes them.
 var (
-	vifExtractor = &extractorInfo{name: "vif", native: true, options: []optionInfo{
-		{name: "debug", kind: optBool},
-		{name: "vif_enhn_gain_limit", alias: "egl", kind: optDouble, def: defaultEnhnGainLimit, min: 1, max: defaultEnhnGainLimit, param: true},
-		{name: "vif_skip_scale0", alias: "ssclz", kind: optBool, param: true},
+	floatVIFKind = &feature.Kind{Name: "float_vif", Options: []feature.Option{
+		{Name: "vif_enhn_gain_limit", Alias: "egl", Type: feature.Double, Default: defaultEnhnGainLimit, Min: 1, Max: defaultEnhnGainLimit, Param: true},
 	}}
-	admExtractor = &extractorInfo{name: "adm", native: true, options: []optionInfo{
-		{name: "debug", kind: optBool},
-		{name: "adm_csf_scale", alias: "scf", kind: optDouble, def: 1, min: 0, max: 50, param: true},
-		{name: "adm_csf_diag_scale", alias: "scfd", kind: optDouble, def: 1, min: 0, max: 50, param: true},
-		{name: "adm_dlm_weight", alias: "dlmw", kind: optDouble, def: 0.5, min: 0, max: 1, param: true},
-		{name: "adm_enhn_gain_limit", alias: "egl", kind: optDouble, def: defaultEnhnGainLimit, min: 1, max: defaultEnhnGainLimit, param: true},
-		{name: "adm_norm_view_dist", alias: "nvd", kind: optDouble, def: 3, min: 0.75, max: 24, param: true},
-		{name: "adm_ref_display_height", alias: "rdh", kind: optInt, def: 1080, min: 1, max: 4320, param: true},
-		{name: "adm_csf_mode", alias: "csf", kind: optInt, def: 0, min: 0, max: 3, param: true},
-		{name: "adm_noise_weight", alias: "nw", kind: optDouble, def: 0.03125, min: 0, max: 1500, param: true},
-		{name: "adm_skip_aim", kind: optBool},
-		{name: "adm_skip_scale0", alias: "ssz", kind: optBool, param: true},
-		{name: "adm_min_val", alias: "min", kind: optDouble, def: 0, min: 0, max: 1, param: true},
+	floatADMKind = &feature.Kind{Name: "float_adm", Options: []feature.Option{
+		{Name: "adm_enhn_gain_limit", Alias: "egl", Type: feature.Double, Default: defaultEnhnGainLimit, Min: 1, Max: defaultEnhnGainLimit, Param: true},
 	}}
-	motionExtractor = &extractorInfo{name: "motion", native: true, options: []optionInfo{
-		{name: "motion_force_zero", alias: "force_0", kind: optBool, param: true},
-		{name: "motion_blend_factor", alias: "mbf", kind: optDouble, def: 1, min: 0, max: 1, param: true},
-		{name: "motion_blend_offset", alias: "mbo", kind: optDouble, def: 40, min: 0, max: 1000, param: true},
-		{name: "motion_fps_weight", alias: "mfw", kind: optDouble, def: 1, min: 0, max: 5, param: true},
-		{name: "motion_max_val", alias: "mmxv", kind: optDouble, def: 10000, min: 0, max: 10000, param: true},
-		{name: "motion_five_frame_window", alias: "mffw", kind: optBool, param: true},
-		{name: "motion_moving_average", alias: "mma", kind: optBool, param: true},
-		{name: "debug", kind: optBool},
-	}}
-	// The floating-point extractors, which the native engine does not
-	// compute, are known by name and gain limits only: enough to name the
-	// inputs of libvmaf's float models.
-	floatVIFExtractor = &extractorInfo{name: "float_vif", options: []optionInfo{
-		{name: "vif_enhn_gain_limit", alias: "egl", kind: optDouble, def: defaultEnhnGainLimit, min: 1, max: defaultEnhnGainLimit, param: true},
-	}}
-	floatADMExtractor = &extractorInfo{name: "float_adm", options: []optionInfo{
-		{name: "adm_enhn_gain_limit", alias: "egl", kind: optDouble, def: defaultEnhnGainLimit, min: 1, max: defaultEnhnGainLimit, param: true},
-	}}
-	floatMotionExtractor = &extractorInfo{name: "float_motion"}
+	floatMotionKind = &feature.Kind{Name: "float_motion"}
 )
-
-const defaultEnhnGainLimit = 100.0 // libvmaf's default for VIF and ADM
 
 // featureSource says which extractor computes a model feature and which of
 // its outputs the feature is; output is empty for outputs the native
 // engine does not compute.
 type featureSource struct {
-	ext    *extractorInfo
+	ext    *feature.Kind
 	output string
 }
 
@@ -103,35 +40,35 @@ func lookupFeature(feature string) featureSource {
 	if mid, ok := cutAffixes(feature, "VMAF_integer_feature_", "_score"); ok {
 		switch {
 		case isScaled(mid, "vif_scale"):
-			return featureSource{vifExtractor, mid}
+			return featureSource{vifKind, mid}
 		case mid == "adm2" || mid == "aim" || mid == "adm3":
-			return featureSource{admExtractor, mid}
+			return featureSource{admKind, mid}
 		case mid == "motion" || mid == "motion2" || mid == "motion3":
-			return featureSource{motionExtractor, mid}
+			return featureSource{motionKind, mid}
 		case mid == "motion_sad":
-			return featureSource{motionExtractor, ""}
+			return featureSource{motionKind, ""}
 		}
 		return featureSource{}
 	}
 	if mid, ok := cutAffixes(feature, "VMAF_feature_", "_score"); ok {
 		switch {
 		case isScaled(mid, "vif_scale"):
-			return featureSource{floatVIFExtractor, ""}
+			return featureSource{floatVIFKind, mid}
 		case mid == "adm2" || mid == "aim" || mid == "adm3" || isScaled(mid, "adm_scale"):
-			return featureSource{floatADMExtractor, ""}
+			return featureSource{floatADMKind, mid}
 		case mid == "motion" || mid == "motion2" || mid == "motion3":
-			return featureSource{floatMotionExtractor, ""}
+			return featureSource{floatMotionKind, mid}
 		}
 		return featureSource{}
 	}
 	if rest, ok := strings.CutPrefix(feature, "integer_adm"); ok {
 		if isScaled("adm"+rest, "adm_scale") {
-			return featureSource{admExtractor, "adm" + rest}
+			return featureSource{admKind, "adm" + rest}
 		}
-		return featureSource{admExtractor, ""} // num/den and the like
+		return featureSource{admKind, ""} // num/den and the like
 	}
 	if strings.HasPrefix(feature, "integer_vif") {
-		return featureSource{vifExtractor, ""}
+		return featureSource{vifKind, ""}
 	}
 	return featureSource{}
 }
@@ -173,85 +110,42 @@ func aliasFeature(feature string) string {
 	return feature
 }
 
-// optionValues resolves an extractor's options from a feature's options:
-// values parsed and range-checked as libvmaf does, defaults where unset.
-// Keys the extractor does not have are ignored, as in libvmaf.
-func (e *extractorInfo) optionValues(opts []featureOpt) ([]float64, error) {
-	vals := make([]float64, len(e.options))
-	for i, o := range e.options {
-		vals[i] = o.def
-		s, ok := optValue(opts, o.name)
+// settingsOf resolves an extractor's settings from a feature's options,
+// parsed and range-checked as libvmaf does. Keys the extractor does not
+// have are ignored, as in libvmaf.
+func settingsOf(k *feature.Kind, opts []featureOpt) (feature.Settings, error) {
+	s := k.Defaults()
+	for _, o := range k.Options {
+		v, ok := optValue(opts, o.Name)
 		if !ok {
 			continue
 		}
 		var err error
-		switch o.kind {
-		case optBool:
-			switch s {
-			case "true":
-				vals[i] = 1
-			case "false":
-				vals[i] = 0
-			default:
-				err = fmt.Errorf("want true or false")
-			}
-		case optInt:
-			var n int
-			if n, err = strconv.Atoi(s); err == nil {
-				vals[i] = float64(n)
-			}
-		case optDouble:
-			vals[i], err = strconv.ParseFloat(s, 64)
-		}
-		if err == nil && o.kind != optBool && !(vals[i] >= o.min && vals[i] <= o.max) { // NaN fails too
-			err = fmt.Errorf("outside %g..%g", o.min, o.max)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%s option %s=%q: %w", e.name, o.name, s, err)
+		if s, err = s.With(o.Name, v); err != nil {
+			return feature.Settings{}, err
 		}
 	}
-	return vals, nil
+	return s, nil
 }
 
-// reportedName is the name libvmaf reports a feature under: its alias,
-// then for each feature parameter not at its default, in order of option
-// name, "_alias" (booleans) or "_alias_value". Features of extractors not
-// known here carry their options in the same form.
+// reportedName is the name libvmaf reports a feature under: its alias and
+// the suffix of its extractor's settings. Features of extractors not known
+// here carry their options in the same form.
 func reportedName(feature string, opts []featureOpt) string {
 	name := aliasFeature(feature)
 	ext := lookupFeature(feature).ext
-	if ext == nil || ext.options == nil {
-		for _, o := range slices.SortedFunc(slices.Values(opts), func(a, b featureOpt) int { return strings.Compare(a.Key, b.Key) }) {
-			name += "_" + o.Key + "_" + o.Val
+	if ext != nil && ext.Options != nil {
+		if s, err := settingsOf(ext, opts); err == nil {
+			return name + s.Suffix()
 		}
-		return name
-	}
-	vals, err := ext.optionValues(opts)
-	if err != nil {
 		// featureSpecs reports the bad value; keep the name distinct.
 		for _, o := range opts {
 			name += "_" + o.Key + "_" + o.Val
 		}
 		return name
 	}
-	order := make([]int, len(ext.options))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortFunc(order, func(a, b int) int { return strings.Compare(ext.options[a].name, ext.options[b].name) })
-	for _, i := range order {
-		o := ext.options[i]
-		if !o.param || vals[i] == o.def {
-			continue
-		}
-		switch o.kind {
-		case optBool:
-			name += "_" + o.alias
-		case optInt:
-			name += "_" + o.alias + "_" + strconv.Itoa(int(vals[i]))
-		default:
-			name += "_" + o.alias + "_" + formatG(vals[i])
-		}
+	for _, o := range slices.SortedFunc(slices.Values(opts), func(a, b featureOpt) int { return strings.Compare(a.Key, b.Key) }) {
+		name += "_" + o.Key + "_" + o.Val
 	}
 	return name
 }
@@ -267,30 +161,24 @@ func (m *Model) featureSpecs() ([]featureSpec, error) {
 	specs := make([]featureSpec, len(m.inputs))
 	for i, in := range m.inputs {
 		src := lookupFeature(in.feature)
-		if src.ext == nil || !src.ext.native {
+		if src.ext == nil || extractorKinds[src.ext.Name] != src.ext {
 			ext := "an extractor"
 			if src.ext != nil {
-				ext = "libvmaf's " + src.ext.name + " extractor"
+				ext = "libvmaf's " + src.ext.Name + " extractor"
 			}
 			return nil, fmt.Errorf("input %s (%s) needs %s, which the native engine lacks", in.name, in.feature, ext)
 		}
 		if src.output == "" {
-			return nil, fmt.Errorf("input %s (%s): the native %s extractor does not compute it", in.name, in.feature, src.ext.name)
+			return nil, fmt.Errorf("input %s (%s): the native %s extractor does not compute it", in.name, in.feature, src.ext.Name)
 		}
-		vals, err := src.ext.optionValues(in.opts)
+		s, err := settingsOf(src.ext, in.opts)
+		if err == nil {
+			err = checkSettings(s)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("input %s: %w", in.name, err)
 		}
-		spec := featureSpec{extractor: src.ext.name, output: src.output, gainLimit: defaultEnhnGainLimit, name: in.name}
-		for j, o := range src.ext.options {
-			switch {
-			case o.name == "vif_enhn_gain_limit" || o.name == "adm_enhn_gain_limit":
-				spec.gainLimit = vals[j]
-			case o.param && vals[j] != o.def:
-				return nil, fmt.Errorf("input %s: option %s is not supported by the native engine", in.name, o.name)
-			}
-		}
-		specs[i] = spec
+		specs[i] = featureSpec{settings: s, name: in.name}
 	}
 	return specs, nil
 }

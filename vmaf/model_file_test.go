@@ -28,9 +28,8 @@ func TestFaultModelSpecNonFinite(t *testing.T) {
 		}
 	}
 	// The range check itself refuses NaN too, whatever the spec parser lets by.
-	vals, err := vifExtractor.optionValues([]featureOpt{{"vif_enhn_gain_limit", "NaN"}})
-	if err == nil {
-		t.Errorf("optionValues accepted NaN: %v", vals)
+	if _, err := settingsOf(vifKind, []featureOpt{{"vif_enhn_gain_limit", "NaN"}}); err == nil {
+		t.Errorf("settingsOf accepted NaN")
 	}
 	// Finite values in range still work.
 	if _, err := ParseModelSpec("version=vmaf_v0.6.1:vif.vif_enhn_gain_limit=1.5"); err != nil {

@@ -2,6 +2,7 @@ package vmaf
 
 import (
 	"fmt"
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature"
 	"math"
 	"os"
 	"strconv"
@@ -183,8 +184,8 @@ func parseOverload(key, val string, hasVal bool) (featureOverload, error) {
 	if !hasVal || val == "" {
 		return featureOverload{}, fmt.Errorf("%s: no value", key)
 	}
-	for _, e := range []*extractorInfo{vifExtractor, admExtractor, motionExtractor} {
-		if e.name == ext && !e.hasOption(opt) {
+	if e, ok := extractorKinds[ext]; ok {
+		if !hasOption(e, opt) {
 			return featureOverload{}, fmt.Errorf("%s: extractor %s has no option %q", key, ext, opt)
 		}
 	}
@@ -201,9 +202,9 @@ func parseOverload(key, val string, hasVal bool) (featureOverload, error) {
 	return featureOverload{extractor: ext, key: opt, val: val}, nil
 }
 
-func (e *extractorInfo) hasOption(name string) bool {
-	for _, o := range e.options {
-		if o.name == name {
+func hasOption(e *feature.Kind, name string) bool {
+	for _, o := range e.Options {
+		if o.Name == name {
 			return true
 		}
 	}

@@ -144,34 +144,48 @@ func TestBuiltinModelUnknown(t *testing.T) {
 }
 
 func TestFeatureSpecs(t *testing.T) {
+	type spec struct {
+		extractor string
+		gainLimit float64
+		name      string
+	}
 	for _, tc := range []struct {
 		version string
-		want    []featureSpec
+		want    []spec
 	}{
-		{"vmaf_v0.6.1", []featureSpec{
-			{"adm", "adm2", 100, "integer_adm2"},
-			{"motion", "motion2", 100, "integer_motion2"},
-			{"vif", "vif_scale0", 100, "integer_vif_scale0"},
-			{"vif", "vif_scale1", 100, "integer_vif_scale1"},
-			{"vif", "vif_scale2", 100, "integer_vif_scale2"},
-			{"vif", "vif_scale3", 100, "integer_vif_scale3"},
+		{"vmaf_v0.6.1", []spec{
+			{"adm", 100, "integer_adm2"},
+			{"motion", 0, "integer_motion2"},
+			{"vif", 100, "integer_vif_scale0"},
+			{"vif", 100, "integer_vif_scale1"},
+			{"vif", 100, "integer_vif_scale2"},
+			{"vif", 100, "integer_vif_scale3"},
 		}},
-		{"vmaf_4k_v0.6.1neg", []featureSpec{
-			{"adm", "adm2", 1, "integer_adm2_egl_1"},
-			{"motion", "motion2", 100, "integer_motion2"},
-			{"vif", "vif_scale0", 1, "integer_vif_scale0_egl_1"},
-			{"vif", "vif_scale1", 1, "integer_vif_scale1_egl_1"},
-			{"vif", "vif_scale2", 1, "integer_vif_scale2_egl_1"},
-			{"vif", "vif_scale3", 1, "integer_vif_scale3_egl_1"},
+		{"vmaf_4k_v0.6.1neg", []spec{
+			{"adm", 1, "integer_adm2_egl_1"},
+			{"motion", 0, "integer_motion2"},
+			{"vif", 1, "integer_vif_scale0_egl_1"},
+			{"vif", 1, "integer_vif_scale1_egl_1"},
+			{"vif", 1, "integer_vif_scale2_egl_1"},
+			{"vif", 1, "integer_vif_scale3_egl_1"},
 		}},
 	} {
 		m, err := BuiltinModel(tc.version)
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := m.featureSpecs()
+		specs, err := m.featureSpecs()
 		if err != nil {
 			t.Fatal(err)
+		}
+		var got []spec
+		for _, s := range specs {
+			k := s.settings.Kind()
+			g := spec{extractor: k.Name, name: s.name}
+			if k != motionKind {
+				g.gainLimit = s.settings.Float(k.Name + "_enhn_gain_limit")
+			}
+			got = append(got, g)
 		}
 		if !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("%s: featureSpecs =\n%v\nwant\n%v", tc.version, got, tc.want)

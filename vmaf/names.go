@@ -1,6 +1,7 @@
 package vmaf
 
 import (
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature"
 	"strconv"
 	"strings"
 )
@@ -24,28 +25,33 @@ type FeatureSource struct {
 // reporter is an extractor as feature names know it.
 type reporter struct {
 	name string
-	info *extractorInfo // its options; nil for an extractor without any
+	kind *feature.Kind
 }
 
 // featureReporters maps each feature name the engines report, at default
-// options, to its extractor. The native extractors' names are the plan's
-// own; the float ones are those libvmaf's float models read. Read-only.
+// options, to its extractor. Read-only.
 var featureReporters = func() map[string]reporter {
 	m := map[string]reporter{}
-	add := func(r reporter, names ...string) {
-		for _, n := range names {
-			m[n] = r
+	f := feature.Format{Chroma: feature.Chroma420, BitDepth: 8}
+	add := func(name string, k *feature.Kind, outs []string) {
+		for _, n := range outs {
+			m[n] = reporter{name, k}
 		}
 	}
-	add(reporter{"integer_vif", vifExtractor}, unitOutputs(unitKey{unitVIF, defaultGainLimit})...)
-	add(reporter{"integer_adm", admExtractor}, unitOutputs(unitKey{unitADM, defaultGainLimit})...)
-	add(reporter{"integer_motion", motionExtractor}, motionOutputs...)
-	for name, kind := range extraFeatures {
-		add(reporter{name: name}, unitOutputs(unitKey{kind, defaultGainLimit})...)
+	for _, k := range extractorKinds {
+		name := k.Name
+		switch k {
+		case vifKind, admKind, motionKind:
+			name = "integer_" + k.Name
+		}
+		add(name, k, k.Outputs(f, k.Defaults()))
 	}
-	add(reporter{"float_vif", floatVIFExtractor}, "vif_scale0", "vif_scale1", "vif_scale2", "vif_scale3")
-	add(reporter{"float_adm", floatADMExtractor}, "adm2", "adm_scale0", "adm_scale1", "adm_scale2", "adm_scale3", "aim", "adm3")
-	add(reporter{"float_motion", floatMotionExtractor}, "motion", "motion2", "motion3")
+	// Until the engine computes them, the float models' features.
+	if _, ok := extractorKinds[floatVIFKind.Name]; !ok {
+		add("float_vif", floatVIFKind, []string{"vif_scale0", "vif_scale1", "vif_scale2", "vif_scale3"})
+		add("float_adm", floatADMKind, []string{"adm2", "adm_scale0", "adm_scale1", "adm_scale2", "adm_scale3", "aim", "adm3"})
+		add("float_motion", floatMotionKind, []string{"motion", "motion2", "motion3"})
+	}
 	return m
 }()
 
@@ -67,7 +73,7 @@ func FeatureExtractor(name string) (src FeatureSource, ok bool) {
 			continue
 		}
 		src := FeatureSource{Extractor: r.name}
-		if opts, ok := r.info.suffixOptions(name[i:]); ok {
+		if opts, ok := suffixOptions(r.kind, name[i:]); ok {
 			src.Suffix, src.Options = name[i:], opts
 		}
 		return src, true
@@ -76,20 +82,20 @@ func FeatureExtractor(name string) (src FeatureSource, ok bool) {
 }
 
 // suffixOptions reads the options a feature name's suffix sets, as
-// reportedName writes them: "_alias" for a boolean, "_alias_value"
-// otherwise.
-func (e *extractorInfo) suffixOptions(suffix string) (map[string]float64, bool) {
-	if e == nil {
+// feature.Settings.Suffix writes them: "_alias" for a boolean,
+// "_alias_value" otherwise.
+func suffixOptions(k *feature.Kind, suffix string) (map[string]float64, bool) {
+	if k == nil {
 		return nil, false
 	}
 	opts := map[string]float64{}
 	for rest := suffix; rest != ""; {
-		o, after := e.optionAt(rest)
+		o, after := optionAt(k, rest)
 		if o == nil {
 			return nil, false
 		}
-		if o.kind == optBool {
-			opts[o.name], rest = 1, after
+		if o.Type == feature.Bool {
+			opts[o.Name], rest = 1, after
 			continue
 		}
 		val, tail, more := strings.Cut(strings.TrimPrefix(after, "_"), "_")
@@ -97,7 +103,7 @@ func (e *extractorInfo) suffixOptions(suffix string) (map[string]float64, bool) 
 		if after == "" || err != nil {
 			return nil, false
 		}
-		opts[o.name], rest = v, ""
+		opts[o.Name], rest = v, ""
 		if more {
 			rest = "_" + tail
 		}
@@ -107,13 +113,13 @@ func (e *extractorInfo) suffixOptions(suffix string) (map[string]float64, bool) 
 
 // optionAt finds the feature parameter whose "_alias" begins s, and the
 // rest of s after it.
-func (e *extractorInfo) optionAt(s string) (*optionInfo, string) {
-	for i := range e.options {
-		o := &e.options[i]
-		if !o.param || o.alias == "" {
+func optionAt(k *feature.Kind, s string) (*feature.Option, string) {
+	for i := range k.Options {
+		o := &k.Options[i]
+		if !o.Param || o.Alias == "" {
 			continue
 		}
-		after, ok := strings.CutPrefix(s, "_"+o.alias)
+		after, ok := strings.CutPrefix(s, "_"+o.Alias)
 		if ok && (after == "" || after[0] == '_') {
 			return o, after
 		}

@@ -3,113 +3,89 @@ package vmaf
 import (
 	"fmt"
 	"slices"
-	"strconv"
+
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature"
 )
 
 // A plan is what a Context computes for each frame under one set of
-// models: which extractor units run, where their outputs land in the
+// models: which extractor instances run, where their outputs land in the
 // frame's feature vector, and which of those values feed each model.
 // A plan is immutable; SetModels swaps in a new one between frames.
 type plan struct {
 	models   []*Model
-	units    []unitSpec
-	features []string     // feature names, in value order
-	motion   int          // offset of integer_motion, integer_motion2, integer_motion3
-	inputs   [][]int      // per model: feature offsets in the model's input order
-	metrics  []string     // reported names: features, then every model's outputs
-	outputs  [][]string   // per model: its metric names
-	hidden   map[int]bool // feature offsets computed but not reported
-	scratch  int          // longest model input vector
+	units    []unitSpec // per-frame extractors, in the order workers take them
+	seqs     []unitSpec // sequential extractors
+	features []string   // feature names, in value order
+	motion   int        // offset of integer_motion, integer_motion2, integer_motion3
+	inputs   [][]int    // per model: feature offsets in the model's input order
+	metrics  []string   // reported names: features, then every model's outputs
+	outputs  [][]string // per model: its metric names
+	scratch  int        // longest model input vector
 }
 
-// unitKind names a per-frame (non-temporal) extractor.
-type unitKind int
-
-const (
-	unitVIF unitKind = iota
-	unitADM
-	unitPSNR
-	unitSSIM
-	unitMSSSIM
-)
-
 // unitKey identifies an extractor instance a worker can reuse across
-// frames and plans.
+// frames and plans: the kind and its settings.
 type unitKey struct {
-	kind      unitKind
-	gainLimit float64
+	name, settings string
 }
 
 type unitSpec struct {
-	key    unitKey
-	offset int // first output in the feature vector
+	key      unitKey
+	settings feature.Settings
+	offset   int // first output in the feature vector
 }
 
-const defaultGainLimit = 100.0 // libvmaf's default enhancement gain limit for VIF and ADM
+func keyOf(s feature.Settings) unitKey { return unitKey{s.Kind().Name, s.Key()} }
 
-// extraFeatures are the metrics a caller may add to the model features.
-var extraFeatures = map[string]unitKind{
-	"psnr":          unitPSNR,
-	"float_ssim":    unitSSIM,
-	"float_ms_ssim": unitMSSSIM,
-}
+// unitCost orders a frame's units so that workers start with the longest,
+// since a frame is done when its last unit is.
+var unitCost = map[string]int{"cambi": 5, "vif": 4, "float_vif": 4, "float_adm": 3, "adm": 3, "psnr_hvs": 2, "float_ms_ssim": 2, "ciede": 2}
 
-// unitOutputs returns the libvmaf names of a unit's outputs.
-func unitOutputs(k unitKey) []string {
-	suffix := ""
-	if k.gainLimit != defaultGainLimit {
-		// libvmaf names features computed with non-default options by
-		// appending the option's alias and its %g-formatted value.
-		suffix = "_egl_" + strconv.FormatFloat(k.gainLimit, 'g', 6, 64)
-	}
-	var base []string
-	switch k.kind {
-	case unitVIF:
-		base = []string{"integer_vif_scale0", "integer_vif_scale1", "integer_vif_scale2", "integer_vif_scale3"}
-	case unitADM:
-		base = []string{"integer_adm2", "integer_adm_scale0", "integer_adm_scale1", "integer_adm_scale2", "integer_adm_scale3", "integer_aim", "integer_adm3"}
-	case unitPSNR:
-		base = []string{"psnr_y", "psnr_cb", "psnr_cr"}
-	case unitSSIM:
-		base = []string{"float_ssim"}
-	case unitMSSSIM:
-		base = []string{"float_ms_ssim"}
-	}
-	out := make([]string, len(base))
-	for i, b := range base {
-		out[i] = b + suffix
-	}
-	return out
-}
-
-var motionOutputs = []string{"integer_motion", "integer_motion2", "integer_motion3"}
-
-// newPlan resolves models and extra features into a plan, or says which
-// model input the native engine cannot compute.
-// Chroma decides which PSNR outputs exist: a luma-only stream has no psnr_cb
-// or psnr_cr, as in libvmaf.
-func newPlan(models []*Model, extras []string, chroma Chroma) (*plan, error) {
+// newPlan resolves models and extra features into a plan for streams of
+// the format, or says which model input or feature the native engine
+// cannot compute. Outputs may depend on the format (a luma-only stream
+// has no psnr_cb), never on its size, which is 0 before the first frame.
+func newPlan(models []*Model, extras []string, format feature.Format) (*plan, error) {
 	if len(models) == 0 {
 		return nil, fmt.Errorf("vmaf: no model configured")
 	}
 	p := &plan{models: models, motion: -1}
 	offsets := map[unitKey]int{}
-	addUnit := func(k unitKey) int {
+	outputs := map[unitKey][]string{}
+	add := func(s feature.Settings) (int, []string) {
+		k := keyOf(s)
 		if off, ok := offsets[k]; ok {
-			return off
+			return off, outputs[k]
 		}
+		outs := s.Kind().Outputs(format, s)
 		off := len(p.features)
-		offsets[k] = off
-		p.units = append(p.units, unitSpec{key: k, offset: off})
-		p.features = append(p.features, unitOutputs(k)...)
-		return off
+		offsets[k], outputs[k] = off, outs
+		spec := unitSpec{key: k, settings: s, offset: off}
+		if s.Kind().NewSequential != nil {
+			p.seqs = append(p.seqs, spec)
+		} else {
+			p.units = append(p.units, spec)
+		}
+		p.features = append(p.features, outs...)
+		return off, outs
 	}
-	addMotion := func() int {
+	addMotion := func(s feature.Settings) (int, []string, error) {
+		if s.Key() != motionKind.Defaults().Key() {
+			return 0, nil, fmt.Errorf("feature motion: options other than the defaults are not supported by the native engine")
+		}
 		if p.motion < 0 {
 			p.motion = len(p.features)
 			p.features = append(p.features, motionOutputs...)
 		}
-		return p.motion
+		return p.motion, motionOutputs, nil
+	}
+	place := func(s feature.Settings) (int, []string, error) {
+		if s.Kind() == motionKind {
+			return addMotion(s)
+		}
+
+		off, outs := add(s)
+		return off, outs, nil
 	}
 	names := map[string]bool{}
 	for _, m := range models {
@@ -119,23 +95,13 @@ func newPlan(models []*Model, extras []string, chroma Chroma) (*plan, error) {
 		}
 		in := make([]int, len(specs))
 		for i, s := range specs {
-			var base int
-			var outs []string
-			switch s.extractor {
-			case "vif":
-				k := unitKey{unitVIF, s.gainLimit}
-				base, outs = addUnit(k), unitOutputs(k)
-			case "adm":
-				k := unitKey{unitADM, s.gainLimit}
-				base, outs = addUnit(k), unitOutputs(k)
-			case "motion":
-				base, outs = addMotion(), motionOutputs
-			default:
-				return nil, fmt.Errorf("vmaf: model %s: input %s needs extractor %q, which the native engine lacks", m.Name, s.name, s.extractor)
+			base, outs, err := place(s.settings)
+			if err != nil {
+				return nil, fmt.Errorf("vmaf: model %s: input %s: %w", m.Name, s.name, err)
 			}
-			j := indexOf(outs, s.name)
+			j := slices.Index(outs, s.name)
 			if j < 0 {
-				return nil, fmt.Errorf("vmaf: model %s: input %s is not an output of extractor %q", m.Name, s.name, s.extractor)
+				return nil, fmt.Errorf("vmaf: model %s: input %s is not an output of extractor %q", m.Name, s.name, s.settings.Kind().Name)
 			}
 			in[i] = base + j
 		}
@@ -150,58 +116,55 @@ func newPlan(models []*Model, extras []string, chroma Chroma) (*plan, error) {
 	}
 	// Temporal features need every frame in order; the engine always
 	// tracks motion so a model swapped in later finds its history intact.
-	addMotion()
+	if _, _, err := addMotion(motionKind.Defaults()); err != nil {
+		return nil, err
+	}
 	for _, e := range extras {
-		kind, ok := extraFeatures[e]
-		if !ok {
-			return nil, fmt.Errorf("vmaf: unknown feature %q (want psnr, float_ssim or float_ms_ssim)", e)
+		s, err := parseFeature(e)
+		if err != nil {
+			return nil, err
 		}
-		addUnit(unitKey{kind: kind, gainLimit: defaultGainLimit})
+		if _, _, err := place(s); err != nil {
+			return nil, fmt.Errorf("vmaf: %w", err)
+		}
+	}
+	if dup := firstDuplicate(p.features); dup != "" {
+		return nil, fmt.Errorf("vmaf: two extractors report the feature %q; drop one of the requests", dup)
 	}
 	p.metrics = append(p.metrics, p.features...)
-	if chroma == Chroma400 {
-		p.hidden = map[int]bool{}
-		for _, u := range p.units {
-			if u.key.kind == unitPSNR {
-				p.hidden[u.offset+1], p.hidden[u.offset+2] = true, true
-			}
-		}
-		p.metrics = p.metrics[:0]
-		for i, f := range p.features {
-			if !p.hidden[i] {
-				p.metrics = append(p.metrics, f)
-			}
-		}
-	}
 	for _, m := range models {
 		p.outputs = append(p.outputs, m.metricNames())
 		for _, n := range m.metricNames() {
-			if indexOf(p.features, n) >= 0 {
+			if slices.Contains(p.features, n) {
 				return nil, fmt.Errorf("vmaf: model name %q clashes with a feature name", n)
 			}
 			p.metrics = append(p.metrics, n)
 		}
 	}
-	// Workers take a frame's units in this order: VIF, the longest,
-	// first, since a frame is done when its last unit is.
 	slices.SortStableFunc(p.units, func(a, b unitSpec) int {
-		av, bv := a.key.kind == unitVIF, b.key.kind == unitVIF
-		switch {
-		case av == bv:
-			return 0
-		case av:
-			return -1
-		}
-		return 1
+		return unitCost[b.key.name] - unitCost[a.key.name]
 	})
 	return p, nil
 }
 
-func indexOf(list []string, s string) int {
-	for i, v := range list {
-		if v == s {
-			return i
+func firstDuplicate(list []string) string {
+	seen := make(map[string]bool, len(list))
+	for _, s := range list {
+		if seen[s] {
+			return s
+		}
+		seen[s] = true
+	}
+	return ""
+}
+
+// seqOffset is where a sequential extractor's outputs land in this plan's
+// feature vector; ok is false when the plan does not report it.
+func (p *plan) seqOffset(k unitKey) (int, bool) {
+	for _, u := range p.seqs {
+		if u.key == k {
+			return u.offset, true
 		}
 	}
-	return -1
+	return 0, false
 }

@@ -12,11 +12,16 @@ type psnr struct {
 	planes int     // 1 for Chroma400, else 3
 	w, h   [3]int  // samples compared per plane
 	peak2  float64 // peak squared
-	max    float64 // cap in dB
+	// maxPlane caps each plane's score in dB: 6*bpc+12 unless min_sse
+	// sets a floor on the error.
+	maxPlane [3]float64
 }
 
 func newPSNR(w, h, bpc int, chroma Chroma) *psnr {
-	p := &psnr{bpc: bpc, planes: 3, max: float64(6*bpc + 12)}
+	p := &psnr{bpc: bpc, planes: 3}
+	for i := range p.maxPlane {
+		p.maxPlane[i] = float64(6*bpc + 12)
+	}
 	p.w[0], p.h[0] = w, h
 	// libvmaf sizes subsampled chroma planes by rounding down, so for odd
 	// luma sizes the last chroma column or row is not compared.
@@ -37,24 +42,18 @@ func newPSNR(w, h, bpc int, chroma Chroma) *psnr {
 	return p
 }
 
-// compute returns psnr_y, psnr_cb and psnr_cr for one frame pair of the
-// geometry and format the extractor was made for. For Chroma400 there are
-// no chroma planes: cb and cr are returned as 0 and must not be reported.
-func (p *psnr) compute(ref, dist *Picture) (y, cb, cr float64) {
-	var out [3]float64
-	for i := 0; i < p.planes; i++ {
-		r, d := ref.plane(i), dist.plane(i)
-		r.w, r.h, d.w, d.h = p.w[i], p.h[i], p.w[i], p.h[i]
-		var sse uint64
-		if p.bpc == 8 {
-			sse = sse8(r, d)
-		} else {
-			sse = sse16(r, d)
-		}
-		mse := float64(sse) / float64(p.w[i]*p.h[i])
-		out[i] = min(10*psnrLog10(p.peak2/max(mse, 1e-16)), p.max)
+// plane returns the PSNR and MSE of plane i of one frame pair of the
+// geometry and format the extractor was made for.
+func (p *psnr) plane(r, d plane, i int) (psnr, mse float64) {
+	r.w, r.h, d.w, d.h = p.w[i], p.h[i], p.w[i], p.h[i]
+	var sse uint64
+	if p.bpc == 8 {
+		sse = sse8(r, d)
+	} else {
+		sse = sse16(r, d)
 	}
-	return out[0], out[1], out[2]
+	mse = float64(sse) / float64(p.w[i]*p.h[i])
+	return min(10*psnrLog10(p.peak2/max(mse, 1e-16)), p.maxPlane[i]), mse
 }
 
 func sse8(r, d plane) uint64 {

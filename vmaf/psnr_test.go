@@ -179,3 +179,13 @@ func BenchmarkPSNR1080p(b *testing.B) {
 		})
 	}
 }
+
+// compute returns psnr_y, psnr_cb and psnr_cr of one frame pair; cb and
+// cr are 0 for Chroma400.
+func (p *psnr) compute(ref, dist *Picture) (y, cb, cr float64) {
+	var out [3]float64
+	for i := 0; i < p.planes; i++ {
+		out[i], _ = p.plane(ref.plane(i), dist.plane(i), i)
+	}
+	return out[0], out[1], out[2]
+}

@@ -78,10 +78,24 @@ func New(threads, subsample int) (*Context, error) {
 }
 
 // UseFeature registers an extra feature extractor such as "psnr".
-func (c *Context) UseFeature(name string) error {
+func (c *Context) UseFeature(name string, opts [][2]string) error {
 	cn := C.CString(name)
 	defer C.free(unsafe.Pointer(cn))
-	if rc := C.vmaf_use_feature(c.v, cn, nil); rc != 0 {
+	var d *C.VmafFeatureDictionary
+	for _, o := range opts {
+		ck, cv := C.CString(o[0]), C.CString(o[1])
+		rc := C.vmaf_feature_dictionary_set(&d, ck, cv)
+		C.free(unsafe.Pointer(ck))
+		C.free(unsafe.Pointer(cv))
+		if rc != 0 {
+			if d != nil {
+				C.vmaf_feature_dictionary_free(&d)
+			}
+			return fmt.Errorf("libvmaf rejected option %s=%s of feature %s (%d)", o[0], o[1], name, int(rc))
+		}
+	}
+	// vmaf_use_feature takes the dictionary over, whatever it returns.
+	if rc := C.vmaf_use_feature(c.v, cn, d); rc != 0 {
 		return fmt.Errorf("libvmaf rejected feature %s (%d)", name, int(rc))
 	}
 	return nil

@@ -60,4 +60,7 @@ type Kind struct {
 	New func(f Format, s Settings) (Extractor, error)
 	// NewSequential is New for extractors that need frames in order.
 	NewSequential func(f Format, s Settings) (Sequential, error)
+	// Check, if set, refuses settings that New would refuse whatever the
+	// stream, so that a bad request fails before the first frame.
+	Check func(s Settings) error
 }

@@ -2,6 +2,7 @@ package cambi
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/vmafsink/vmafsink/vmaf/internal/feature"
 )
@@ -120,10 +121,7 @@ func newConfig(f feature.Format, s feature.Settings) (config, error) {
 	}
 
 	c.setBand()
-	c.reciprocal = make([]float32, reciprocalLimit)
-	for i := 1; i < len(c.reciprocal); i++ {
-		c.reciprocal[i] = 1 / float32(i)
-	}
+	c.reciprocal = reciprocals
 	return c, nil
 }
 
@@ -162,3 +160,16 @@ func (c *config) setBand() {
 		}
 	}
 }
+
+// reciprocals are libvmaf's table of 1/i in float32: 1/i rounded to 9
+// significant digits, then to float32. That double rounding makes 42
+// entries differ from float32(1)/float32(i) by one unit in the last
+// place, and the responses use the table's values.
+var reciprocals = func() []float32 {
+	r := make([]float32, reciprocalLimit)
+	for i := 1; i < len(r); i++ {
+		v, _ := strconv.ParseFloat(strconv.FormatFloat(1/float64(i), 'g', 9, 64), 32)
+		r[i] = float32(v)
+	}
+	return r
+}()

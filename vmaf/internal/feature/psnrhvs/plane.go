@@ -1,0 +1,142 @@
+package psnrhvs
+
+import (
+	"math"
+
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature"
+)
+
+const (
+	blockSize = 8
+	// blockStep is the distance between blocks: they overlap by one
+	// sample. Blocks that would pass the plane's edge are left out.
+	blockStep = 7
+)
+
+// Variance normalisations (n/(n-1) for the 64 and 16 samples of a block
+// and of its quadrants), as libvmaf computes them in float32.
+var (
+	one32       float32 = 1
+	blockVarFix         = one32 / 63 * 64
+	quadVarFix          = one32 / 15 * 16
+)
+
+// block is one 8x8 block of a reference or distorted plane.
+type block struct {
+	c [64]int32 // samples, then DCT coefficients
+}
+
+// load reads the block at (x, y) of p.
+func (b *block) load(p feature.Plane, x, y int) {
+	for i := range blockSize {
+		row := b.c[8*i : 8*i+8]
+		if p.BitDepth == 8 {
+			for j, v := range p.Row8(y + i)[x : x+8] {
+				row[j] = int32(v)
+			}
+		} else {
+			for j, v := range p.Row16(y + i)[x : x+8] {
+				row[j] = int32(v)
+			}
+		}
+	}
+}
+
+// varianceRatio is the sum of the block's four quadrant variances over
+// its whole variance (0 for a flat block): flat
+// quadrants in a busy block mean an edge, which masks less than texture.
+// The sums run in float32 in raster order, as in libvmaf.
+func (b *block) varianceRatio() float32 {
+	var mean float32
+	var qmean [4]float32
+	for i := range blockSize {
+		for j := range blockSize {
+			v := float32(b.c[8*i+j])
+			mean += v
+			qmean[quadrant(i, j)] += v
+		}
+	}
+	mean /= 64
+	for q := range qmean {
+		qmean[q] /= 16
+	}
+	var vr float32
+	var qvar [4]float32
+	for i := range blockSize {
+		for j := range blockSize {
+			v := float32(b.c[8*i+j])
+			q := quadrant(i, j)
+			d := v - mean
+			vr += float32(d * d)
+			dq := v - qmean[q]
+			qvar[q] += float32(dq * dq)
+		}
+	}
+	vr *= blockVarFix
+	for q := range qvar {
+		qvar[q] *= quadVarFix
+	}
+	if vr > 0 {
+		vr = (qvar[0] + qvar[1] + qvar[2] + qvar[3]) / vr
+	}
+	return vr
+}
+
+// quadrant is 0 to 3 for the top-left, bottom-left, top-right and
+// bottom-right 4x4 of a block.
+func quadrant(i, j int) int { return i>>2 + (j>>2)<<1 }
+
+// masking is the block's contrast masking strength from its transformed
+// coefficients: the masked AC energy scaled by the variance ratio.
+func (b *block) masking(w *weights, ratio float32) float32 {
+	var e float32
+	for k := 1; k < 64; k++ {
+		e += float32(float32(b.c[k]*b.c[k]) * w.mask[k])
+	}
+	return float32(math.Sqrt(float64(e*ratio)) / 32)
+}
+
+// planeError is libvmaf's PSNR-HVS error of one plane (w×h samples as
+// libvmaf sizes it): the mean over every coefficient of every block of
+// the squared CSF-weighted difference left after masking, normalised by
+// the squared peak. It accumulates in a single float32, block by block
+// in raster order, as libvmaf does, which makes the order part of the
+// result.
+func planeError(ref, dist feature.Plane, w, h, depth int, wt *weights) float64 {
+	var s, d block
+	var sum float32
+	n := 0
+	for y := 0; y < h-7; y += blockStep {
+		for x := 0; x < w-7; x += blockStep {
+			s.load(ref, x, y)
+			d.load(dist, x, y)
+			sr, dr := s.varianceRatio(), d.varianceRatio()
+			fdct8x8(&s.c)
+			fdct8x8(&d.c)
+			m := max(s.masking(wt, sr), d.masking(wt, dr))
+			for k := range 64 {
+				diff := s.c[k] - d.c[k]
+				if diff < 0 {
+					diff = -diff
+				}
+				e := float32(diff)
+				if k > 0 {
+					// Differences below the masking threshold are not seen.
+					t := m / wt.mask[k]
+					if e < t {
+						e = 0
+					} else {
+						e -= t
+					}
+				}
+				we := e * wt.csf[k]
+				sum += float32(we * we)
+			}
+			n += 64
+		}
+	}
+	sum /= float32(n)
+	peak := int32(1)<<depth - 1
+	sum /= float32(peak * peak)
+	return float64(sum)
+}

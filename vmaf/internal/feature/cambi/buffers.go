@@ -9,6 +9,7 @@ type buffers struct {
 	colSums  []int32   // the mask's per-column window counts
 	modeRows []uint16  // the mode filter's three row modes
 	hist     []uint16  // per-column level histograms over the band
+	rows     []int16   // each pixel's histogram row, -1 when not counted
 	cvals    []float32 // responses of the current scale
 	sel      []float32 // positive responses, for pooling
 }
@@ -22,6 +23,7 @@ func newBuffers(w, h int, cfg *config) buffers {
 		colSums:  make([]int32, w),
 		modeRows: make([]uint16, 3*w),
 		hist:     make([]uint16, cfg.bandSize*w),
+		rows:     make([]int16, n),
 		cvals:    make([]float32, n),
 		sel:      make([]float32, 0, n),
 	}

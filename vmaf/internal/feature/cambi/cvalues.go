@@ -18,53 +18,70 @@ func (x *extractor) cValues(img []uint16, mask []uint8, c []float32, w, h, pad i
 		clear(c)
 		return
 	}
+	// Each pixel's histogram row, or -1 when it is not counted (not
+	// flat, or outside the band): every row is added and removed once.
+	rows := x.buf.rows[:w*h]
+	base, size := cfg.bandBase, uint(cfg.bandSize)
+	for i, v := range img[:w*h] {
+		r := int(v) - base
+		if mask[i] == 0 || uint(r) >= size {
+			r = -1
+		}
+		rows[i] = int16(r)
+	}
 	for y := 0; y < min(pad, h); y++ {
-		x.updateRow(hist, img[y*w:(y+1)*w], mask[y*w:(y+1)*w], nil, nil, w, pad)
+		addRows(hist, rows[y*w:(y+1)*w], w, pad)
 	}
 	for y := 0; y < h; y++ {
-		var addImg, subImg []uint16
-		var addMask, subMask []uint8
-		if y+pad < h {
-			r := y + pad
-			addImg, addMask = img[r*w:(r+1)*w], mask[r*w:(r+1)*w]
+		add, sub := y+pad, y-pad-1
+		switch {
+		case add < h && sub >= 0:
+			slideRows(hist, rows[add*w:(add+1)*w], rows[sub*w:(sub+1)*w], w, pad)
+		case add < h:
+			addRows(hist, rows[add*w:(add+1)*w], w, pad)
+		case sub >= 0:
+			subRows(hist, rows[sub*w:(sub+1)*w], w, pad)
 		}
-		if y-pad-1 >= 0 {
-			r := y - pad - 1
-			subImg, subMask = img[r*w:(r+1)*w], mask[r*w:(r+1)*w]
-		}
-		if addImg != nil || subImg != nil {
-			x.updateRow(hist, addImg, addMask, subImg, subMask, w, pad)
-		}
-		x.cRow(hist, img[y*w:(y+1)*w], mask[y*w:(y+1)*w], c[y*w:(y+1)*w], w)
+		x.cRow(hist, rows[y*w:(y+1)*w], img[y*w:(y+1)*w], c[y*w:(y+1)*w], w)
 	}
 }
 
-// updateRow adds one row's flat in-band pixels to the histograms and
-// removes another's (either may be nil). A pixel leaving and one
-// entering the same column at the same level cancel out.
-func (x *extractor) updateRow(hist []uint16, addImg []uint16, addMask []uint8, subImg []uint16, subMask []uint8, w, pad int) {
-	base, size := x.cfg.bandBase, uint(x.cfg.bandSize)
-	for j := 0; j < w; j++ {
-		add, sub := -1, -1
-		if addImg != nil && addMask[j] != 0 {
-			if r := int(addImg[j]) - base; uint(r) < size {
-				add = r
-			}
-		}
-		if subImg != nil && subMask[j] != 0 {
-			if r := int(subImg[j]) - base; uint(r) < size {
-				sub = r
-			}
-		}
-		if add == sub {
+// slideRows removes one row's counted pixels from the histograms and
+// adds another's. A pixel leaving and one entering the same column at
+// the same level cancel out.
+func slideRows(hist []uint16, add, sub []int16, w, pad int) {
+	sub = sub[:len(add)]
+	for j, a := range add {
+		s := sub[j]
+		if a == s {
 			continue
 		}
 		lo, hi := max(j-pad, 0), min(j+pad+1, w)
-		if sub >= 0 {
-			decRange(hist[sub*w+lo : sub*w+hi])
+		if s >= 0 {
+			o := int(s) * w
+			decRange(hist[o+lo : o+hi])
 		}
-		if add >= 0 {
-			incRange(hist[add*w+lo : add*w+hi])
+		if a >= 0 {
+			o := int(a) * w
+			incRange(hist[o+lo : o+hi])
+		}
+	}
+}
+
+func addRows(hist []uint16, add []int16, w, pad int) {
+	for j, a := range add {
+		if a >= 0 {
+			o := int(a) * w
+			incRange(hist[o+max(j-pad, 0) : o+min(j+pad+1, w)])
+		}
+	}
+}
+
+func subRows(hist []uint16, sub []int16, w, pad int) {
+	for j, s := range sub {
+		if s >= 0 {
+			o := int(s) * w
+			decRange(hist[o+max(j-pad, 0) : o+min(j+pad+1, w)])
 		}
 	}
 }
@@ -112,35 +129,37 @@ func decRange(s []uint16) {
 // level and p the larger count of the levels d+1 above and below; c is
 // the largest. It is computed as libvmaf does, in float32 from the
 // integer product times the float32 reciprocal, so the bits match.
-func (x *extractor) cRow(hist []uint16, img []uint16, mask []uint8, c []float32, w int) {
+func (x *extractor) cRow(hist []uint16, rows []int16, img []uint16, c []float32, w int) {
 	cfg := &x.cfg
-	base, size := cfg.bandBase, uint(cfg.bandSize)
-	active, recip := cfg.active, cfg.reciprocal
-	for j := 0; j < w; j++ {
+	active, recip, weights := cfg.active, cfg.reciprocal, &cfg.weights
+	// The counts are read through a pointer: the levels read are in the
+	// band by construction (setBand keeps a step only when its upper
+	// level is; the lower one is checked), so indexing hist is safe.
+	stride := 2 * w
+	col := unsafe.Pointer(unsafe.SliceData(hist))
+	img = img[:len(rows)]
+	c = c[:len(rows)]
+	for j, r := range rows {
 		c[j] = 0
-		if mask[j] == 0 {
+		if r < 0 {
 			continue
 		}
-		v := int(img[j])
-		r := v - base
-		if uint(r) >= size {
-			continue
-		}
-		steps := active[v]
+		steps := active[img[j]]
 		if steps == 0 {
 			continue
 		}
-		p0 := int(hist[r*w+j])
+		at := unsafe.Add(col, 2*j+int(r)*stride)
+		p0 := int(*(*uint16)(at))
 		var best float32
 		for d := 0; steps != 0; d, steps = d+1, steps>>1 {
 			if steps&1 == 0 {
 				continue
 			}
-			p := int(hist[(r+d+1)*w+j])
-			if below := r - d - 1; below >= 0 {
-				p = max(p, int(hist[below*w+j]))
+			p := int(*(*uint16)(unsafe.Add(at, (d+1)*stride)))
+			if int(r)-d-1 >= 0 {
+				p = max(p, int(*(*uint16)(unsafe.Add(at, -(d+1)*stride))))
 			}
-			val := float32(int32(cfg.weights[d]*p0*p)) * recip[p+p0]
+			val := float32(int32(weights[d&31]*p0*p)) * recip[p+p0]
 			if val > best {
 				best = val
 			}

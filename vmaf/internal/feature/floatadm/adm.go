@@ -18,6 +18,8 @@ type adm struct {
 	r, a         [3][]float32 // restored and additive detail, h v d
 	scaled, mask [3][]float32 // csf outputs
 	tmpLo, tmpHi []float32
+	den          []float32    // a row of reference coefficients + eps
+	gain         [3][]float32 // a row of each band's gains
 	tapY, tapX   [4][]int
 }
 
@@ -35,6 +37,10 @@ func newADM(w, h int, p *params) *adm {
 		x.r[b], x.a[b], x.scaled[b], x.mask[b] = plane(), plane(), plane(), plane()
 	}
 	x.tmpLo, x.tmpHi = make([]float32, w), make([]float32, w)
+	x.den = make([]float32, bw)
+	for b := range x.gain {
+		x.gain[b] = make([]float32, bw)
+	}
 	for k := range 4 {
 		x.tapY[k], x.tapX[k] = make([]int, bh), make([]int, bw)
 	}

@@ -45,15 +45,26 @@ func (x *adm) decouple(ref, dis *bands, w, h int) {
 		lo, hi := i*w+reg.left, i*w+reg.right
 		oH, oV, oD := ref.h[lo:hi], ref.v[lo:hi], ref.d[lo:hi]
 		tH, tV, tD := dis.h[lo:hi], dis.v[lo:hi], dis.d[lo:hi]
+		// The gains, distorted over reference, clipped to [0, 1].
+		n := hi - lo
+		var k [3][]float32
+		for b, o := range [3][]float32{oH, oV, oD} {
+			den := x.den[:n]
+			for j, v := range o {
+				den[j] = v + eps
+			}
+			k[b] = x.gain[b][:n]
+			divRow(k[b], [3][]float32{tH, tV, tD}[b], den)
+		}
 		rH, rV, rD := x.r[0][lo:hi], x.r[1][lo:hi], x.r[2][lo:hi]
 		aH, aV, aD := x.a[0][lo:hi], x.a[1][lo:hi], x.a[2][lo:hi]
+		kH, kV, kD := k[0], k[1], k[2]
 		for j := range oH {
 			oh, ov, od := oH[j], oV[j], oD[j]
 			th, tv, td := tH[j], tV[j], tD[j]
-			kh := clip01(div(th, oh+eps))
-			kv := clip01(div(tv, ov+eps))
-			kd := clip01(div(td, od+eps))
-			sh, sv, sd := kh*oh, kv*ov, kd*od
+			sh := clip01(kH[j]) * oh
+			sv := clip01(kV[j]) * ov
+			sd := clip01(kD[j]) * od
 
 			dot := float32(oh*th) + float32(ov*tv)
 			oMag := float32(oh*oh) + float32(ov*ov)
@@ -99,12 +110,4 @@ func gain(r, t float32, egl float64) float32 {
 		}
 	}
 	return r
-}
-
-// div is n/d the way libvmaf's SSE2 build divides here: n times the
-// reciprocal estimate of d refined by one Newton-Raphson step.
-func div(n, d float32) float32 {
-	e := rcpEstimate(d)
-	e = e + float32(e*(1-float32(d*e)))
-	return n * e
 }

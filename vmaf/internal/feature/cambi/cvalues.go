@@ -30,7 +30,7 @@ func (x *extractor) cValues(img []uint16, mask []uint8, c []float32, w, h, pad i
 		rows[i] = int16(r)
 	}
 	for y := 0; y < min(pad, h); y++ {
-		addRows(hist, rows[y*w:(y+1)*w], w, pad)
+		addRows(hist, rows[y*w:(y+1)*w], w, pad, 1)
 	}
 	for y := 0; y < h; y++ {
 		add, sub := y+pad, y-pad-1
@@ -38,9 +38,9 @@ func (x *extractor) cValues(img []uint16, mask []uint8, c []float32, w, h, pad i
 		case add < h && sub >= 0:
 			slideRows(hist, rows[add*w:(add+1)*w], rows[sub*w:(sub+1)*w], w, pad)
 		case add < h:
-			addRows(hist, rows[add*w:(add+1)*w], w, pad)
+			addRows(hist, rows[add*w:(add+1)*w], w, pad, 1)
 		case sub >= 0:
-			subRows(hist, rows[sub*w:(sub+1)*w], w, pad)
+			addRows(hist, rows[sub*w:(sub+1)*w], w, pad, -1)
 		}
 		x.cRow(hist, rows[y*w:(y+1)*w], img[y*w:(y+1)*w], c[y*w:(y+1)*w], w)
 	}
@@ -48,79 +48,115 @@ func (x *extractor) cValues(img []uint16, mask []uint8, c []float32, w, h, pad i
 
 // slideRows removes one row's counted pixels from the histograms and
 // adds another's. A pixel leaving and one entering the same column at
-// the same level cancel out.
+// the same level cancel out. Neighbouring pixels of one level (the
+// flat runs banding is made of) are applied together, as one
+// trapezoid of counts.
 func slideRows(hist []uint16, add, sub []int16, w, pad int) {
 	sub = sub[:len(add)]
+	addLevel, addFrom := int16(-1), 0
+	subLevel, subFrom := int16(-1), 0
 	for j, a := range add {
 		s := sub[j]
 		if a == s {
-			continue
+			a, s = -1, -1
 		}
-		lo, hi := max(j-pad, 0), min(j+pad+1, w)
-		if s >= 0 {
-			o := int(s) * w
-			decRange(hist[o+lo : o+hi])
+		if a != addLevel {
+			if addLevel >= 0 {
+				run(hist[int(addLevel)*w:int(addLevel+1)*w], addFrom, j-1, pad, 1)
+			}
+			addLevel, addFrom = a, j
 		}
-		if a >= 0 {
-			o := int(a) * w
-			incRange(hist[o+lo : o+hi])
+		if s != subLevel {
+			if subLevel >= 0 {
+				run(hist[int(subLevel)*w:int(subLevel+1)*w], subFrom, j-1, pad, -1)
+			}
+			subLevel, subFrom = s, j
 		}
+	}
+	if addLevel >= 0 {
+		run(hist[int(addLevel)*w:int(addLevel+1)*w], addFrom, w-1, pad, 1)
+	}
+	if subLevel >= 0 {
+		run(hist[int(subLevel)*w:int(subLevel+1)*w], subFrom, w-1, pad, -1)
 	}
 }
 
-func addRows(hist []uint16, add []int16, w, pad int) {
-	for j, a := range add {
-		if a >= 0 {
-			o := int(a) * w
-			incRange(hist[o+max(j-pad, 0) : o+min(j+pad+1, w)])
+// addRows adds (sign 1) or removes (-1) one row's counted pixels.
+func addRows(hist []uint16, row []int16, w, pad int, sign int) {
+	level, from := int16(-1), 0
+	for j, r := range row {
+		if r != level {
+			if level >= 0 {
+				run(hist[int(level)*w:int(level+1)*w], from, j-1, pad, sign)
+			}
+			level, from = r, j
 		}
+	}
+	if level >= 0 {
+		run(hist[int(level)*w:int(level+1)*w], from, w-1, pad, sign)
 	}
 }
 
-func subRows(hist []uint16, sub []int16, w, pad int) {
-	for j, s := range sub {
-		if s >= 0 {
-			o := int(s) * w
-			decRange(hist[o+max(j-pad, 0) : o+min(j+pad+1, w)])
+// run adds sign to the count of every column within pad of each pixel
+// j0..j1 of one level, in hist (that level's counts). Column x gains
+// the number of run pixels within pad of it: a ramp up to m = min(run
+// length, 2·pad+1), a plateau at m and a ramp down, cut off at the
+// picture's edges.
+func run(hist []uint16, j0, j1, pad, sign int) {
+	w := len(hist)
+	m := min(j1-j0+1, 2*pad+1)
+	upFrom, plateauFrom := j0-pad, j0-pad+m-1
+	downFrom, end := j1+pad-m+2, j1+pad+1 // ramp down is [downFrom, end)
+	for x := max(upFrom, 0); x < min(plateauFrom, w); x++ {
+		hist[x] += uint16(sign * (x - upFrom + 1))
+	}
+	if lo, hi := max(plateauFrom, 0), min(downFrom, w); lo < hi {
+		if sign > 0 {
+			incRange(hist[lo:hi], m)
+		} else {
+			decRange(hist[lo:hi], m)
 		}
+	}
+	for x := max(downFrom, 0); x < min(end, w); x++ {
+		hist[x] += uint16(sign * (end - x))
 	}
 }
 
-// incRange and decRange add or take 1 from every count in s, four
+// incRange and decRange add k to or take k from every count in s, four
 // 16-bit counts to a 64-bit word. No lane carries or borrows into the
-// next: a count never exceeds the window's pixels (below 2^16), and one
-// is decremented only where the same pixel incremented it.
-func incRange(s []uint16) {
-	const ones = 0x0001_0001_0001_0001
+// next: a count never exceeds the window's pixels (below 2^16), and k
+// is taken only where the same k pixels added it.
+func incRange(s []uint16, k int) {
+	step := uint64(k) * 0x0001_0001_0001_0001
 	n, i := len(s), 0
 	p := unsafe.Pointer(unsafe.SliceData(s))
 	for ; i+8 <= n; i += 8 {
-		*(*uint64)(unsafe.Add(p, 2*i)) += ones
-		*(*uint64)(unsafe.Add(p, 2*i+8)) += ones
+		*(*uint64)(unsafe.Add(p, 2*i)) += step
+		*(*uint64)(unsafe.Add(p, 2*i+8)) += step
 	}
 	if i+4 <= n {
-		*(*uint64)(unsafe.Add(p, 2*i)) += ones
+		*(*uint64)(unsafe.Add(p, 2*i)) += step
 		i += 4
 	}
 	for ; i < n; i++ {
-		s[i]++
+		s[i] += uint16(k)
 	}
 }
 
-func decRange(s []uint16) {
-	const ones = 0x0001_0001_0001_0001
+func decRange(s []uint16, k int) {
+	step := uint64(k) * 0x0001_0001_0001_0001
 	n, i := len(s), 0
 	p := unsafe.Pointer(unsafe.SliceData(s))
 	for ; i+8 <= n; i += 8 {
-		*(*uint64)(unsafe.Add(p, 2*i)) -= ones
-		*(*uint64)(unsafe.Add(p, 2*i+8)) -= ones
+		*(*uint64)(unsafe.Add(p, 2*i)) -= step
+		*(*uint64)(unsafe.Add(p, 2*i+8)) -= step
 	}
 	if i+4 <= n {
-		*(*uint64)(unsafe.Add(p, 2*i)) -= ones
+		*(*uint64)(unsafe.Add(p, 2*i)) -= step
 		i += 4
 	}
 	for ; i < n; i++ {
-		s[i]--
+		s[i] -= uint16(k)
 	}
 }
 

@@ -12,7 +12,11 @@ import (
 // synth is a frame of the format whose planes hold a deterministic
 // texture: a gradient, a few sinusoids and a hashed noise of the given
 // amplitude, so that ref and dist differ by a seed.
-func synth(f feature.Format, seed uint32, noise int) *feature.Frame {
+func synth(f feature.Format, seed uint32, noise int) *feature.Frame { return synthAt(f, seed, noise, 0) }
+
+// synthAt is synth with the texture moved by shift samples to the left
+// and half as many up, for a moving picture.
+func synthAt(f feature.Format, seed uint32, noise, shift int) *feature.Frame {
 	var planes [3][]byte
 	var strides [3]int
 	bytes := 1
@@ -26,7 +30,8 @@ func synth(f feature.Format, seed uint32, noise int) *feature.Frame {
 		planes[i] = make([]byte, strides[i]*h)
 		for y := range h {
 			for x := range w {
-				v := float64(x*3+y*2)/float64(w+h)*100 + 60*math.Sin(float64(x)/5+float64(i)) + 40*math.Cos(float64(y)/7)
+				u, z := x+shift, y+shift/2
+				v := float64(u*3+z*2)/float64(w+h)*100 + 60*math.Sin(float64(u)/5+float64(i)) + 40*math.Cos(float64(z)/7)
 				hash := (uint32(x)*73856093 ^ uint32(y)*19349663 ^ seed*83492791) % 1024
 				v += float64(int(hash%uint32(2*noise+1)) - noise)
 				s := int(v+110) << (f.BitDepth - 8)

@@ -84,7 +84,7 @@ func newExtractor(f feature.Format, s feature.Settings) (feature.Extractor, erro
 	}
 	x.buf = newBuffers(maxW, maxH, &cfg)
 	if path := s.String("heatmaps_path"); path != "" {
-		if x.heat, err = openHeatmaps(path, cfg.encW, cfg.encH); err != nil {
+		if x.heat, err = openHeatmaps(path, cfg.encW, cfg.encH, x.enc.w, x.enc.h); err != nil {
 			return nil, err
 		}
 	}

@@ -29,8 +29,16 @@ type extractor struct {
 	ref, dist chromaPicker
 	// Chroma rows on the luma grid, reused every row.
 	refU, refV, distU, distV []int32
-	// Luma rows of deep pictures, as int32 like the chroma rows.
+	// Luma rows, as int32 like the chroma rows.
 	refY, distY []int32
+	// pairs caches ΔE00 of recent colour pairs: compressed video repeats
+	// the same reference and distorted samples over flat areas.
+	pairs []pairEntry
+}
+
+type pairEntry struct {
+	ref, dist uint64 // colourKeys, 0 while empty
+	de        float32
 }
 
 func newExtractor(f feature.Format, _ feature.Settings) (feature.Extractor, error) {
@@ -58,6 +66,7 @@ func newExtractor(f feature.Format, _ feature.Settings) (feature.Extractor, erro
 		distV: make([]int32, w),
 		refY:  make([]int32, w),
 		distY: make([]int32, w),
+		pairs: make([]pairEntry, 1<<cacheBits),
 	}
 	return x, nil
 }
@@ -86,14 +95,20 @@ func (x *extractor) addRow(sum float64, w int) float64 {
 	ry, ru, rv := x.refY[:w], x.refU[:w], x.refV[:w]
 	dy, du, dv := x.distY[:w], x.distU[:w], x.distV[:w]
 	for j := range ry {
-		if ry[j] == dy[j] && ru[j] == du[j] && rv[j] == dv[j] {
+		k1 := colourKey(ry[j], ru[j], rv[j])
+		k2 := colourKey(dy[j], du[j], dv[j])
+		if k1 == k2 {
 			// Equal samples differ by exactly 0, which leaves the sum
 			// unchanged.
 			continue
 		}
-		c1 := x.lab.convert(ry[j], ru[j], rv[j])
-		c2 := x.lab.convert(dy[j], du[j], dv[j])
-		sum += float64(deltaE2000(c1, c2))
+		e := &x.pairs[slot(k1^k2*0xC2B2AE3D27D4EB4F)]
+		if e.ref != k1 || e.dist != k2 {
+			c1 := x.lab.convert(k1, ry[j], ru[j], rv[j])
+			c2 := x.lab.convert(k2, dy[j], du[j], dv[j])
+			e.ref, e.dist, e.de = k1, k2, deltaE2000(c1, c2)
+		}
+		sum += float64(e.de)
 	}
 	return sum
 }

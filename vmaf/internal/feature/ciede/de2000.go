@@ -48,7 +48,7 @@ func deltaE2000(c1, c2 lab) float32 {
 	cBar := (ch1 + ch2) / 2
 
 	// Stretch a* for near-neutral colours.
-	cBar7 := math.Pow(float64(cBar), 7)
+	cBar7 := pow7(cBar)
 	g := 1 - math.Sqrt(cBar7/(cBar7+pow25To7))
 	a1 := float32(float64(c1.a) + float64(c1.a/2)*g)
 	a2 := float32(float64(c2.a) + float64(c2.a/2)*g)
@@ -129,11 +129,29 @@ func hueWeight(h float32) float32 {
 func rotation(cpBar, hBar float32) float32 {
 	deg := float32(float64(hBar) * degPerRad)
 	t := float32((float64(deg) - 275.0) * (1.0 / 25.0))
-	c7 := float32(math.Pow(float64(cpBar), 7))
+	c7 := float32(pow7(cpBar))
 	ratio := c7 / (c7 + pow25To7f)
 	theta := float32(60.0 * math.Exp(float64(-(t * t))))
 	rad := float32(float64(theta) * radPerDeg)
 	return float32(-2.0 * math.Sqrt(float64(ratio)) * math.Sin(float64(rad)))
+}
+
+// pow7 is x⁷ rounded once to float64, as a correctly rounded pow gives
+// it (C's pow and powf are, but for rare near-ties; Go's math.Pow
+// multiplies by repeated squaring and can be a unit or two off, besides
+// being slower). x² of a float32 is exact in float64; x³ and x⁴ are kept
+// as exact sums of two float64s by fused multiply-adds, and their product
+// carries 100 bits or so before its single rounding.
+func pow7(x float32) float64 {
+	x1 := float64(x)
+	x2 := x1 * x1
+	h3 := x2 * x1
+	l3 := math.FMA(x2, x1, -h3)
+	h4 := x2 * x2
+	l4 := math.FMA(x2, x2, -h4)
+	h7 := h4 * h3
+	l7 := math.FMA(h4, h3, -h7)
+	return h7 + (l7 + (h4*l3 + l4*h3))
 }
 
 func abs32(x float32) float32 {

@@ -25,8 +25,10 @@ const (
 )
 
 // labConverter takes YCbCr samples of one bit depth to CIELAB, with a
-// small cache: neighbouring samples often share all three values, and a
-// conversion costs six powers.
+// cache: nearby samples often share all three values (chroma is shared
+// by two or four luma samples, and flat areas repeat), and a conversion
+// costs six powers. The cache holds exact results, so it changes nothing
+// but the time.
 type labConverter struct {
 	lumaOffset, chromaOffset float64
 	invLumaRange, invChroma  float64
@@ -34,11 +36,22 @@ type labConverter struct {
 }
 
 type labEntry struct {
-	key uint64 // y<<32 | u<<16 | v, plus 1<<48 once filled
+	key uint64 // colourKey, 0 while empty
 	lab lab
 }
 
-const cacheBits = 12
+// cacheBits sizes the caches of colours and of pairs: 2^16 entries (1.5
+// MB for colours, 1.5 MB for pairs) hit most repeats of 1080p content.
+const cacheBits = 16
+
+// colourKey packs a sample triple (up to 16 bits each) into a nonzero
+// key.
+func colourKey(y, u, v int32) uint64 {
+	return uint64(y)<<32 | uint64(u)<<16 | uint64(v) | 1<<48
+}
+
+// slot is a key's place in a cache.
+func slot(key uint64) uint64 { return (key * 0x9E3779B97F4A7C15) >> (64 - cacheBits) }
 
 func newLabConverter(depth int) labConverter {
 	scale := float64(int(1) << (depth - 8))
@@ -51,10 +64,9 @@ func newLabConverter(depth int) labConverter {
 	}
 }
 
-func (c *labConverter) convert(y, u, v int32) lab {
-	key := uint64(y)<<32 | uint64(u)<<16 | uint64(v) | 1<<48
-	h := (key * 0x9E3779B97F4A7C15) >> (64 - cacheBits)
-	e := &c.cache[h]
+// convert is the colour of samples y, u, v, whose colourKey is key.
+func (c *labConverter) convert(key uint64, y, u, v int32) lab {
+	e := &c.cache[slot(key)]
 	if e.key == key {
 		return e.lab
 	}

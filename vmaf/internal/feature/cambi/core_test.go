@@ -1,0 +1,137 @@
+package cambi
+
+import (
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"testing"
+
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature"
+)
+
+// TestHistogramRuns checks the run-wise histogram updates against
+// adding each pixel's window one by one.
+func TestHistogramRuns(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, tc := range []struct{ w, pad, levels int }{{1, 1, 2}, {7, 3, 3}, {40, 16, 4}, {100, 4, 2}, {300, 32, 6}} {
+		for trial := 0; trial < 50; trial++ {
+			row := func() []int16 {
+				r := make([]int16, tc.w)
+				for j := range r {
+					if j == 0 || rng.IntN(4) == 0 { // runs of one level
+						r[j] = int16(rng.IntN(tc.levels+1) - 1)
+					} else {
+						r[j] = r[j-1]
+					}
+				}
+				return r
+			}
+			a, b := row(), row()
+			got := make([]uint16, tc.levels*tc.w)
+			want := make([]uint16, tc.levels*tc.w)
+			addRows(got, b, tc.w, tc.pad, 1)
+			slideRows(got, a, b, tc.w, tc.pad)
+			for j, r := range a {
+				if r < 0 {
+					continue
+				}
+				for x := max(j-tc.pad, 0); x < min(j+tc.pad+1, tc.w); x++ {
+					want[int(r)*tc.w+x]++
+				}
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("w %d pad %d rows %v then %v: got %v, want %v", tc.w, tc.pad, b, a, got, want)
+			}
+			addRows(got, a, tc.w, tc.pad, -1)
+			if slices.ContainsFunc(got, func(v uint16) bool { return v != 0 }) {
+				t.Fatalf("w %d pad %d: counts left after removing every pixel: %v", tc.w, tc.pad, got)
+			}
+		}
+	}
+}
+
+func TestTopKMean(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, n := range []int{1, 2, 10, 1000} {
+		for _, topk := range []float64{0.0001, 0.2, 0.6, 1} {
+			c := make([]float32, n)
+			for i := range c {
+				if rng.IntN(3) > 0 {
+					c[i] = float32(rng.IntN(20)) / 4 // ties are common
+				}
+			}
+			k := min(max(int(topk*float64(n)), 1), n)
+			sorted := slices.Clone(c)
+			slices.Sort(sorted)
+			slices.Reverse(sorted)
+			want := 0.0
+			for _, v := range sorted[:k] {
+				want += float64(v)
+			}
+			want /= float64(k)
+			b := buffers{sel: make([]float32, 0, n)}
+			if got := topKMean(slices.Clone(c), topk, &b); got != want {
+				t.Errorf("n %d topk %g: got %g, want %g", n, topk, got, want)
+			}
+		}
+	}
+}
+
+// TestReciprocals checks entries of libvmaf's table where it differs
+// from float32(1)/float32(i).
+func TestReciprocals(t *testing.T) {
+	for i, want := range map[int]float32{0: 0, 1: 1, 3: 0.333333333, 82: 0.0121951224, 83: 0.0120481928, 244: 0.00409836089, 4225: 0.000236686391} {
+		if reciprocals[i] != want {
+			t.Errorf("reciprocal %d: %g, want %g", i, reciprocals[i], want)
+		}
+	}
+}
+
+// TestHeatmaps checks the files' names and layout, and that instances of
+// one stream share them rather than truncating each other's frames.
+func TestHeatmaps(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "maps")
+	f := feature.Format{Width: 640, Height: 360, BitDepth: 8, Chroma: feature.Chroma420}
+	s, err := Kind.Parse("heatmaps_path=" + dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := Kind.New(f, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fr := bandedFrame(f, 0)
+	out := make([]float64, 1)
+	if err := a.Extract(0, fr, fr, out); err != nil {
+		t.Fatal(err)
+	}
+	b, err := Kind.New(f, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Extract(2, fr, fr, out); err != nil {
+		t.Fatal(err)
+	}
+	a.Close()
+	b.Close()
+	w, h := 640, 360
+	for scale := range numScales {
+		name := filepath.Join(dir, "cambi_heatmap_scale_"+itoa(scale)+"_"+itoa(w)+"x"+itoa(h)+"_16b.gray")
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plane := 2 * w * h
+		if len(data) != 3*plane {
+			t.Fatalf("%s: %d bytes, want 3 frames of %d", name, len(data), plane)
+		}
+		if !slices.Equal(data[:plane], data[2*plane:]) || slices.Equal(data[:plane], data[plane:2*plane]) {
+			t.Errorf("%s: frames 0 and 2 should be equal and frame 1 empty", name)
+		}
+		w, h = (w+1)/2, (h+1)/2
+	}
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }

@@ -174,3 +174,23 @@ func (e *engine) compare() float32 {
 	}
 	return sum / float32(e.nb)
 }
+
+// rowsRead marks the rows of a w×h plane that score reads: all when it
+// prescales, else only those the antialiasing filter reaches from the
+// rows decimation keeps.
+func (e *engine) rowsRead() []bool {
+	rows := make([]bool, e.h)
+	if e.scaler != nil {
+		for i := range rows {
+			rows[i] = true
+		}
+		return rows
+	}
+	r := len(e.antialias) / 2
+	for a := 0; a < e.dh; a++ {
+		for k := range e.antialias {
+			rows[reflect(a<<numScales-r+k, e.h)] = true
+		}
+	}
+	return rows
+}

@@ -94,25 +94,33 @@ func (e *engine) covariance() {
 // of four into the first, the rest into a separate unfused sum; the lanes
 // are added at the end.
 func covSum(x, y []float64, w, h int) float64 {
-	var a0, a1 [4]float64
-	var tail float64
+	var a0, a1, a2, a3, b0, b1, b2, b3, tail float64
 	for i := 0; i < h; i++ {
-		rx, ry := x[i*w:(i+1)*w], y[i*w:(i+1)*w]
+		rx := x[i*w : (i+1)*w]
+		ry := y[i*w : (i+1)*w][:len(rx)]
 		j := 0
-		for ; j+7 < w; j += 8 {
-			for l := 0; l < 4; l++ {
-				a0[l] = math.FMA(rx[j+l], ry[j+l], a0[l])
-				a1[l] = math.FMA(rx[j+4+l], ry[j+4+l], a1[l])
-			}
+		for ; j+7 < len(rx); j += 8 {
+			p, q := rx[j:j+8:j+8], ry[j:j+8:j+8]
+			a0 = math.FMA(p[0], q[0], a0)
+			a1 = math.FMA(p[1], q[1], a1)
+			a2 = math.FMA(p[2], q[2], a2)
+			a3 = math.FMA(p[3], q[3], a3)
+			b0 = math.FMA(p[4], q[4], b0)
+			b1 = math.FMA(p[5], q[5], b1)
+			b2 = math.FMA(p[6], q[6], b2)
+			b3 = math.FMA(p[7], q[7], b3)
 		}
-		for ; j+3 < w; j += 4 {
-			for l := 0; l < 4; l++ {
-				a0[l] = math.FMA(rx[j+l], ry[j+l], a0[l])
-			}
+		if j+3 < len(rx) {
+			p, q := rx[j:j+4:j+4], ry[j:j+4:j+4]
+			a0 = math.FMA(p[0], q[0], a0)
+			a1 = math.FMA(p[1], q[1], a1)
+			a2 = math.FMA(p[2], q[2], a2)
+			a3 = math.FMA(p[3], q[3], a3)
+			j += 4
 		}
-		for ; j < w; j++ {
+		for ; j < len(rx); j++ {
 			tail += float64(rx[j] * ry[j])
 		}
 	}
-	return (a0[0] + a1[0]) + (a0[1] + a1[1]) + (a0[2] + a1[2]) + (a0[3] + a1[3]) + tail
+	return (a0 + b0) + (a1 + b1) + (a2 + b2) + (a3 + b3) + tail
 }

@@ -87,12 +87,17 @@ func blurDecimate(dst, src []float32, w, h, dw, dh int, f, col []float32) {
 			ii := reflect(i-r+k, h)
 			rows[k] = src[ii*w : (ii+1)*w]
 		}
-		for j := range col {
-			var s float32
-			for k, c := range f {
-				s += c * rows[k][j]
+		// Tap by tap over the whole row: each column still sums its taps
+		// in order from zero.
+		first := rows[0][:len(col)]
+		for j, v := range first {
+			col[j] = f[0] * v
+		}
+		for k := 1; k < len(f); k++ {
+			c, row := f[k], rows[k][:len(col)]
+			for j, v := range row {
+				col[j] += c * v
 			}
-			col[j] = s
 		}
 		out := dst[a*dw : (a+1)*dw]
 		for b := range out {

@@ -26,7 +26,13 @@ func mul(dst, x, y []float32, rows, inner, cols int) {
 		d := dst[i*cols : (i+1)*cols]
 		for k := 0; k < inner; k++ {
 			xik := x[i*inner+k]
+			if xik == 0 {
+				// Adding zero products leaves every sum as it is; the
+				// reflectors and their products are largely identity.
+				continue
+			}
 			yk := y[k*cols : (k+1)*cols]
+			d := d[:len(yk)]
 			for j, yv := range yk {
 				d[j] += xik * yv
 			}

@@ -9,12 +9,14 @@ type temporal struct {
 	w, h       int
 	scale      float32
 	useRefDiff bool
-	// The previous and current frames as floats; prev is false until a
-	// frame has been seen.
-	prevRef, prevDis []float32
-	curRef, curDis   []float32
+	// The previous frame's luma samples, as they came (rows of w), and
+	// whether there is one yet.
+	prevRef8, prevDis8   []byte
+	prevRef16, prevDis16 []uint16
+	havePrev             bool
+	// The frame differences, and the rows of them SpEED reads.
 	diffRef, diffDis []float32
-	havePrev         bool
+	rows             []bool
 	out              [1]float64
 }
 
@@ -33,9 +35,12 @@ func newTemporal(f feature.Format, s feature.Settings) (feature.Sequential, erro
 		return nil, err
 	}
 	n := f.Width * f.Height
-	t := &temporal{eng: eng, w: f.Width, h: f.Height, scale: scale, useRefDiff: s.Bool(optUseRefDiff)}
-	for _, b := range []*[]float32{&t.prevRef, &t.prevDis, &t.curRef, &t.curDis, &t.diffRef, &t.diffDis} {
-		*b = make([]float32, n)
+	t := &temporal{eng: eng, w: f.Width, h: f.Height, scale: scale, useRefDiff: s.Bool(optUseRefDiff),
+		diffRef: make([]float32, n), diffDis: make([]float32, n), rows: eng.rowsRead()}
+	if f.BitDepth == 8 {
+		t.prevRef8, t.prevDis8 = make([]byte, n), make([]byte, n)
+	} else {
+		t.prevRef16, t.prevDis16 = make([]uint16, n), make([]uint16, n)
 	}
 	return t, nil
 }
@@ -44,50 +49,61 @@ func newTemporal(f feature.Format, s feature.Settings) (feature.Sequential, erro
 // and the one before. libvmaf reports 0 for the first frame, and so does
 // this for the first frame it is given.
 func (t *temporal) Push(index int, ref, dist *feature.Frame, emit feature.Emit) error {
+	r, d := ref.Planes[0], dist.Planes[0]
 	t.out[0] = 0
-	if !t.havePrev {
-		toFloat(t.curRef, ref.Planes[0], t.w, t.h, t.scale)
-		toFloat(t.curDis, dist.Planes[0], t.w, t.h, t.scale)
-	} else {
+	if t.havePrev {
 		// The previous frame minus this one; in its debug mode libvmaf
 		// takes the distorted difference against the current reference.
-		diffFloat(t.diffRef, t.curRef, t.prevRef, ref.Planes[0], t.w, t.h, t.scale)
+		against := d
 		if t.useRefDiff {
-			toFloat(t.curDis, dist.Planes[0], t.w, t.h, t.scale)
-			for i, v := range t.prevDis {
-				t.diffDis[i] = v - t.curRef[i]
+			against = r
+		}
+		for y, used := range t.rows {
+			if used {
+				t.diffRow(t.diffRef, t.prevRef8, t.prevRef16, r, y)
+				t.diffRow(t.diffDis, t.prevDis8, t.prevDis16, against, y)
 			}
-		} else {
-			diffFloat(t.diffDis, t.curDis, t.prevDis, dist.Planes[0], t.w, t.h, t.scale)
 		}
 		score, _ := t.eng.score(t.diffRef, t.diffDis)
 		t.out[0] = float64(score)
 	}
-	t.prevRef, t.curRef = t.curRef, t.prevRef
-	t.prevDis, t.curDis = t.curDis, t.prevDis
+	t.keep(t.prevRef8, t.prevRef16, r)
+	t.keep(t.prevDis8, t.prevDis16, d)
 	t.havePrev = true
 	emit(index, t.out[:])
 	return nil
 }
 
-// diffFloat converts plane p into cur as toFloat does and writes
-// prev − cur into diff, in one pass.
-func diffFloat(diff, cur, prev []float32, p feature.Plane, w, h int, scale float32) {
-	for y := 0; y < h; y++ {
-		o := y * w
-		c, d, q := cur[o:o+w], diff[o:o+w], prev[o:o+w]
-		if p.BitDepth == 8 {
-			for i, v := range p.Row8(y)[:w] {
-				f := float32(v) - 128
-				c[i] = f
-				d[i] = q[i] - f
-			}
-			continue
+// diffRow writes row y of prev − cur, both converted as libvmaf's float
+// extractors convert samples (scaled to the 8-bit range, minus 128). Both
+// conversions and their difference are exact in float32, so the integer
+// difference scaled by the (power of two) depth factor is the same value.
+func (t *temporal) diffRow(dst []float32, prev8 []byte, prev16 []uint16, cur feature.Plane, y int) {
+	o := y * t.w
+	out := dst[o : o+t.w]
+	if cur.BitDepth == 8 {
+		c := cur.Row8(y)[:len(out)]
+		p := prev8[o : o+len(c)]
+		for i, v := range c {
+			out[i] = float32(int32(p[i]) - int32(v))
 		}
-		for i, v := range p.Row16(y)[:w] {
-			f := float32(v)/scale - 128
-			c[i] = f
-			d[i] = q[i] - f
+		return
+	}
+	c := cur.Row16(y)[:len(out)]
+	p := prev16[o : o+len(c)]
+	inv := 1 / t.scale
+	for i, v := range c {
+		out[i] = float32(int32(p[i])-int32(v)) * inv
+	}
+}
+
+// keep copies a frame's luma samples for the next frame's difference.
+func (t *temporal) keep(dst8 []byte, dst16 []uint16, p feature.Plane) {
+	for y := 0; y < t.h; y++ {
+		if p.BitDepth == 8 {
+			copy(dst8[y*t.w:(y+1)*t.w], p.Row8(y))
+		} else {
+			copy(dst16[y*t.w:(y+1)*t.w], p.Row16(y))
 		}
 	}
 }

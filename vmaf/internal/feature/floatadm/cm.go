@@ -78,25 +78,23 @@ func (x *adm) cm(src, scaled, mask *[3][]float32, w, h int, weights [2]float32, 
 	for i := reg.top; i < reg.bottom; i++ {
 		r0, r1, r2 := mirrorPrev(i)*w, i*w, mirrorNext(i, h)*w
 		var inner [3]float32
-		for j := reg.left; j < reg.right; j++ {
-			var thr float32
-			if !p.bypassCM {
-				c0, c2 := mirrorPrev(j), mirrorNext(j, w)
-				thr += maskSum(mask[0], scaled[0], r0, r1, r2, c0, j, c2)
-				thr += maskSum(mask[1], scaled[1], r0, r1, r2, c0, j, c2)
-				thr += maskSum(mask[2], scaled[2], r0, r1, r2, c0, j, c2)
-			}
-			for b := 0; b < 3; b++ {
-				v := abs32(src[b][r1+j]*rf[b]) - thr
-				if v < 0 {
-					v = 0
-				}
-				if cube {
-					inner[b] += float32(float32(v*v) * v)
-				} else {
-					inner[b] += powf(v, pn)
+		// Columns 0 and w-1 mirror their neighbours; the others,
+		// between jLo and jHi, take them directly.
+		jLo, jHi := max(reg.left, 1), min(reg.right, w-1)
+		if reg.left == 0 {
+			x.cmPixel(&inner, src, scaled, mask, r0, r1, r2, 0, w, rf, cube, pn)
+		}
+		if p.bypassCM {
+			for j := jLo; j < jHi; j++ {
+				for b := 0; b < 3; b++ {
+					inner[b] += excess(src[b][r1+j]*rf[b], 0, cube, pn)
 				}
 			}
+		} else {
+			x.cmRow(&inner, src, scaled, mask, r0, r1, r2, jLo, jHi, rf, cube, pn)
+		}
+		if reg.right == w {
+			x.cmPixel(&inner, src, scaled, mask, r0, r1, r2, w-1, w, rf, cube, pn)
 		}
 		for b := range accum {
 			accum[b] += inner[b]
@@ -144,4 +142,71 @@ func (x *adm) denominator(ref *bands, w, h int, weights [2]float32) float32 {
 		}
 	}
 	return x.norms(accum, reg, p.noiseWeight)
+}
+
+// excess is a weighted coefficient's magnitude above the threshold,
+// raised to p.
+func excess(v, thr float32, cube bool, pn float32) float32 {
+	v = abs32(v) - thr
+	if v < 0 {
+		v = 0
+	}
+	if cube {
+		return float32(float32(v*v) * v)
+	}
+	return powf(v, pn)
+}
+
+// cmPixel adds the excesses at column j of a row, with mirrored
+// neighbours.
+func (x *adm) cmPixel(inner *[3]float32, src, scaled, mask *[3][]float32, r0, r1, r2, j, w int, rf [3]float32, cube bool, pn float32) {
+	var thr float32
+	if !x.p.bypassCM {
+		c0, c2 := mirrorPrev(j), mirrorNext(j, w)
+		thr += maskSum(mask[0], scaled[0], r0, r1, r2, c0, j, c2)
+		thr += maskSum(mask[1], scaled[1], r0, r1, r2, c0, j, c2)
+		thr += maskSum(mask[2], scaled[2], r0, r1, r2, c0, j, c2)
+	}
+	for b := 0; b < 3; b++ {
+		inner[b] += excess(src[b][r1+j]*rf[b], thr, cube, pn)
+	}
+}
+
+// cmRow adds the excesses of columns [jLo, jHi) of a row, none of which
+// is at the band's edge.
+func (x *adm) cmRow(inner *[3]float32, src, scaled, mask *[3][]float32, r0, r1, r2, jLo, jHi int, rf [3]float32, cube bool, pn float32) {
+	if jLo >= jHi {
+		return
+	}
+	n := jHi - jLo + 2 // the row with a neighbour on each side
+	o0, o1, o2 := r0+jLo-1, r1+jLo-1, r2+jLo-1
+	var m [3][3][]float32 // band, row
+	var c [3][]float32    // weighted centres
+	var s [3][]float32    // coefficients
+	for b := 0; b < 3; b++ {
+		m[b][0], m[b][1], m[b][2] = mask[b][o0:o0+n], mask[b][o1:o1+n], mask[b][o2:o2+n]
+		c[b], s[b] = scaled[b][o1:o1+n], src[b][o1:o1+n]
+	}
+	ih, iv, id := inner[0], inner[1], inner[2]
+	for k := 1; k < n-1; k++ {
+		var thr float32
+		for b := 0; b < 3; b++ {
+			a, mid, z := m[b][0][k-1:k+2], m[b][1][k-1:k+2], m[b][2][k-1:k+2]
+			var t float32
+			t += a[0]
+			t += a[1]
+			t += a[2]
+			t += mid[0]
+			t = float32(float64(t) + float64(oneBy15*float64(abs32(c[b][k]))))
+			t += mid[2]
+			t += z[0]
+			t += z[1]
+			t += z[2]
+			thr += t
+		}
+		ih += excess(s[0][k]*rf[0], thr, cube, pn)
+		iv += excess(s[1][k]*rf[1], thr, cube, pn)
+		id += excess(s[2][k]*rf[2], thr, cube, pn)
+	}
+	inner[0], inner[1], inner[2] = ih, iv, id
 }

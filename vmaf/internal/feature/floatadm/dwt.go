@@ -61,22 +61,43 @@ func (x *adm) dwt2(src []float32, sstride, w, h int, dst *bands, loOnly bool) {
 			}
 		}
 		o := i * ow
-		a := dst.a[o : o+ow]
-		t0, t1, t2, t3 := x.tapX[0][:ow], x.tapX[1][:ow], x.tapX[2][:ow], x.tapX[3][:ow]
-		for j := range a {
-			a[j] = filter4(&dwtLo, lo[t0[j]], lo[t1[j]], lo[t2[j]], lo[t3[j]])
-		}
+		x.dwtRow(lo, dst.a[o:o+ow], &dwtLo, nil, nil)
 		if loOnly {
 			continue
 		}
-		v, bh, d := dst.v[o:o+ow], dst.h[o:o+ow], dst.d[o:o+ow]
-		for j := range v {
-			v[j] = filter4(&dwtHi, lo[t0[j]], lo[t1[j]], lo[t2[j]], lo[t3[j]])
+		x.dwtRow(lo, dst.v[o:o+ow], &dwtHi, nil, nil)
+		x.dwtRow(hi, dst.h[o:o+ow], &dwtLo, dst.d[o:o+ow], &dwtHi)
+	}
+}
+
+// dwtRow filters and decimates one row src into out with filter f and,
+// when out2 is not nil, into out2 with f2. Outputs whose taps fall inside
+// the row take them directly, the others through the mirrored taps.
+func (x *adm) dwtRow(src, out []float32, f *[4]float32, out2 []float32, f2 *[4]float32) {
+	w := len(src)
+	t0, t1, t2, t3 := x.tapX[0], x.tapX[1], x.tapX[2], x.tapX[3]
+	edge := func(j int) {
+		s0, s1, s2, s3 := src[t0[j]], src[t1[j]], src[t2[j]], src[t3[j]]
+		out[j] = filter4(f, s0, s1, s2, s3)
+		if out2 != nil {
+			out2[j] = filter4(f2, s0, s1, s2, s3)
 		}
-		for j := range bh {
-			s0, s1, s2, s3 := hi[t0[j]], hi[t1[j]], hi[t2[j]], hi[t3[j]]
-			bh[j] = filter4(&dwtLo, s0, s1, s2, s3)
-			d[j] = filter4(&dwtHi, s0, s1, s2, s3)
+	}
+	// Output j reads 2j-1..2j+2: inside the row for 1 <= j <= (w-3)/2.
+	end := max((w-3)/2+1, 1)
+	end = min(end, len(out))
+	edge(0)
+	for j := 1; j < end; j++ {
+		s := src[2*j-1 : 2*j+3]
+		out[j] = filter4(f, s[0], s[1], s[2], s[3])
+	}
+	if out2 != nil {
+		for j := 1; j < end; j++ {
+			s := src[2*j-1 : 2*j+3]
+			out2[j] = filter4(f2, s[0], s[1], s[2], s[3])
 		}
+	}
+	for j := max(end, 1); j < len(out); j++ {
+		edge(j)
 	}
 }

@@ -1,8 +1,6 @@
 package floatadm
 
 import (
-	"math"
-
 	"github.com/vmafsink/vmafsink/vmaf/internal/feature"
 )
 
@@ -60,12 +58,6 @@ func paramsFrom(s feature.Settings) *params {
 // cube is true for the default norm, which libvmaf computes as x·x·x
 // rather than powf.
 func (p *params) cube() bool { return p.pNorm == 3 }
-
-// powf is C's powf on the values this package raises: the float64 power
-// rounded once to float32.
-func powf(x, y float32) float32 {
-	return float32(math.Pow(float64(x), float64(y)))
-}
 
 // noiseFloor is the constant each band's norm is offset by: w·h·weight to
 // the power 1/p, w×h being the region summed.

@@ -33,7 +33,8 @@ type extractor struct {
 	refY, distY []int32
 	// pairs caches ΔE00 of recent colour pairs: compressed video repeats
 	// the same reference and distorted samples over flat areas.
-	pairs []pairEntry
+	pairs    []pairEntry
+	pairBits uint // pairs has 2^pairBits entries
 }
 
 type pairEntry struct {
@@ -55,18 +56,20 @@ func newExtractor(f feature.Format, _ feature.Settings) (feature.Extractor, erro
 		return nil, fmt.Errorf("feature ciede: empty picture %dx%d", f.Width, f.Height)
 	}
 	w := f.Width
+	bits := cacheBits(f.Width * f.Height)
 	x := &extractor{
-		f:     f,
-		lab:   newLabConverter(f.BitDepth),
-		ref:   newChromaPicker(f),
-		dist:  newChromaPicker(f),
-		refU:  make([]int32, w),
-		refV:  make([]int32, w),
-		distU: make([]int32, w),
-		distV: make([]int32, w),
-		refY:  make([]int32, w),
-		distY: make([]int32, w),
-		pairs: make([]pairEntry, 1<<cacheBits),
+		f:        f,
+		lab:      newLabConverter(f.BitDepth, bits),
+		ref:      newChromaPicker(f),
+		dist:     newChromaPicker(f),
+		refU:     make([]int32, w),
+		refV:     make([]int32, w),
+		distU:    make([]int32, w),
+		distV:    make([]int32, w),
+		refY:     make([]int32, w),
+		distY:    make([]int32, w),
+		pairs:    make([]pairEntry, 1<<bits),
+		pairBits: bits,
 	}
 	return x, nil
 }
@@ -102,7 +105,7 @@ func (x *extractor) addRow(sum float64, w int) float64 {
 			// unchanged.
 			continue
 		}
-		e := &x.pairs[slot(k1^k2*0xC2B2AE3D27D4EB4F)]
+		e := &x.pairs[slot(k1^k2*0xC2B2AE3D27D4EB4F, x.pairBits)]
 		if e.ref != k1 || e.dist != k2 {
 			c1 := x.lab.convert(k1, ry[j], ru[j], rv[j])
 			c2 := x.lab.convert(k2, dy[j], du[j], dv[j])

@@ -106,3 +106,63 @@ func BenchmarkExtract1080p(b *testing.B) {
 		}
 	}
 }
+
+// TestLibvmafQuirks compares with libvmaf 3.2.0's tool on synthetic
+// pairs (synthPair, given to the tool as raw YUV with its own chroma
+// sizes) that reach its particular chroma reads: 4:2:2 rows running on
+// into the next chroma rows, odd widths reading a padding sample or, when
+// W>>1 is a multiple of 32, the next row's first sample, and deep
+// samples. The values are libvmaf's log, 6 decimals.
+func TestLibvmafQuirks(t *testing.T) {
+	for _, tc := range []struct {
+		f    feature.Format
+		seed uint64
+		want float64
+	}{
+		{feature.Format{Width: 67, Height: 45, BitDepth: 8, Chroma: feature.Chroma422}, 1, 38.924071},
+		{feature.Format{Width: 129, Height: 40, BitDepth: 10, Chroma: feature.Chroma422}, 2, 37.589523},
+		{feature.Format{Width: 64, Height: 24, BitDepth: 12, Chroma: feature.Chroma422}, 3, 37.503623},
+		{feature.Format{Width: 131, Height: 50, BitDepth: 8, Chroma: feature.Chroma420}, 4, 37.417549},
+		{feature.Format{Width: 129, Height: 32, BitDepth: 10, Chroma: feature.Chroma420}, 5, 37.480683},
+		{feature.Format{Width: 48, Height: 32, BitDepth: 16, Chroma: feature.Chroma420}, 6, 37.617066},
+		{feature.Format{Width: 37, Height: 29, BitDepth: 12, Chroma: feature.Chroma444}, 7, 37.738168},
+		{feature.Format{Width: 40, Height: 16, BitDepth: 8, Chroma: feature.Chroma444}, 8, 37.091191},
+	} {
+		ref, dist := synthPair(tc.f, tc.seed)
+		x, err := Kind.New(tc.f, Kind.Defaults())
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := make([]float64, 1)
+		if err := x.Extract(0, ref, dist, out); err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(out[0]-tc.want) > 1e-6 {
+			t.Errorf("%+v: ciede2000 %.6f, libvmaf %.6f", tc.f, out[0], tc.want)
+		}
+	}
+}
+
+// TestSmallPictures runs every format at sizes down to 1x1, where
+// libvmaf's chroma planes have no columns (width 1) or where its reads
+// leave its buffers: the extractor must give a number, not panic.
+func TestSmallPictures(t *testing.T) {
+	for _, c := range []feature.Chroma{feature.Chroma420, feature.Chroma422, feature.Chroma444} {
+		for _, depth := range []int{8, 10, 12, 16} {
+			for w := 1; w <= 5; w++ {
+				for h := 1; h <= 5; h++ {
+					f := feature.Format{Width: w, Height: h, BitDepth: depth, Chroma: c}
+					ref, dist := synthPair(f, uint64(w*h))
+					x, err := Kind.New(f, Kind.Defaults())
+					if err != nil {
+						t.Fatalf("%+v: %v", f, err)
+					}
+					out := make([]float64, 1)
+					if err := x.Extract(0, ref, dist, out); err != nil || math.IsNaN(out[0]) {
+						t.Errorf("%+v: %v, %v", f, out[0], err)
+					}
+				}
+			}
+		}
+	}
+}

@@ -33,6 +33,7 @@ type labConverter struct {
 	lumaOffset, chromaOffset float64
 	invLumaRange, invChroma  float64
 	cache                    []labEntry
+	bits                     uint // the cache has 2^bits entries
 }
 
 type labEntry struct {
@@ -40,9 +41,19 @@ type labEntry struct {
 	lab lab
 }
 
-// cacheBits sizes the caches of colours and of pairs: 2^16 entries (1.5
+// maxCacheBits caps the caches of colours and of pairs: 2^16 entries (1.5
 // MB for colours, 1.5 MB for pairs) hit most repeats of 1080p content.
-const cacheBits = 16
+// Smaller pictures get caches about their size.
+const maxCacheBits = 16
+
+// cacheBits is the size of the caches for pictures of n samples.
+func cacheBits(n int) uint {
+	b := uint(8)
+	for b < maxCacheBits && 1<<b < n {
+		b++
+	}
+	return b
+}
 
 // colourKey packs a sample triple (up to 16 bits each) into a nonzero
 // key.
@@ -50,23 +61,24 @@ func colourKey(y, u, v int32) uint64 {
 	return uint64(y)<<32 | uint64(u)<<16 | uint64(v) | 1<<48
 }
 
-// slot is a key's place in a cache.
-func slot(key uint64) uint64 { return (key * 0x9E3779B97F4A7C15) >> (64 - cacheBits) }
+// slot is a key's place in a cache of 2^bits entries.
+func slot(key uint64, bits uint) uint64 { return (key * 0x9E3779B97F4A7C15) >> (64 - bits) }
 
-func newLabConverter(depth int) labConverter {
+func newLabConverter(depth int, bits uint) labConverter {
 	scale := float64(int(1) << (depth - 8))
 	return labConverter{
 		lumaOffset:   16. * scale,
 		chromaOffset: 128. * scale,
 		invLumaRange: one / (219. * scale),
 		invChroma:    one / (224. * scale),
-		cache:        make([]labEntry, 1<<cacheBits),
+		cache:        make([]labEntry, 1<<bits),
+		bits:         bits,
 	}
 }
 
 // convert is the colour of samples y, u, v, whose colourKey is key.
 func (c *labConverter) convert(key uint64, y, u, v int32) lab {
-	e := &c.cache[slot(key)]
+	e := &c.cache[slot(key, c.bits)]
 	if e.key == key {
 		return e.lab
 	}

@@ -26,6 +26,7 @@ type config struct {
 	bandBase   int     // 10-bit levels outside [bandBase, bandBase+bandSize) never matter
 	bandSize   int
 	active     []uint32  // per 10-bit level: bit d set when step d can respond there
+	levelRow   []int16   // per 10-bit level: its histogram row, -1 outside the band
 	reciprocal []float32 // 1/i in float32, as libvmaf's table has it
 }
 
@@ -36,6 +37,10 @@ var contrastWeights = [32]int{1, 2, 3, 4, 4, 5, 5, 6, 6, 6, 6, 7, 7, 7, 7, 8,
 // maxLevel bounds the 10-bit levels preprocessing can produce: rounding
 // 12- and 16-bit samples down to 10 bits can give 1024.
 const maxLevel = 1024
+
+// maxLevelMask bounds the per-level tables to a power of two, so that
+// indexing them with level&maxLevelMask needs no bounds check.
+const maxLevelMask = 2047
 
 func newConfig(f feature.Format, s feature.Settings) (config, error) {
 	c := config{
@@ -145,7 +150,14 @@ func (c *config) setBand() {
 	nd := c.numDiffs
 	c.bandBase = max(0, c.vlt-3*nd+1)
 	c.bandSize = max(0, c.tvi[nd-1]+1-c.bandBase)
-	c.active = make([]uint32, maxLevel+1)
+	c.active = make([]uint32, maxLevelMask+1)
+	c.levelRow = make([]int16, maxLevelMask+1)
+	for v := range c.levelRow {
+		c.levelRow[v] = -1
+		if r := v - c.bandBase; r >= 0 && r < c.bandSize && v <= maxLevel {
+			c.levelRow[v] = int16(r)
+		}
+	}
 	for v := range c.active {
 		value, r := v+nd, v-c.bandBase
 		if r < 0 || r >= c.bandSize {

@@ -135,3 +135,102 @@ func TestHeatmaps(t *testing.T) {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// randomLevels is a w x h picture of a few levels in patches, so that
+// flat pixels, runs and ties all occur.
+func randomLevels(rng *rand.Rand, w, h int) []uint16 {
+	img := make([]uint16, w*h)
+	for i := range img {
+		switch {
+		case i > w && rng.IntN(3) > 0:
+			img[i] = img[i-w]
+		case i > 0 && rng.IntN(2) > 0:
+			img[i] = img[i-1]
+		default:
+			img[i] = uint16(100 + rng.IntN(4))
+		}
+	}
+	return img
+}
+
+// TestSpatialMask checks the flat-pixel mask against its definition.
+func TestSpatialMask(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, size := range [][2]int{{1, 1}, {1, 9}, {9, 1}, {3, 3}, {8, 8}, {23, 17}, {64, 40}} {
+		w, h := size[0], size[1]
+		img := randomLevels(rng, w, h)
+		b := buffers{flat: make([]uint8, w*h), colSums: make([]int32, w)}
+		got := make([]uint8, w*h)
+		spatialMask(img, got, w, h, &b)
+		at := func(x, y int) uint16 { return img[y*w+x] }
+		limit := maskIndex(w, h)
+		for y := 0; y < h; y++ {
+			for x := 0; x < w; x++ {
+				n := 0
+				for yy := max(y-3, 0); yy <= min(y+3, h-1); yy++ {
+					for xx := max(x-3, 0); xx <= min(x+3, w-1); xx++ {
+						if (xx == w-1 || at(xx, yy) == at(xx+1, yy)) && (yy == h-1 || at(xx, yy) == at(xx, yy+1)) {
+							n++
+						}
+					}
+				}
+				if want := b2u(n > limit); got[y*w+x] != want {
+					t.Fatalf("%dx%d (%d,%d): mask %d, want %d", w, h, x, y, got[y*w+x], want)
+				}
+			}
+		}
+	}
+}
+
+// TestModeFilter checks the 3x3 mode filter against its definition.
+func TestModeFilter(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, size := range [][2]int{{1, 1}, {1, 5}, {5, 1}, {2, 3}, {3, 3}, {9, 7}, {33, 20}} {
+		w, h := size[0], size[1]
+		img := randomLevels(rng, w, h)
+		orig := slices.Clone(img)
+		modeFilter(img, w, h, make([]uint16, 3*w))
+		at := func(x, y int) uint16 { return orig[y*w+x] }
+		hmode := func(x, y int) uint16 {
+			if x == 0 || x == w-1 {
+				return at(x, y)
+			}
+			return mode3(at(x-1, y), at(x, y), at(x+1, y))
+		}
+		for y := 0; y < h; y++ {
+			for x := 0; x < w; x++ {
+				want := at(x, y)
+				if y > 0 && y < h-1 {
+					want = mode3(hmode(x, y-1), hmode(x, y), hmode(x, y+1))
+				}
+				if img[y*w+x] != want {
+					t.Fatalf("%dx%d (%d,%d): %d, want %d", w, h, x, y, img[y*w+x], want)
+				}
+			}
+		}
+	}
+}
+
+func TestMode3(t *testing.T) {
+	for a := uint16(0); a < 4; a++ {
+		for b := uint16(0); b < 4; b++ {
+			for c := uint16(0); c < 4; c++ {
+				want := min(a, b, c) // all differ: the lowest
+				for _, v := range []uint16{a, b, c} {
+					n := 0
+					for _, u := range []uint16{a, b, c} {
+						if u == v {
+							n++
+						}
+					}
+					if n >= 2 {
+						want = v
+					}
+				}
+				if got := mode3(a, b, c); got != want {
+					t.Errorf("mode3(%d, %d, %d) = %d, want %d", a, b, c, got, want)
+				}
+			}
+		}
+	}
+}

@@ -21,13 +21,12 @@ func (x *extractor) cValues(img []uint16, mask []uint8, c []float32, w, h, pad i
 	// Each pixel's histogram row, or -1 when it is not counted (not
 	// flat, or outside the band): every row is added and removed once.
 	rows := x.buf.rows[:w*h]
-	base, size := cfg.bandBase, uint(cfg.bandSize)
-	for i, v := range img[:w*h] {
-		r := int(v) - base
-		if mask[i] == 0 || uint(r) >= size {
-			r = -1
-		}
-		rows[i] = int16(r)
+	levelRow := cfg.levelRow
+	mask = mask[:len(rows)]
+	img = img[:len(rows)]
+	for i, m := range mask {
+		// m is 0 or 1: m-1 is all ones (-1) for pixels not flat.
+		rows[i] = levelRow[img[i]&maxLevelMask] | int16(int8(m)-1)
 	}
 	for y := 0; y < min(pad, h); y++ {
 		addRows(hist, rows[y*w:(y+1)*w], w, pad, 1)
@@ -190,7 +189,7 @@ func (x *extractor) cRow(hist []uint16, rows []int16, img []uint16, c []float32,
 		if r < 0 {
 			continue
 		}
-		steps := active[img[j]]
+		steps := active[img[j]&maxLevelMask]
 		if steps == 0 {
 			continue
 		}

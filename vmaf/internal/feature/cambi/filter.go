@@ -1,5 +1,7 @@
 package cambi
 
+import "unsafe"
+
 // decimate keeps every other sample of every other row, packing the
 // nw x nh result at the start of p (which held w columns). Each write
 // lands at or before every sample still to be read, so it works in
@@ -35,22 +37,64 @@ func modeFilter(img []uint16, w, h int, rows []uint16) {
 		return
 	}
 	ring := [3][]uint16{rows[:w], rows[w : 2*w], rows[2*w : 3*w]}
-	horizontal := func(y int, out []uint16) {
-		in := img[y*w : (y+1)*w]
-		out[0] = in[0]
-		for x := 1; x < w-1; x++ {
-			out[x] = mode3(in[x-1], in[x], in[x+1])
-		}
-		out[w-1] = in[w-1]
-	}
-	horizontal(0, ring[0])
-	horizontal(1, ring[1])
+	horizontalMode(img[:w], ring[0])
+	horizontalMode(img[w:2*w], ring[1])
 	for y := 2; y < h; y++ {
 		above, mid, below := ring[(y-2)%3], ring[(y-1)%3], ring[y%3]
-		horizontal(y, below)
-		out := img[(y-1)*w : y*w]
-		for x := range out {
-			out[x] = mode3(above[x], mid[x], below[x])
+		horizontalMode(img[y*w:(y+1)*w], below)
+		verticalMode(above, mid, below, img[(y-1)*w:y*w])
+	}
+}
+
+// word is four levels from s[i:], for comparing them at once.
+func word(s []uint16, i int) uint64 {
+	return *(*uint64)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(s)), 2*i))
+}
+
+// horizontalMode is the mode of each triple along a row. Where five
+// levels in a row agree the four middle modes are their level, which
+// flat areas make the common case.
+func horizontalMode(in, out []uint16) {
+	w := len(in)
+	out = out[:w]
+	out[0], out[w-1] = in[0], in[w-1]
+	x := 1
+	for ; x+4 < w; x += 4 {
+		if word(in, x-1) == word(in, x) {
+			*(*uint64)(unsafe.Pointer(&out[x])) = word(in, x)
+			continue
 		}
+		out[x] = mode3(in[x-1], in[x], in[x+1])
+		out[x+1] = mode3(in[x], in[x+1], in[x+2])
+		out[x+2] = mode3(in[x+1], in[x+2], in[x+3])
+		out[x+3] = mode3(in[x+2], in[x+3], in[x+4])
+	}
+	for ; x < w-1; x++ {
+		out[x] = mode3(in[x-1], in[x], in[x+1])
+	}
+}
+
+// verticalMode is the mode down each column of three rows, four columns
+// at once where two of the rows agree on all four.
+func verticalMode(a, b, c, out []uint16) {
+	n := len(out)
+	a, b, c = a[:n], b[:n], c[:n]
+	x := 0
+	for ; x+4 <= n; x += 4 {
+		wa, wb, wc := word(a, x), word(b, x), word(c, x)
+		if wa == wb || wa == wc {
+			*(*uint64)(unsafe.Pointer(&out[x])) = wa
+			continue
+		}
+		if wb == wc {
+			*(*uint64)(unsafe.Pointer(&out[x])) = wb
+			continue
+		}
+		for i := x; i < x+4; i++ {
+			out[i] = mode3(a[i], b[i], c[i])
+		}
+	}
+	for ; x < n; x++ {
+		out[x] = mode3(a[x], b[x], c[x])
 	}
 }

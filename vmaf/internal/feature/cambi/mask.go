@@ -19,13 +19,17 @@ func spatialMask(img []uint16, mask []uint8, w, h int, b *buffers) {
 			}
 		} else {
 			below := img[(y+1)*w : (y+2)*w]
-			for x := 0; x < w-1; x++ {
-				out[x] = b2u(row[x] == row[x+1] && row[x] == below[x])
+			right := row[1:]
+			below = below[:len(right)]
+			out := out[:len(right)]
+			for x, v := range right {
+				out[x] = b2u(row[x] == v) & b2u(row[x] == below[x])
 			}
-			out[w-1] = b2u(row[w-1] == below[w-1])
-			continue
 		}
 		out[w-1] = 1
+		if y < h-1 {
+			out[w-1] = b2u(row[w-1] == img[(y+1)*w+w-1])
+		}
 	}
 
 	cols := b.colSums[:w]
@@ -34,33 +38,61 @@ func spatialMask(img []uint16, mask []uint8, w, h int, b *buffers) {
 		addRow(cols, flat[y*w:(y+1)*w], 1)
 	}
 	for y := 0; y < h; y++ {
-		if y+pad < h {
-			addRow(cols, flat[(y+pad)*w:(y+pad+1)*w], 1)
+		add, sub := y+pad, y-pad-1
+		switch {
+		case add < h && sub >= 0:
+			slideCols(cols, flat[add*w:(add+1)*w], flat[sub*w:(sub+1)*w])
+		case add < h:
+			addRow(cols, flat[add*w:(add+1)*w], 1)
+		case sub >= 0:
+			addRow(cols, flat[sub*w:(sub+1)*w], -1)
 		}
-		if y-pad-1 >= 0 {
-			addRow(cols, flat[(y-pad-1)*w:(y-pad)*w], -1)
-		}
-		out := mask[y*w : (y+1)*w]
-		var sum int32
-		for x := 0; x < min(pad, w); x++ {
-			sum += cols[x]
-		}
-		for x := 0; x < w; x++ {
-			if x+pad < w {
-				sum += cols[x+pad]
-			}
-			if x-pad-1 >= 0 {
-				sum -= cols[x-pad-1]
-			}
-			out[x] = b2u(sum > limit)
-		}
+		boxRow(cols, mask[y*w:(y+1)*w], pad, limit)
 	}
 }
 
-func addRow(cols []int32, row []uint8, sign int32) {
-	row = row[:len(cols)]
-	for x, v := range row {
-		cols[x] += sign * int32(v)
+// boxRow marks the columns whose sum over 2·pad+1 neighbouring column
+// counts (cut off at the edges) is above limit.
+func boxRow(cols []int32, out []uint8, pad int, limit int32) {
+	w := len(cols)
+	out = out[:w]
+	var sum int32
+	for x := 0; x < min(pad, w); x++ {
+		sum += cols[x]
+	}
+	x := 0
+	// Left edge: the window grows.
+	for ; x < w && x-pad-1 < 0; x++ {
+		if x+pad < w {
+			sum += cols[x+pad]
+		}
+		out[x] = b2u(sum > limit)
+	}
+	// Interior: one column enters, one leaves.
+	if x < w-pad {
+		enter, leave := cols[x+pad:w], cols[x-pad-1:w-2*pad-1]
+		o := out[x : w-pad]
+		leave = leave[:len(enter)]
+		o = o[:len(enter)]
+		for i, e := range enter {
+			sum += e - leave[i]
+			o[i] = b2u(sum > limit)
+		}
+		x = w - pad
+	}
+	// Right edge: the window shrinks.
+	for ; x < w; x++ {
+		if x-pad-1 >= 0 {
+			sum -= cols[x-pad-1]
+		}
+		out[x] = b2u(sum > limit)
+	}
+}
+
+func slideCols(cols []int32, add, sub []uint8) {
+	add, sub = add[:len(cols)], sub[:len(cols)]
+	for x := range cols {
+		cols[x] += int32(add[x]) - int32(sub[x])
 	}
 }
 
@@ -80,4 +112,11 @@ func b2u(b bool) uint8 {
 		return 1
 	}
 	return 0
+}
+
+func addRow(cols []int32, row []uint8, sign int32) {
+	row = row[:len(cols)]
+	for x, v := range row {
+		cols[x] += sign * int32(v)
+	}
 }

@@ -1,5 +1,7 @@
 package cambi
 
+import "unsafe"
+
 // topKMean is the mean of the k = topk·n largest responses (at least
 // one), summed in float64 as libvmaf does. Responses are never
 // negative and most are 0, so when no more than k are positive the sum
@@ -12,7 +14,22 @@ func topKMean(c []float32, topk float64, b *buffers) float64 {
 	k := min(max(int(topk*float64(n)), 1), n)
 	pos := b.sel[:0]
 	var sum float64
-	for _, v := range c {
+	// Responses are +0 or positive: skip zeros two at a time by their
+	// bits.
+	p := unsafe.Pointer(unsafe.SliceData(c))
+	i := 0
+	for ; i+2 <= n; i += 2 {
+		if *(*uint64)(unsafe.Add(p, 4*i)) == 0 {
+			continue
+		}
+		for _, v := range c[i : i+2] {
+			if v > 0 {
+				pos = append(pos, v)
+				sum += float64(v)
+			}
+		}
+	}
+	for _, v := range c[i:] {
 		if v > 0 {
 			pos = append(pos, v)
 			sum += float64(v)

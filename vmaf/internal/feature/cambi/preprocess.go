@@ -113,8 +113,9 @@ func toTenBit(p feature.Plane, g *geometry, img []uint16) error {
 func antiDither(img []uint16, w, h int) {
 	for y := 0; y < h-1; y++ {
 		r0, r1 := img[y*w:(y+1)*w], img[(y+1)*w:(y+2)*w]
-		for x := 0; x < w-1; x++ {
-			r0[x] = uint16((uint32(r0[x]) + uint32(r0[x+1]) + uint32(r1[x]) + uint32(r1[x+1])) >> 2)
+		right, below, belowRight := r0[1:], r1[:w-1], r1[1:]
+		for x, v := range right {
+			r0[x] = uint16((uint32(r0[x]) + uint32(v) + uint32(below[x]) + uint32(belowRight[x])) >> 2)
 		}
 		r0[w-1] = uint16((uint32(r0[w-1]) + uint32(r1[w-1])) >> 1)
 	}

@@ -30,12 +30,17 @@ func reflect(t, n int) int {
 // quantity, the vertical pass's row with room for the reflected margins
 // the horizontal pass reads, and the horizontal pass's output row.
 type rows struct {
-	ext [5][]float32
-	out [5][]float32
+	ext    [5][]float32
+	out    [5][]float32
+	nv, dv []float32 // the statistic's per-sample terms
+	// ra and rb point at the rows of ref and dis under each tap, for the
+	// vector filters.
+	ra, rb []*float32
 }
 
 func newRows(w, radius int) *rows {
-	r := &rows{}
+	r := &rows{ra: make([]*float32, 2*radius+1), rb: make([]*float32, 2*radius+1),
+		nv: make([]float32, w), dv: make([]float32, w)}
 	for c := range r.ext {
 		r.ext[c] = make([]float32, w+2*radius)
 		r.out[c] = make([]float32, w)
@@ -53,17 +58,28 @@ func newRows(w, radius int) *rows {
 // squares and their product, into the middle of the ext rows.
 func (s *rows) vertical5(ref, dis plane, f []float32, i int) {
 	w, r := ref.w, len(f)/2
-	m1, m2 := s.ext[0][r:r+w], s.ext[1][r:r+w]
-	xx, yy, xy := s.ext[2][r:r+w], s.ext[3][r:r+w], s.ext[4][r:r+w]
+	from := 0
+	if hasAVX2 && w >= 8 {
+		ra, rb := s.ra[:len(f)], s.rb[:len(f)]
+		for k := range f {
+			y := reflect(i-r+k, ref.h)
+			ra[k], rb[k] = &ref.data[y*ref.stride], &dis.data[y*dis.stride]
+		}
+		from = w &^ 7
+		vconv5(&s.ext[0][r], &s.ext[1][r], &s.ext[2][r], &s.ext[3][r], &s.ext[4][r], ra, rb, f, from)
+	}
+	m1, m2 := s.ext[0][r+from:r+w], s.ext[1][r+from:r+w]
+	xx, yy, xy := s.ext[2][r+from:r+w], s.ext[3][r+from:r+w], s.ext[4][r+from:r+w]
 	clear(m1)
 	clear(m2)
 	clear(xx)
 	clear(yy)
 	clear(xy)
+	n := w - from
 	for k, fk := range f {
 		y := reflect(i-r+k, ref.h)
-		a, b := ref.row(y)[:w], dis.row(y)[:w]
-		for j := range w {
+		a, b := ref.row(y)[from:w], dis.row(y)[from:w]
+		for j := range n {
 			x, d := a[j], b[j]
 			m1[j] += float32(fk * x)
 			m2[j] += float32(fk * d)
@@ -77,13 +93,24 @@ func (s *rows) vertical5(ref, dis plane, f []float32, i int) {
 // vertical2 is vertical5 for the means alone.
 func (s *rows) vertical2(ref, dis plane, f []float32, i int) {
 	w, r := ref.w, len(f)/2
-	m1, m2 := s.ext[0][r:r+w], s.ext[1][r:r+w]
+	from := 0
+	if hasAVX2 && w >= 8 {
+		ra, rb := s.ra[:len(f)], s.rb[:len(f)]
+		for k := range f {
+			y := reflect(i-r+k, ref.h)
+			ra[k], rb[k] = &ref.data[y*ref.stride], &dis.data[y*dis.stride]
+		}
+		from = w &^ 7
+		vconv2(&s.ext[0][r], &s.ext[1][r], ra, rb, f, from)
+	}
+	m1, m2 := s.ext[0][r+from:r+w], s.ext[1][r+from:r+w]
 	clear(m1)
 	clear(m2)
+	n := w - from
 	for k, fk := range f {
 		y := reflect(i-r+k, ref.h)
-		a, b := ref.row(y)[:w], dis.row(y)[:w]
-		for j := range w {
+		a, b := ref.row(y)[from:w], dis.row(y)[from:w]
+		for j := range n {
 			m1[j] += float32(fk * a[j])
 			m2[j] += float32(fk * b[j])
 		}
@@ -101,21 +128,38 @@ func (s *rows) margins(c, w, r int) {
 
 // horizontal filters ext row c along the row into out row c.
 func (s *rows) horizontal(c int, f []float32, w int) {
-	o := s.out[c][:w]
+	from := 0
+	if hasAVX2 && w >= 8 {
+		from = w &^ 7
+		hconv(&s.out[c][0], &s.ext[c][0], f, from)
+	}
+	o := s.out[c][from:w]
 	clear(o)
+	n := w - from
 	for k, fk := range f {
-		e := s.ext[c][k : k+w]
-		for j := range w {
+		e := s.ext[c][from+k : from+k+n]
+		for j := range n {
 			o[j] += float32(fk * e[j])
 		}
 	}
 }
 
 // horizontalEven is horizontal at the even columns only, written to dst
-// packed: the filter-then-decimate step between scales.
-func (s *rows) horizontalEven(c int, f []float32, dst []float32) {
+// packed: the filter-then-decimate step between scales. The vector path
+// filters every column and keeps the even ones, which is faster than
+// skipping the odd ones in scalar code.
+func (s *rows) horizontalEven(c int, f []float32, w int, dst []float32) {
+	from := 0
+	if hasAVX2 && w >= 8 {
+		n := w &^ 7
+		hconv(&s.out[c][0], &s.ext[c][0], f, n)
+		from = (n + 1) / 2
+		for j := range from {
+			dst[j] = s.out[c][2*j]
+		}
+	}
 	e := s.ext[c]
-	for j := range dst {
+	for j := from; j < len(dst); j++ {
 		var acc float32
 		for k, fk := range f {
 			acc += float32(fk * e[2*j+k])
@@ -134,7 +178,7 @@ func (s *rows) scaleSums(ref, dis plane, f []float32, st *statistic) (num, den f
 			s.margins(c, w, r)
 			s.horizontal(c, f, w)
 		}
-		rn, rd := st.row(s.out[0][:w], s.out[1][:w], s.out[2][:w], s.out[3][:w], s.out[4][:w])
+		rn, rd := st.row(s.out[0][:w], s.out[1][:w], s.out[2][:w], s.out[3][:w], s.out[4][:w], s.nv, s.dv)
 		num += rn
 		den += rd
 	}
@@ -149,7 +193,7 @@ func (s *rows) decimate(ref, dis plane, f []float32, dref, ddis plane) {
 		s.vertical2(ref, dis, f, 2*i)
 		s.margins(0, w, r)
 		s.margins(1, w, r)
-		s.horizontalEven(0, f, dref.row(i))
-		s.horizontalEven(1, f, ddis.row(i))
+		s.horizontalEven(0, f, w, dref.row(i))
+		s.horizontalEven(1, f, w, ddis.row(i))
 	}
 }

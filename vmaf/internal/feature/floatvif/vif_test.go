@@ -12,7 +12,9 @@ import (
 // synth is a frame of the format whose planes hold a deterministic
 // texture: a gradient, a few sinusoids and a hashed noise of the given
 // amplitude, so that ref and dist differ by a seed.
-func synth(f feature.Format, seed uint32, noise int) *feature.Frame { return synthAt(f, seed, noise, 0) }
+func synth(f feature.Format, seed uint32, noise int) *feature.Frame {
+	return synthAt(f, seed, noise, 0)
+}
 
 // synthAt is synth with the texture moved by shift samples to the left
 // and half as many up, for a moving picture.

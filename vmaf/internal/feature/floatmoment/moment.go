@@ -41,26 +41,44 @@ func (x *extractor) Extract(_ int, ref, dist *feature.Frame, out []float64) erro
 	return nil
 }
 
-// moments sums the samples and their squares in float64 in raster order,
-// each square taken in float32 first as libvmaf does (deep samples scaled
-// to the 8-bit range have squares float32 cannot hold exactly).
+// moments is libvmaf's sums of the samples (as float32) and of their
+// squares (taken in float32), both in float64 in raster order. The
+// samples and their sums are exact in those types at every depth, and so
+// are the squares up to 12 bits (integers below 2²⁴ over a power of two),
+// so integer sums scaled at the end are the same numbers; 16-bit squares
+// are rounded in float32 and take libvmaf's path.
 func moments(p feature.Plane, scale float32) (sum, sumSq float64) {
-	for y := 0; y < p.H; y++ {
-		if p.BitDepth == 8 {
-			for _, b := range p.Row8(y) {
-				v := float32(b)
-				sum += float64(v)
+	if p.BitDepth == 16 {
+		var s int64
+		for y := 0; y < p.H; y++ {
+			for _, w := range p.Row16(y) {
+				v := float32(w) / scale
+				s += int64(w)
 				sumSq += float64(v * v)
 			}
-			continue
 		}
-		for _, w := range p.Row16(y) {
-			v := float32(w) / scale
-			sum += float64(v)
-			sumSq += float64(v * v)
-		}
+		return float64(s) / float64(scale), sumSq
 	}
-	return sum, sumSq
+	var s, sq int64
+	for y := 0; y < p.H; y++ {
+		var rs, rsq int64
+		if p.BitDepth == 8 {
+			for _, b := range p.Row8(y) {
+				v := int64(b)
+				rs += v
+				rsq += v * v
+			}
+		} else {
+			for _, w := range p.Row16(y) {
+				v := int64(w)
+				rs += v
+				rsq += v * v
+			}
+		}
+		s += rs
+		sq += rsq
+	}
+	return float64(s) / float64(scale), float64(sq) / float64(scale*scale)
 }
 
 func (x *extractor) Close() {}

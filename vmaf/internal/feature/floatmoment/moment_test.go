@@ -95,3 +95,25 @@ func BenchmarkExtract(b *testing.B) {
 		x.Extract(0, ref, dist, out)
 	}
 }
+
+// TestExactSums checks the integer sums against libvmaf's float32 samples
+// and squares summed in float64, bit for bit, on noise at every depth.
+func TestExactSums(t *testing.T) {
+	for _, depth := range []int{8, 10, 12, 16} {
+		f := feature.Format{Width: 67, Height: 41, BitDepth: depth, Chroma: feature.Chroma420}
+		mask := 1<<depth - 1
+		p := frame(f, func(x, y int) int { return int(uint32(x*7919+y*104729)*2654435761>>7) & mask }).Planes[0]
+		scale := float32(int(1) << (depth - 8))
+		var sum, sq float64
+		for y := 0; y < f.Height; y++ {
+			for x := 0; x < f.Width; x++ {
+				v := float32(p.At(x, y)) / scale
+				sum += float64(v)
+				sq += float64(v * v)
+			}
+		}
+		if s, s2 := moments(p, scale); s != sum || s2 != sq {
+			t.Errorf("%d-bit: %v %v, want %v %v", depth, s, s2, sum, sq)
+		}
+	}
+}

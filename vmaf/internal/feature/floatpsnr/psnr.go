@@ -58,28 +58,46 @@ func (x *extractor) Extract(_ int, ref, dist *feature.Frame, out []float64) erro
 	return nil
 }
 
-// sumSquaredError squares each difference in float32 and sums the squares
-// in float64, sample by sample in raster order, as libvmaf does; the
-// float32 square matters for deep samples, whose scaled squares are not
-// exact.
+// sumSquaredError is libvmaf's sum of squared differences: each
+// difference squared in float32, the squares summed in float64 in raster
+// order. Up to 12 bits every difference, square and partial sum is exact
+// in those types (the squares are integers below 2²⁴ over a power of two),
+// so an integer sum scaled at the end is the same number; 16-bit squares
+// are rounded in float32 and take libvmaf's path.
 func sumSquaredError(r, d feature.Plane, scale float32) float64 {
-	var sum float64
-	for y := 0; y < r.H; y++ {
-		if r.BitDepth == 8 {
-			rr, dr := r.Row8(y), d.Row8(y)
+	if r.BitDepth == 16 {
+		var sum float64
+		for y := 0; y < r.H; y++ {
+			rr, dr := r.Row16(y), d.Row16(y)
+			dr = dr[:len(rr)]
 			for i, v := range rr {
-				e := float32(v) - float32(dr[i])
+				e := float32(v)/scale - float32(dr[i])/scale
 				sum += float64(e * e)
 			}
-			continue
 		}
-		rr, dr := r.Row16(y), d.Row16(y)
-		for i, v := range rr {
-			e := float32(v)/scale - float32(dr[i])/scale
-			sum += float64(e * e)
-		}
+		return sum
 	}
-	return sum
+	var sum int64
+	for y := 0; y < r.H; y++ {
+		var row int64
+		if r.BitDepth == 8 {
+			rr, dr := r.Row8(y), d.Row8(y)
+			dr = dr[:len(rr)]
+			for i, v := range rr {
+				e := int64(v) - int64(dr[i])
+				row += e * e
+			}
+		} else {
+			rr, dr := r.Row16(y), d.Row16(y)
+			dr = dr[:len(rr)]
+			for i, v := range rr {
+				e := int64(v) - int64(dr[i])
+				row += e * e
+			}
+		}
+		sum += row
+	}
+	return float64(sum) / float64(scale*scale)
 }
 
 func (x *extractor) Close() {}

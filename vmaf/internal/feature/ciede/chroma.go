@@ -13,8 +13,11 @@ import "github.com/vmafsink/vmafsink/vmaf/internal/feature"
 // 4:2:2 row runs on through the padding into the following chroma rows.
 // The picker reproduces those reads over a view of the frame's planes as
 // that buffer: reads past Cb's buffer land in Cr's, and reads past Cr's
-// (only at odd 4:2:0 heights and at heights below 4 for 4:2:2, where
-// libvmaf reads memory it does not own) give 0.
+// give 0. Those last happen only at odd 4:2:0 heights (the last luma
+// row) and at 4:2:2 heights below 4, where libvmaf reads past the memory
+// of its picture: there it finds zeros when the picture is large enough
+// for the C library to map it on its own (over 128 KB with glibc), and
+// whatever the heap holds otherwise, which no one can reproduce.
 type chromaPicker struct {
 	chroma feature.Chroma
 	w      int // luma width

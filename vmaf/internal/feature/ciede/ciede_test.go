@@ -128,6 +128,10 @@ func TestLibvmafQuirks(t *testing.T) {
 		{feature.Format{Width: 37, Height: 29, BitDepth: 12, Chroma: feature.Chroma444}, 7, 37.738168},
 		{feature.Format{Width: 40, Height: 16, BitDepth: 8, Chroma: feature.Chroma444}, 8, 37.091191},
 		{feature.Format{Width: 127, Height: 22, BitDepth: 10, Chroma: feature.Chroma422}, 10, 37.495935},
+		// An odd 4:2:0 height: the last luma row reads a chroma row past
+		// Cb's buffer (Cr's first) and past Cr's (zeros in a picture as
+		// large as this one).
+		{feature.Format{Width: 323, Height: 201, BitDepth: 10, Chroma: feature.Chroma420}, 11, 37.471942},
 	} {
 		ref, dist := synthPair(tc.f, tc.seed)
 		x, err := Kind.New(tc.f, Kind.Defaults())

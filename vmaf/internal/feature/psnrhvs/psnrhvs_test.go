@@ -110,6 +110,7 @@ func TestLibvmafSizes(t *testing.T) {
 		// Chroma 63 wide, 21 high: rounding up would add a block.
 		{feature.Format{Width: 127, Height: 43, BitDepth: 8, Chroma: feature.Chroma420}, 9, [4]float64{36.966727, 45.131027, 35.931302, 37.225369}},
 		{feature.Format{Width: 127, Height: 22, BitDepth: 10, Chroma: feature.Chroma422}, 10, [4]float64{38.768273, 44.602075, 34.044396, 38.265068}},
+		{feature.Format{Width: 323, Height: 201, BitDepth: 10, Chroma: feature.Chroma420}, 11, [4]float64{38.369076, 44.402666, 33.941060, 37.946745}},
 	} {
 		ref, dist := synthPair(tc.f, tc.seed)
 		x, err := Kind.New(tc.f, Kind.Defaults())

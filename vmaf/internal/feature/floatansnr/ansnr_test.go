@@ -144,3 +144,33 @@ func BenchmarkExtract(b *testing.B) {
 		x.Extract(0, ref, dist, out)
 	}
 }
+
+// TestFormats makes instances for every layout and depth at sizes from
+// 1×1 up: each either refuses the format with an error or computes
+// finite values.
+func TestFormats(t *testing.T) {
+	for _, depth := range []int{8, 10, 12, 16} {
+		for _, c := range []feature.Chroma{feature.Chroma420, feature.Chroma422, feature.Chroma444, feature.Chroma400} {
+			for _, size := range [][2]int{{1, 1}, {2, 3}, {3, 2}, {3, 3}, {4, 5}, {33, 17}} {
+				f := feature.Format{Width: size[0], Height: size[1], BitDepth: depth, Chroma: c}
+				mask := 1<<depth - 1
+				ref := frame(f, func(x, y int) int { return (x*37 + y*91) & mask })
+				dis := frame(f, func(x, y int) int { return (x*53 + y*17) & mask })
+				x, err := Kind.New(f, Kind.Defaults())
+				if err != nil {
+					if size[0] >= minSize && size[1] >= minSize {
+						t.Errorf("%+v: %v", f, err)
+					}
+					continue
+				}
+				out := make([]float64, 2)
+				if err := x.Extract(0, ref, dis, out); err != nil {
+					t.Fatal(err)
+				}
+				if math.IsNaN(out[0]) || math.IsNaN(out[1]) || math.IsInf(out[0], 0) || math.IsInf(out[1], 0) {
+					t.Errorf("%+v: %v", f, out)
+				}
+			}
+		}
+	}
+}

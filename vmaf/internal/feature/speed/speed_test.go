@@ -261,3 +261,49 @@ func BenchmarkTemporal(b *testing.B) {
 		i++
 	}
 }
+
+// TestFormats makes instances for every layout and depth at sizes from
+// 1×1 up: each either refuses the format with an error or computes
+// finite values without failing.
+func TestFormats(t *testing.T) {
+	for _, depth := range []int{8, 10, 12, 16} {
+		for _, c := range []feature.Chroma{feature.Chroma420, feature.Chroma422, feature.Chroma444, feature.Chroma400} {
+			for _, size := range [][2]int{{1, 1}, {2, 3}, {79, 80}, {80, 80}, {161, 163}, {321, 170}} {
+				f := feature.Format{Width: size[0], Height: size[1], BitDepth: depth, Chroma: c}
+				ref, dis := frame(f, noise(1)), frame(f, noise(2))
+				if x, err := ChromaKind.New(f, ChromaKind.Defaults()); err == nil {
+					out := make([]float64, 3)
+					if err := x.Extract(0, ref, dis, out); err != nil {
+						t.Errorf("%+v: %v", f, err)
+					}
+					for _, v := range out {
+						if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+							t.Errorf("%+v: speed_chroma %v", f, out)
+						}
+					}
+				} else if !strings.HasPrefix(err.Error(), "feature speed_chroma: ") {
+					t.Errorf("%+v: %v", f, err)
+				}
+				if q, err := TemporalKind.NewSequential(f, TemporalKind.Defaults()); err == nil {
+					var got []float64
+					emit := func(_ int, v []float64) { got = append(got, v[0]) }
+					for i, fr := range []*feature.Frame{ref, dis, ref} {
+						if err := q.Push(i, fr, fr, emit); err != nil {
+							t.Errorf("%+v: %v", f, err)
+						}
+					}
+					if err := q.Flush(emit); err != nil || len(got) != 3 {
+						t.Errorf("%+v: %v, %d values", f, err, len(got))
+					}
+					for _, v := range got {
+						if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+							t.Errorf("%+v: speed_temporal %v", f, got)
+						}
+					}
+				} else if !strings.HasPrefix(err.Error(), "feature speed_temporal: ") {
+					t.Errorf("%+v: %v", f, err)
+				}
+			}
+		}
+	}
+}

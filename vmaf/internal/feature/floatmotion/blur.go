@@ -58,23 +58,42 @@ func reflect(t, n int) int {
 }
 
 // rows is the blur's scratch: the vertical pass's row with room for the
-// reflected margins the horizontal pass reads.
-type rows struct{ ext []float32 }
+// reflected margins the horizontal pass reads, and the rows under each
+// tap for the vector pass.
+type rows struct {
+	ext  []float32
+	taps []*float32
+}
 
-func newRows(w, radius int) *rows { return &rows{ext: make([]float32, w+2*radius)} }
+func newRows(w, radius int) *rows {
+	return &rows{ext: make([]float32, w+2*radius), taps: make([]*float32, 2*radius+1)}
+}
 
 // blur filters src into dst, columns first, then rows. Each sample's taps
 // are summed in order from zero in float32, one product rounded at a
 // time, which is the order libvmaf's AVX and C paths share; the float32
-// conversions forbid fused multiply-add, which would change the bits.
+// conversions forbid fused multiply-add, which would change the bits. The
+// vector passes do the same lane by lane; the scalar loops finish the
+// columns past the last multiple of 8.
 func (s *rows) blur(src, dst plane, f []float32) {
 	w, r := src.w, len(f)/2
-	mid := s.ext[r : r+w]
+	vec := 0
+	if hasAVX2 {
+		vec = w &^ 7
+	}
 	for i := range src.h {
+		if vec > 0 {
+			taps := s.taps[:len(f)]
+			for k := range f {
+				taps[k] = &src.data[reflect(i-r+k, src.h)*src.stride]
+			}
+			vblur(&s.ext[r], taps, f, vec)
+		}
+		mid := s.ext[r+vec : r+w]
 		clear(mid)
 		for k, fk := range f {
-			a := src.row(reflect(i-r+k, src.h))[:w]
-			for j := range w {
+			a := src.row(reflect(i-r+k, src.h))[vec:w]
+			for j := range mid {
 				mid[j] += float32(fk * a[j])
 			}
 		}
@@ -83,11 +102,14 @@ func (s *rows) blur(src, dst plane, f []float32) {
 			e[r-1-t] = e[r+1+t]
 			e[r+w+t] = e[r+w-2-t]
 		}
-		o := dst.row(i)[:w]
+		if vec > 0 {
+			hblur(&dst.row(i)[0], &s.ext[0], f, vec)
+		}
+		o := dst.row(i)[vec:w]
 		clear(o)
 		for k, fk := range f {
-			e := s.ext[k : k+w]
-			for j := range w {
+			e := s.ext[vec+k : vec+k+len(o)]
+			for j := range o {
 				o[j] += float32(fk * e[j])
 			}
 		}

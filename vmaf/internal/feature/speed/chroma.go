@@ -7,6 +7,7 @@ import (
 	"github.com/vmafsink/vmafsink/vmaf/internal/feature"
 )
 
+// chroma is speed_chroma for one stream: SpEED on each chroma plane.
 type chroma struct {
 	eng      *engine
 	w, h     int // the part of each chroma plane libvmaf uses

@@ -64,7 +64,7 @@ func reflect(i, n int) int {
 	return i
 }
 
-// tap sums f[k]·at(k) in order from zero, in float32, as each of
+// dot sums f[k]·x[k] in order from zero, in float32, as each of
 // libvmaf's filter outputs is summed.
 func dot(f, x []float32) float32 {
 	var s float32

@@ -1,11 +1,11 @@
 package cambi
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"testing"
 
 	"github.com/vmafsink/vmafsink/vmaf/internal/feature"
@@ -118,7 +118,7 @@ func TestHeatmaps(t *testing.T) {
 	b.Close()
 	w, h := 640, 360
 	for scale := range numScales {
-		name := filepath.Join(dir, "cambi_heatmap_scale_"+itoa(scale)+"_"+itoa(w)+"x"+itoa(h)+"_16b.gray")
+		name := filepath.Join(dir, fmt.Sprintf("cambi_heatmap_scale_%d_%dx%d_16b.gray", scale, w, h))
 		data, err := os.ReadFile(name)
 		if err != nil {
 			t.Fatal(err)
@@ -133,8 +133,6 @@ func TestHeatmaps(t *testing.T) {
 		w, h = (w+1)/2, (h+1)/2
 	}
 }
-
-func itoa(i int) string { return strconv.Itoa(i) }
 
 // randomLevels is a w x h picture of a few levels in patches, so that
 // flat pixels, runs and ties all occur.
@@ -231,6 +229,25 @@ func TestMode3(t *testing.T) {
 					t.Errorf("mode3(%d, %d, %d) = %d, want %d", a, b, c, got, want)
 				}
 			}
+		}
+	}
+}
+
+func TestLanesMode3(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	pack := func(v [4]uint16) uint64 {
+		return uint64(v[0]) | uint64(v[1])<<16 | uint64(v[2])<<32 | uint64(v[3])<<48
+	}
+	for range 100000 {
+		var a, b, c, want [4]uint16
+		for i := range 4 {
+			// Few distinct levels for ties, and the extremes 0 and 1024.
+			pick := func() uint16 { return []uint16{0, 1, 2, 1023, 1024}[rng.IntN(5)] }
+			a[i], b[i], c[i] = pick(), pick(), pick()
+			want[i] = mode3(a[i], b[i], c[i])
+		}
+		if got := lanesMode3(pack(a), pack(b), pack(c)); got != pack(want) {
+			t.Fatalf("lanesMode3(%v, %v, %v) = %#x, want %v", a, b, c, got, want)
 		}
 	}
 }

@@ -184,7 +184,16 @@ func (x *extractor) cRow(hist []uint16, rows []int16, img []uint16, c []float32,
 	col := unsafe.Pointer(unsafe.SliceData(hist))
 	img = img[:len(rows)]
 	c = c[:len(rows)]
-	for j, r := range rows {
+	rp := unsafe.Pointer(unsafe.SliceData(rows))
+	cp := unsafe.Pointer(unsafe.SliceData(c))
+	for j := 0; j < len(rows); j++ {
+		// Four pixels at a time where none is counted (textured areas).
+		if j&3 == 0 && j+4 <= len(rows) && *(*uint64)(unsafe.Add(rp, 2*j)) == ^uint64(0) {
+			*(*[4]float32)(unsafe.Add(cp, 4*j)) = [4]float32{}
+			j += 3
+			continue
+		}
+		r := rows[j]
 		c[j] = 0
 		if r < 0 {
 			continue

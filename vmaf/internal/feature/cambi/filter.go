@@ -51,48 +51,65 @@ func word(s []uint16, i int) uint64 {
 	return *(*uint64)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(s)), 2*i))
 }
 
-// horizontalMode is the mode of each triple along a row. Where five
-// levels in a row agree the four middle modes are their level, which
-// flat areas make the common case.
+func putWord(s []uint16, i int, v uint64) {
+	*(*uint64)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(s)), 2*i)) = v
+}
+
+// Lane-wise arithmetic on four 16-bit levels in a word. Levels never
+// exceed 1024, far below bit 15, so lanes neither carry nor borrow.
+const (
+	lanesLow  = 0x0001_0001_0001_0001
+	lanesHigh = 0x8000_8000_8000_8000
+)
+
+// lanesEqual is 0xffff in each lane where a and b agree, 0 elsewhere.
+func lanesEqual(a, b uint64) uint64 {
+	differ := ((a ^ b) + 0x7fff*lanesLow) & lanesHigh // bit 15 set where they differ
+	return ^lanesFill(differ)
+}
+
+// lanesFill widens bit 15 of each lane (the only bits set in h) to the
+// whole lane.
+func lanesFill(h uint64) uint64 {
+	return h | (h - h>>15)
+}
+
+// lanesMin is the lane-wise minimum of a and b.
+func lanesMin(a, b uint64) uint64 {
+	aAtLeast := lanesFill(((a | lanesHigh) - b) & lanesHigh)
+	return b&aAtLeast | a&^aAtLeast
+}
+
+// lanesMode3 is mode3 in each lane.
+func lanesMode3(a, b, c uint64) uint64 {
+	r := lanesMin(lanesMin(a, b), c)
+	bc := lanesEqual(b, c)
+	r = b&bc | r&^bc
+	aa := lanesEqual(a, b) | lanesEqual(a, c)
+	return a&aa | r&^aa
+}
+
+// horizontalMode is the mode of each triple along a row, four at once.
 func horizontalMode(in, out []uint16) {
 	w := len(in)
 	out = out[:w]
 	out[0], out[w-1] = in[0], in[w-1]
 	x := 1
 	for ; x+4 < w; x += 4 {
-		if word(in, x-1) == word(in, x) {
-			*(*uint64)(unsafe.Pointer(&out[x])) = word(in, x)
-			continue
-		}
-		out[x] = mode3(in[x-1], in[x], in[x+1])
-		out[x+1] = mode3(in[x], in[x+1], in[x+2])
-		out[x+2] = mode3(in[x+1], in[x+2], in[x+3])
-		out[x+3] = mode3(in[x+2], in[x+3], in[x+4])
+		putWord(out, x, lanesMode3(word(in, x-1), word(in, x), word(in, x+1)))
 	}
 	for ; x < w-1; x++ {
 		out[x] = mode3(in[x-1], in[x], in[x+1])
 	}
 }
 
-// verticalMode is the mode down each column of three rows, four columns
-// at once where two of the rows agree on all four.
+// verticalMode is the mode down each column of three rows.
 func verticalMode(a, b, c, out []uint16) {
 	n := len(out)
 	a, b, c = a[:n], b[:n], c[:n]
 	x := 0
 	for ; x+4 <= n; x += 4 {
-		wa, wb, wc := word(a, x), word(b, x), word(c, x)
-		if wa == wb || wa == wc {
-			*(*uint64)(unsafe.Pointer(&out[x])) = wa
-			continue
-		}
-		if wb == wc {
-			*(*uint64)(unsafe.Pointer(&out[x])) = wb
-			continue
-		}
-		for i := x; i < x+4; i++ {
-			out[i] = mode3(a[i], b[i], c[i])
-		}
+		putWord(out, x, lanesMode3(word(a, x), word(b, x), word(c, x)))
 	}
 	for ; x < n; x++ {
 		out[x] = mode3(a[x], b[x], c[x])

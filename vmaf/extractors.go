@@ -3,16 +3,29 @@ package vmaf
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/vmafsink/vmafsink/vmaf/internal/feature"
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature/cambi"
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature/ciede"
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature/floatadm"
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature/floatansnr"
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature/floatmoment"
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature/floatmotion"
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature/floatpsnr"
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature/floatvif"
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature/psnrhvs"
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature/speed"
 )
 
 // extractorKinds are the extractors the native engine has, by libvmaf's
 // extractor name (what --feature names). Read-only.
 var extractorKinds = func() map[string]*feature.Kind {
 	m := map[string]*feature.Kind{}
-	for _, k := range []*feature.Kind{vifKind, admKind, motionKind, psnrKind, ssimKind, msssimKind} {
+	for _, k := range []*feature.Kind{vifKind, admKind, motionKind, psnrKind, ssimKind, msssimKind,
+		floatvif.Kind, floatadm.Kind, floatmotion.Kind, floatpsnr.Kind, floatansnr.Kind, floatmoment.Kind,
+		cambi.Kind, ciede.Kind, psnrhvs.Kind, speed.ChromaKind, speed.TemporalKind} {
 		m[k.Name] = k
 	}
 	return m
@@ -76,4 +89,81 @@ func checkSettings(s feature.Settings) error {
 		return c(s)
 	}
 	return nil
+}
+
+// ExtractorInfo describes one of the native engine's extractors.
+type ExtractorInfo struct {
+	Name string `json:"name"`
+	// Outputs are the metrics it reports at default options on a 4:2:0
+	// stream.
+	Outputs []string     `json:"outputs"`
+	Options []OptionInfo `json:"options,omitempty"`
+}
+
+// OptionInfo is one extractor option.
+type OptionInfo struct {
+	Name    string `json:"name"`
+	Type    string `json:"type"` // bool, int, double or string
+	Default string `json:"default"`
+	// Min and Max bound int and double values.
+	Min float64 `json:"min,omitempty"`
+	Max float64 `json:"max,omitempty"`
+	// Renames is true for options that, when not at their default, add
+	// "_alias[_value]" to the output names.
+	Renames bool `json:"renames,omitempty"`
+	// DefaultOnly is true for options the native engine implements only
+	// at their default; another value is refused.
+	DefaultOnly bool `json:"default_only,omitempty"`
+}
+
+// Extractors describes the native engine's extractors, sorted by name.
+func Extractors() []ExtractorInfo {
+	var out []ExtractorInfo
+	for _, name := range ExtractorNames() {
+		k := extractorKinds[name]
+		info := ExtractorInfo{Name: name, Outputs: k.Outputs(feature.Format{Chroma: feature.Chroma420, BitDepth: 8}, k.Defaults())}
+		for _, o := range k.Options {
+			oi := OptionInfo{Name: o.Name, Renames: o.Param}
+			switch o.Type {
+			case feature.Bool:
+				oi.Type, oi.Default = "bool", strconv.FormatBool(o.Default != 0)
+			case feature.Int:
+				oi.Type, oi.Default, oi.Min, oi.Max = "int", strconv.Itoa(int(o.Default)), o.Min, o.Max
+			case feature.Double:
+				oi.Type, oi.Default, oi.Min, oi.Max = "double", strconv.FormatFloat(o.Default, 'g', -1, 64), o.Min, o.Max
+			default:
+				oi.Type, oi.Default = "string", o.DefaultString
+			}
+			oi.DefaultOnly = !acceptsOtherValue(k, o)
+			info.Options = append(info.Options, oi)
+		}
+		out = append(out, info)
+	}
+	return out
+}
+
+// acceptsOtherValue says whether the kind takes option o at a value other
+// than its default.
+func acceptsOtherValue(k *feature.Kind, o feature.Option) bool {
+	var v string
+	switch o.Type {
+	case feature.Bool:
+		v = strconv.FormatBool(o.Default == 0)
+	case feature.String:
+		return true
+	default:
+		other := o.Max
+		if other == o.Default {
+			other = o.Min
+		}
+		v = strconv.FormatFloat(other, 'g', -1, 64)
+	}
+	s, err := k.Defaults().With(o.Name, v)
+	if err != nil {
+		return false
+	}
+	if k == motionKind {
+		return false
+	}
+	return checkSettings(s) == nil
 }

@@ -252,7 +252,9 @@ func (ssimExtractor) Close() {}
 
 type msssimExtractor struct{ s *floatMSSSIM }
 
-func checkMSSSIM(s feature.Settings) error { return onlyDefaults(s, "enable_lcs", "enable_db", "clip_db") }
+func checkMSSSIM(s feature.Settings) error {
+	return onlyDefaults(s, "enable_lcs", "enable_db", "clip_db")
+}
 
 func newMSSSIMExtractor(f feature.Format, s feature.Settings) (feature.Extractor, error) {
 	if err := checkMSSSIM(s); err != nil {

@@ -3,6 +3,9 @@ package vmaf
 import (
 	"fmt"
 	"github.com/vmafsink/vmafsink/vmaf/internal/feature"
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature/floatadm"
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature/floatmotion"
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature/floatvif"
 	"slices"
 	"strings"
 )
@@ -13,18 +16,6 @@ type featureSpec struct {
 	settings feature.Settings
 	name     string
 }
-
-// The floating-point extractors of libvmaf's float models, known here by
-// name and options until the engine computes them.
-var (
-	floatVIFKind = &feature.Kind{Name: "float_vif", Options: []feature.Option{
-		{Name: "vif_enhn_gain_limit", Alias: "egl", Type: feature.Double, Default: defaultEnhnGainLimit, Min: 1, Max: defaultEnhnGainLimit, Param: true},
-	}}
-	floatADMKind = &feature.Kind{Name: "float_adm", Options: []feature.Option{
-		{Name: "adm_enhn_gain_limit", Alias: "egl", Type: feature.Double, Default: defaultEnhnGainLimit, Min: 1, Max: defaultEnhnGainLimit, Param: true},
-	}}
-	floatMotionKind = &feature.Kind{Name: "float_motion"}
-)
 
 // featureSource says which extractor computes a model feature and which of
 // its outputs the feature is; output is empty for outputs the native
@@ -53,11 +44,11 @@ func lookupFeature(feature string) featureSource {
 	if mid, ok := cutAffixes(feature, "VMAF_feature_", "_score"); ok {
 		switch {
 		case isScaled(mid, "vif_scale"):
-			return featureSource{floatVIFKind, mid}
+			return featureSource{floatvif.Kind, mid}
 		case mid == "adm2" || mid == "aim" || mid == "adm3" || isScaled(mid, "adm_scale"):
-			return featureSource{floatADMKind, mid}
+			return featureSource{floatadm.Kind, mid}
 		case mid == "motion" || mid == "motion2" || mid == "motion3":
-			return featureSource{floatMotionKind, mid}
+			return featureSource{floatmotion.Kind, mid}
 		}
 		return featureSource{}
 	}

@@ -46,12 +46,6 @@ var featureReporters = func() map[string]reporter {
 		}
 		add(name, k, k.Outputs(f, k.Defaults()))
 	}
-	// Until the engine computes them, the float models' features.
-	if _, ok := extractorKinds[floatVIFKind.Name]; !ok {
-		add("float_vif", floatVIFKind, []string{"vif_scale0", "vif_scale1", "vif_scale2", "vif_scale3"})
-		add("float_adm", floatADMKind, []string{"adm2", "adm_scale0", "adm_scale1", "adm_scale2", "adm_scale3", "aim", "adm3"})
-		add("float_motion", floatMotionKind, []string{"motion", "motion2", "motion3"})
-	}
 	return m
 }()
 

@@ -36,7 +36,7 @@ const (
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	s, err := parseArgs(args)
-	if err == nil && !s.help && !s.version {
+	if err == nil && !s.help && !s.version && !s.listFeatures {
 		err = s.check()
 	}
 	switch {
@@ -45,6 +45,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitError
 	case s.help:
 		writeUsage(stdout)
+		return exitOK
+	case s.listFeatures:
+		writeExtractors(stdout)
 		return exitOK
 	case s.version:
 		fmt.Fprintf(stdout, "vmaf-score %s (libvmaf %s output)\n", version, report.DefaultVersion)

@@ -22,6 +22,9 @@ type settings struct {
 	models       []string // -m specs, parsed by vmaf.ParseModelSpec
 	features     []string
 	noPrediction bool
+	// commonBitDepth scores inputs of different bit depths at the deeper
+	// one (--aom_ctc v6.0 and later).
+	commonBitDepth bool
 
 	output    string
 	format    report.Format
@@ -41,7 +44,7 @@ type settings struct {
 	mcpMaxClients int      // 0: the control plane's default
 	modelDirs     []string // directories whose model files an agent may swap in
 
-	help, version bool
+	help, version, listFeatures bool
 }
 
 // usageError is a bad command line: the tool prints it with a hint to
@@ -105,13 +108,9 @@ var options = []option{
 	{0, "sub", "", "output as MicroDVD subtitles", setFormat(report.Sub)},
 	{0, "threads", "N", "scoring threads",
 		func(s *settings, v string) error { return parseUint(v, "--threads", &s.threads) }},
-	{0, "feature", "NAME", "extra metric: psnr, float_ssim or float_ms_ssim (repeatable)",
+	{0, "feature", "NAME[=OPT=VAL:...]", "extra feature extractor, with options (repeatable; --list-features lists them)",
 		func(s *settings, v string) error {
-			if strings.Contains(v, "=") {
-				return usagef("feature options are not supported: %q", v)
-			}
-			s.features = append(s.features, v)
-			return nil
+			return s.addFeature("--feature", v)
 		}},
 	{0, "subsample", "N", "score only every Nth frame",
 		func(s *settings, v string) error { return parseUint(v, "--subsample", &s.subsample) }},
@@ -119,10 +118,10 @@ var options = []option{
 		func(s *settings, v string) error { var n int; return parseUint(v, "-c/--cpumask", &n) }},
 	{0, "gpumask", "MASK", "accepted for compatibility; ignored",
 		func(s *settings, v string) error { var n int; return parseUint(v, "--gpumask", &n) }},
-	{0, "aom_ctc", "VERSION", "not supported (needs ciede, psnr_hvs and cambi)",
-		func(s *settings, v string) error { return usagef("--aom_ctc is not supported") }},
-	{0, "nflx_ctc", "VERSION", "not supported (needs cambi)",
-		func(s *settings, v string) error { return usagef("--nflx_ctc is not supported") }},
+	{0, "aom_ctc", "VERSION", "AOM common test conditions preset: models and features (v1.0 to v7.0)",
+		func(s *settings, v string) error { return s.applyPreset("--aom_ctc", v, aomCTC) }},
+	{0, "nflx_ctc", "VERSION", "Netflix common test conditions preset (v1.0)",
+		func(s *settings, v string) error { return s.applyPreset("--nflx_ctc", v, nflxCTC) }},
 	{0, "frame_cnt", "N", "score at most N frames",
 		func(s *settings, v string) error { return parseUint(v, "--frame_cnt", &s.frameCnt) }},
 	{0, "frame_skip_ref", "N", "skip the first N reference frames",
@@ -180,6 +179,8 @@ var options = []option{
 		}},
 	{0, "model-dir", "DIR", "with --mcp-uds: a directory whose model files an agent may swap in (repeatable)",
 		func(s *settings, v string) error { s.modelDirs = append(s.modelDirs, v); return nil }},
+	{0, "list-features", "", "list the feature extractors, their options and outputs, and exit",
+		func(s *settings, _ string) error { s.listFeatures = true; return nil }},
 	{0, "progress", "", "show the progress line even when stderr is not a terminal",
 		func(s *settings, _ string) error { s.showProgress = true; return nil }},
 	{0, "help", "", "print this help and exit",

@@ -26,7 +26,7 @@ import (
 
 // defaultVersions are libvmaf's built-in models over its integer feature
 // extractors, the default first.
-const defaultVersions = "vmaf_v0.6.1,vmaf_v0.6.1neg,vmaf_4k_v0.6.1,vmaf_4k_v0.6.1neg,vmaf_b_v0.6.3"
+const defaultVersions = "vmaf_v0.6.1,vmaf_v0.6.1neg,vmaf_4k_v0.6.1,vmaf_4k_v0.6.1neg,vmaf_b_v0.6.3,vmaf_float_v0.6.1,vmaf_float_v0.6.1neg,vmaf_float_b_v0.6.3,vmaf_float_4k_v0.6.1"
 
 func main() {
 	log.SetFlags(0)

@@ -121,15 +121,24 @@ func readLog(t testing.TB, rel string) []map[string]float64 {
 	t.Helper()
 	var log struct {
 		Frames []struct {
-			Metrics map[string]float64 `json:"metrics"`
+			Metrics map[string]*float64 `json:"metrics"`
 		} `json:"frames"`
 	}
 	if err := json.Unmarshal(open(t, rel), &log); err != nil {
 		t.Fatalf("%s: %v", rel, err)
 	}
+	// libvmaf writes a value that is not finite (a PSNR of identical
+	// pictures) as null, which is read here as NaN: NonFinite.
 	out := make([]map[string]float64, len(log.Frames))
 	for i, f := range log.Frames {
-		out[i] = f.Metrics
+		out[i] = make(map[string]float64, len(f.Metrics))
+		for k, v := range f.Metrics {
+			if v == nil {
+				out[i][k] = NonFinite
+			} else {
+				out[i][k] = *v
+			}
+		}
 	}
 	return out
 }
@@ -231,9 +240,18 @@ func Run(t testing.TB, p *Pair, s feature.Settings) (names []string, values [][]
 // within Rel of libvmaf's magnitude.
 type Tolerance struct{ Abs, Rel float64 }
 
-func (tol Tolerance) ok(got, want float64) bool {
-	if math.IsNaN(want) || math.IsInf(want, 0) {
-		return got == want || math.IsNaN(got) && math.IsNaN(want)
+// NonFinite stands for a value libvmaf's log gives as null: infinite or
+// NaN.
+var NonFinite = math.NaN()
+
+// OK says whether got is within tol of libvmaf's want; a NonFinite want
+// takes any value that is not finite.
+func (tol Tolerance) OK(got, want float64) bool {
+	if math.IsNaN(want) {
+		return math.IsNaN(got) || math.IsInf(got, 0)
+	}
+	if math.IsInf(want, 0) {
+		return got == want
 	}
 	d := math.Abs(got - want)
 	return d <= tol.Abs || d <= tol.Rel*math.Abs(want)
@@ -254,10 +272,10 @@ func Compare(t testing.TB, p *Pair, names []string, values [][]float64, tol Tole
 				return
 			}
 			got := values[i][j]
-			if d := math.Abs(got - want); d > worst || math.IsNaN(d) {
+			if d := math.Abs(got - want); d > worst && !math.IsNaN(want) {
 				worst, at = d, i
 			}
-			if !tol.ok(got, want) {
+			if !tol.OK(got, want) {
 				if bad < 3 {
 					t.Errorf("%s frame %d %s: got %.6f, libvmaf %.6f (diff %.3g)", p.Name, i, name, got, want, got-want)
 				}

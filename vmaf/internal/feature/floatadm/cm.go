@@ -157,6 +157,15 @@ func excess(v, thr float32, cube bool, pn float32) float32 {
 	return powf(v, pn)
 }
 
+// excessCube is excess for p = 3, small enough to inline.
+func excessCube(v, thr float32) float32 {
+	v = abs32(v) - thr
+	if v < 0 {
+		v = 0
+	}
+	return float32(float32(v*v) * v)
+}
+
 // cmPixel adds the excesses at column j of a row, with mirrored
 // neighbours.
 func (x *adm) cmPixel(inner *[3]float32, src, scaled, mask *[3][]float32, r0, r1, r2, j, w int, rf [3]float32, cube bool, pn float32) {
@@ -204,9 +213,15 @@ func (x *adm) cmRow(inner *[3]float32, src, scaled, mask *[3][]float32, r0, r1, 
 			t += z[2]
 			thr += t
 		}
-		ih += excess(s[0][k]*rf[0], thr, cube, pn)
-		iv += excess(s[1][k]*rf[1], thr, cube, pn)
-		id += excess(s[2][k]*rf[2], thr, cube, pn)
+		if cube {
+			ih += excessCube(s[0][k]*rf[0], thr)
+			iv += excessCube(s[1][k]*rf[1], thr)
+			id += excessCube(s[2][k]*rf[2], thr)
+		} else {
+			ih += powf(max(abs32(s[0][k]*rf[0])-thr, 0), pn)
+			iv += powf(max(abs32(s[1][k]*rf[1])-thr, 0), pn)
+			id += powf(max(abs32(s[2][k]*rf[2])-thr, 0), pn)
+		}
 	}
 	inner[0], inner[1], inner[2] = ih, iv, id
 }

@@ -48,16 +48,20 @@ func (x *adm) dwt2(src []float32, sstride, w, h int, dst *bands, loOnly bool) {
 	ow := (w + 1) / 2
 	lo, hi := x.tmpLo[:w], x.tmpHi[:w]
 	for i := 0; i < (h+1)/2; i++ {
-		r0 := src[x.tapY[0][i]*sstride:][:w]
-		r1 := src[x.tapY[1][i]*sstride:][:w]
-		r2 := src[x.tapY[2][i]*sstride:][:w]
-		r3 := src[x.tapY[3][i]*sstride:][:w]
-		for j := range lo {
-			lo[j] = filter4(&dwtLo, r0[j], r1[j], r2[j], r3[j])
-		}
-		if !loOnly {
-			for j := range hi {
-				hi[j] = filter4(&dwtHi, r0[j], r1[j], r2[j], r3[j])
+		r0 := src[x.tapY[0][i]*sstride:][:len(lo)]
+		r1 := src[x.tapY[1][i]*sstride:][:len(lo)]
+		r2 := src[x.tapY[2][i]*sstride:][:len(lo)]
+		r3 := src[x.tapY[3][i]*sstride:][:len(lo)]
+		if loOnly {
+			for j := range lo {
+				lo[j] = filter4(&dwtLo, r0[j], r1[j], r2[j], r3[j])
+			}
+		} else {
+			hi := hi[:len(lo)]
+			for j := range lo {
+				s0, s1, s2, s3 := r0[j], r1[j], r2[j], r3[j]
+				lo[j] = filter4(&dwtLo, s0, s1, s2, s3)
+				hi[j] = filter4(&dwtHi, s0, s1, s2, s3)
 			}
 		}
 		o := i * ow

@@ -82,8 +82,9 @@ func newExtractor(f feature.Format, s feature.Settings) (feature.Extractor, erro
 	if cfg.fullRef {
 		maxW, maxH = max(maxW, x.src.w), max(maxH, x.src.h)
 	}
-	x.buf = newBuffers(maxW, maxH, &cfg)
-	if path := s.String("heatmaps_path"); path != "" {
+	path := s.String("heatmaps_path")
+	x.buf = newBuffers(maxW, maxH, max(x.enc.pad, x.src.pad), path != "", &cfg)
+	if path != "" {
 		if x.heat, err = openHeatmaps(path, cfg.encW, cfg.encH, x.enc.w, x.enc.h); err != nil {
 			return nil, err
 		}
@@ -139,14 +140,17 @@ func (x *extractor) score(index int, fr *feature.Frame, g *geometry, heat *heatm
 			img = img[:w*h]
 		}
 		modeFilter(img, w, h, b.modeRows)
-		c := b.cvals[:w*h]
-		x.cValues(img, b.mask[:w*h], c, w, h, g.pad)
+		var all []float32
 		if heat != nil {
-			if err := heat.write(scale, index, c, w, h, g.window, &x.cfg); err != nil {
+			all = b.cvals[:w*h]
+		}
+		pos, sum := x.cValues(img, b.mask[:w*h], w, h, g.pad, all)
+		if heat != nil {
+			if err := heat.write(scale, index, all, w, h, g.window, &x.cfg); err != nil {
 				return 0, err
 			}
 		}
-		perScale[scale] = topKMean(c, x.cfg.topk, b)
+		perScale[scale] = topKMean(pos, sum, w*h, x.cfg.topk)
 	}
 	// Scale weights 16, 8, 4, 2, 1, summed in that order as libvmaf does.
 	sum := 0.0

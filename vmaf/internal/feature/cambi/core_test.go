@@ -71,8 +71,15 @@ func TestTopKMean(t *testing.T) {
 				want += float64(v)
 			}
 			want /= float64(k)
-			b := buffers{sel: make([]float32, 0, n)}
-			if got := topKMean(slices.Clone(c), topk, &b); got != want {
+			var pos []float32
+			sum := 0.0
+			for _, v := range c {
+				if v > 0 {
+					pos = append(pos, v)
+					sum += float64(v)
+				}
+			}
+			if got := topKMean(pos, sum, n, topk); got != want {
 				t.Errorf("n %d topk %g: got %g, want %g", n, topk, got, want)
 			}
 		}
@@ -157,7 +164,7 @@ func TestSpatialMask(t *testing.T) {
 	for _, size := range [][2]int{{1, 1}, {1, 9}, {9, 1}, {3, 3}, {8, 8}, {23, 17}, {64, 40}} {
 		w, h := size[0], size[1]
 		img := randomLevels(rng, w, h)
-		b := buffers{flat: make([]uint8, w*h), colSums: make([]int32, w)}
+		b := buffers{flat: make([]uint8, 8*w), colSums: make([]int32, w)}
 		got := make([]uint8, w*h)
 		spatialMask(img, got, w, h, &b)
 		at := func(x, y int) uint16 { return img[y*w+x] }

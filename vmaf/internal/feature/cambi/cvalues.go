@@ -2,7 +2,7 @@ package cambi
 
 import "unsafe"
 
-// cValues computes each flat pixel's contrast response c (0 elsewhere)
+// cValues computes each flat pixel's contrast response (0 elsewhere)
 // from the counts of levels in the window of 2·pad+1 pixels around it,
 // cut off at the picture's edges. The counts live in one histogram per
 // column, over the levels of the band only: hist[(v-bandBase)·w + x]
@@ -10,39 +10,59 @@ import "unsafe"
 // the current row. Sliding down a row removes the row leaving the
 // window and adds the one entering it, each pixel touching the 2·pad+1
 // columns whose windows hold it.
-func (x *extractor) cValues(img []uint16, mask []uint8, c []float32, w, h, pad int) {
+//
+// Pooling needs only the positive responses, which are returned in
+// raster order with their float64 sum; every response is also written
+// to all (w x h) when it is not nil, for the heatmaps.
+func (x *extractor) cValues(img []uint16, mask []uint8, w, h, pad int, all []float32) (pos []float32, sum float64) {
 	cfg := &x.cfg
+	pos = x.buf.sel[:0]
+	if cfg.bandSize == 0 {
+		if all != nil {
+			clear(all[:w*h])
+		}
+		return pos, 0
+	}
 	hist := x.buf.hist[:cfg.bandSize*w]
 	clear(hist)
-	if cfg.bandSize == 0 {
-		clear(c)
-		return
-	}
 	// Each pixel's histogram row, or -1 when it is not counted (not
-	// flat, or outside the band): every row is added and removed once.
-	rows := x.buf.rows[:w*h]
+	// flat, or outside the band), for the rows in and next to the
+	// window: a ring of 2·pad+2 rows, row r at slot r mod 2·pad+2.
+	ring := 2*pad + 2
+	rowsOf := func(r int) []int16 {
+		o := (r % ring) * w
+		return x.buf.rows[o : o+w]
+	}
 	levelRow := cfg.levelRow
-	mask = mask[:len(rows)]
-	img = img[:len(rows)]
-	for i, m := range mask {
-		// m is 0 or 1: m-1 is all ones (-1) for pixels not flat.
-		rows[i] = levelRow[img[i]&maxLevelMask] | int16(int8(m)-1)
+	fill := func(r int) []int16 {
+		out, lv, m := rowsOf(r), img[r*w:(r+1)*w], mask[r*w:(r+1)*w]
+		lv, m = lv[:len(out)], m[:len(out)]
+		for i, v := range lv {
+			// m is 0 or 1: m-1 is all ones (-1) for pixels not flat.
+			out[i] = levelRow[v&maxLevelMask] | int16(int8(m[i])-1)
+		}
+		return out
 	}
 	for y := 0; y < min(pad, h); y++ {
-		addRows(hist, rows[y*w:(y+1)*w], w, pad, 1)
+		addRows(hist, fill(y), w, pad, 1)
 	}
 	for y := 0; y < h; y++ {
 		add, sub := y+pad, y-pad-1
 		switch {
 		case add < h && sub >= 0:
-			slideRows(hist, rows[add*w:(add+1)*w], rows[sub*w:(sub+1)*w], w, pad)
+			slideRows(hist, fill(add), rowsOf(sub), w, pad)
 		case add < h:
-			addRows(hist, rows[add*w:(add+1)*w], w, pad, 1)
+			addRows(hist, fill(add), w, pad, 1)
 		case sub >= 0:
-			addRows(hist, rows[sub*w:(sub+1)*w], w, pad, -1)
+			addRows(hist, rowsOf(sub), w, pad, -1)
 		}
-		x.cRow(hist, rows[y*w:(y+1)*w], img[y*w:(y+1)*w], c[y*w:(y+1)*w], w)
+		var out []float32
+		if all != nil {
+			out = all[y*w : (y+1)*w]
+		}
+		pos, sum = x.cRow(hist, rowsOf(y), img[y*w:(y+1)*w], out, pos, sum)
 	}
+	return pos, sum
 }
 
 // slideRows removes one row's counted pixels from the histograms and
@@ -169,32 +189,33 @@ func decRange(s []uint16, k int) {
 	}
 }
 
-// cRow is one row's responses. For each step d the pixel can respond
-// to, the response is weight·p0·p/(p0+p), with p0 the count of its own
-// level and p the larger count of the levels d+1 above and below; c is
-// the largest. It is computed as libvmaf does, in float32 from the
-// integer product times the float32 reciprocal, so the bits match.
-func (x *extractor) cRow(hist []uint16, rows []int16, img []uint16, c []float32, w int) {
+// cRow is one row's responses, appended to pos when positive and
+// added to sum (and written to out when it is not nil). For each step d
+// the pixel can respond to, the response is weight·p0·p/(p0+p), with p0
+// the count of its own level and p the larger count of the levels d+1
+// above and below; a pixel's response is the largest. It is computed as
+// libvmaf does, in float32 from the integer product times the float32
+// reciprocal, so the bits match.
+func (x *extractor) cRow(hist []uint16, rows []int16, img []uint16, out, pos []float32, sum float64) ([]float32, float64) {
 	cfg := &x.cfg
 	active, recip, weights := cfg.active, cfg.reciprocal, &cfg.weights
+	if out != nil {
+		clear(out)
+	}
 	// The counts are read through a pointer: the levels read are in the
 	// band by construction (setBand keeps a step only when its upper
 	// level is; the lower one is checked), so indexing hist is safe.
-	stride := 2 * w
+	stride := 2 * len(rows)
 	col := unsafe.Pointer(unsafe.SliceData(hist))
 	img = img[:len(rows)]
-	c = c[:len(rows)]
 	rp := unsafe.Pointer(unsafe.SliceData(rows))
-	cp := unsafe.Pointer(unsafe.SliceData(c))
 	for j := 0; j < len(rows); j++ {
 		// Four pixels at a time where none is counted (textured areas).
 		if j&3 == 0 && j+4 <= len(rows) && *(*uint64)(unsafe.Add(rp, 2*j)) == ^uint64(0) {
-			*(*[4]float32)(unsafe.Add(cp, 4*j)) = [4]float32{}
 			j += 3
 			continue
 		}
 		r := rows[j]
-		c[j] = 0
 		if r < 0 {
 			continue
 		}
@@ -218,6 +239,13 @@ func (x *extractor) cRow(hist []uint16, rows []int16, img []uint16, c []float32,
 				best = val
 			}
 		}
-		c[j] = best
+		if best > 0 {
+			pos = append(pos, best)
+			sum += float64(best)
+			if out != nil {
+				out[j] = best
+			}
+		}
 	}
+	return pos, sum
 }

@@ -10,42 +10,41 @@ import "math/bits"
 func spatialMask(img []uint16, mask []uint8, w, h int, b *buffers) {
 	const pad = maskFilterSize >> 1
 	limit := int32(maskIndex(w, h))
-	flat := b.flat[:w*h]
-	for y := 0; y < h; y++ {
-		row, out := img[y*w:(y+1)*w], flat[y*w:(y+1)*w]
-		if y == h-1 {
+	// Rows y-pad-1..y+pad of flat pixels are kept, row r at slot r mod 8.
+	flatRow := func(r int) []uint8 { return b.flat[(r&7)*w : (r&7+1)*w] }
+	fill := func(r int) []uint8 {
+		row, out := img[r*w:(r+1)*w], flatRow(r)
+		if r == h-1 {
 			for x := 0; x < w-1; x++ {
 				out[x] = b2u(row[x] == row[x+1])
 			}
-		} else {
-			below := img[(y+1)*w : (y+2)*w]
-			right := row[1:]
-			below = below[:len(right)]
-			out := out[:len(right)]
-			for x, v := range right {
-				out[x] = b2u(row[x] == v) & b2u(row[x] == below[x])
-			}
+			out[w-1] = 1
+			return out
 		}
-		out[w-1] = 1
-		if y < h-1 {
-			out[w-1] = b2u(row[w-1] == img[(y+1)*w+w-1])
+		below := img[(r+1)*w : (r+2)*w]
+		right := row[1:]
+		below, o := below[:len(row)], out[:len(right)]
+		for x, v := range right {
+			o[x] = b2u(row[x] == v) & b2u(row[x] == below[x])
 		}
+		out[w-1] = b2u(row[w-1] == below[w-1])
+		return out
 	}
 
 	cols := b.colSums[:w]
 	clear(cols)
 	for y := 0; y < min(pad, h); y++ {
-		addRow(cols, flat[y*w:(y+1)*w], 1)
+		addRow(cols, fill(y), 1)
 	}
 	for y := 0; y < h; y++ {
 		add, sub := y+pad, y-pad-1
 		switch {
 		case add < h && sub >= 0:
-			slideCols(cols, flat[add*w:(add+1)*w], flat[sub*w:(sub+1)*w])
+			slideCols(cols, fill(add), flatRow(sub))
 		case add < h:
-			addRow(cols, flat[add*w:(add+1)*w], 1)
+			addRow(cols, fill(add), 1)
 		case sub >= 0:
-			addRow(cols, flat[sub*w:(sub+1)*w], -1)
+			addRow(cols, flatRow(sub), -1)
 		}
 		boxRow(cols, mask[y*w:(y+1)*w], pad, limit)
 	}

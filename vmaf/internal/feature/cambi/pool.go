@@ -1,40 +1,14 @@
 package cambi
 
-import "unsafe"
-
-// topKMean is the mean of the k = topk·n largest responses (at least
-// one), summed in float64 as libvmaf does. Responses are never
-// negative and most are 0, so when no more than k are positive the sum
-// of the positive ones is the sum of the k largest; otherwise the
-// positive ones are partially sorted to find the k largest. Only the
-// order of the float64 additions can differ from libvmaf's, far below
-// the output's precision.
-func topKMean(c []float32, topk float64, b *buffers) float64 {
-	n := len(c)
+// topKMean is the mean of the k = topk·n largest of n responses (at
+// least one), summed in float64 as libvmaf does, given the positive
+// ones (pos, in raster order) and their sum. Responses are never
+// negative and most are 0, so when no more than k are positive their
+// sum is the sum of the k largest; otherwise they are partially sorted
+// to find the k largest. Only the order of the float64 additions can
+// differ from libvmaf's, far below the output's precision.
+func topKMean(pos []float32, sum float64, n int, topk float64) float64 {
 	k := min(max(int(topk*float64(n)), 1), n)
-	pos := b.sel[:0]
-	var sum float64
-	// Responses are +0 or positive: skip zeros two at a time by their
-	// bits.
-	p := unsafe.Pointer(unsafe.SliceData(c))
-	i := 0
-	for ; i+2 <= n; i += 2 {
-		if *(*uint64)(unsafe.Add(p, 4*i)) == 0 {
-			continue
-		}
-		for _, v := range c[i : i+2] {
-			if v > 0 {
-				pos = append(pos, v)
-				sum += float64(v)
-			}
-		}
-	}
-	for _, v := range c[i:] {
-		if v > 0 {
-			pos = append(pos, v)
-			sum += float64(v)
-		}
-	}
 	if len(pos) <= k {
 		return sum / float64(k)
 	}

@@ -9,16 +9,10 @@ package psnrhvs
 // rather than toward minus infinity.
 func halve(a int32) int32 { return (a + int32(uint32(a)>>31)) >> 1 }
 
-// fdct8 transforms in[0], in[stride], ..., in[7*stride] into out[0..7].
-func fdct8(out *[8]int32, in []int32, stride int) {
-	t0 := in[0]
-	t4 := in[1*stride]
-	t2 := in[2*stride]
-	t6 := in[3*stride]
-	t7 := in[4*stride]
-	t3 := in[5*stride]
-	t5 := in[6*stride]
-	t1 := in[7*stride]
+// fdct8 transforms x0..x7 into their coefficients, lowest frequency
+// first. (Values in and out pass in registers.)
+func fdct8(x0, x1, x2, x3, x4, x5, x6, x7 int32) (y0, y1, y2, y3, y4, y5, y6, y7 int32) {
+	t0, t4, t2, t6, t7, t3, t5, t1 := x0, x1, x2, x3, x4, x5, x6, x7
 
 	// Sums and differences of mirrored inputs.
 	t1 = t0 - t1
@@ -61,7 +55,7 @@ func fdct8(out *[8]int32, in []int32, stride int) {
 	t3 -= (t5*18205 + 16384) >> 15 // sin(3π/16)
 	t5 += (t3*2485 + 4096) >> 13
 
-	*out = [8]int32{t0, t1, t2, t3, t4, t5, t6, t7}
+	return t0, t1, t2, t3, t4, t5, t6, t7
 }
 
 // fdct8x8 transforms the 8x8 block b (row-major) in place: columns
@@ -69,13 +63,14 @@ func fdct8(out *[8]int32, in []int32, stride int) {
 // coefficient of vertical frequency i and horizontal frequency j.
 func fdct8x8(b *[64]int32) {
 	var z [64]int32
-	var row [8]int32
-	for i := 0; i < 8; i++ {
-		fdct8(&row, b[i:], 8)
-		copy(z[8*i:], row[:])
+	for i := range 8 {
+		r := (*[8]int32)(z[8*i:])
+		r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7] =
+			fdct8(b[i], b[8+i], b[16+i], b[24+i], b[32+i], b[40+i], b[48+i], b[56+i])
 	}
-	for i := 0; i < 8; i++ {
-		fdct8(&row, z[i:], 8)
-		copy(b[8*i:], row[:])
+	for i := range 8 {
+		r := (*[8]int32)(b[8*i:])
+		r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7] =
+			fdct8(z[i], z[8+i], z[16+i], z[24+i], z[32+i], z[40+i], z[48+i], z[56+i])
 	}
 }

@@ -42,44 +42,59 @@ func (b *block) load(p feature.Plane, x, y int) {
 	}
 }
 
-// varianceRatio is the sum of the block's four quadrant variances over
-// its whole variance (0 for a flat block): flat
+// varianceRatios are, for each of two blocks, the sum of its four
+// quadrant variances over its whole variance (0 for a flat block): flat
 // quadrants in a busy block mean an edge, which masks less than texture.
-// The sums run in float32 in raster order, as in libvmaf.
-func (b *block) varianceRatio() float32 {
-	var mean float32
-	var qmean [4]float32
+// The squared deviations are summed in float32 in raster order, as in
+// libvmaf; the two blocks go through the same loop so that their
+// float32 chains overlap.
+func varianceRatios(s, d *block) (float32, float32) {
+	sm, sq := s.means()
+	dm, dq := d.means()
+	var sv, dv float32
+	var svq, dvq [4]float32
 	for i := range blockSize {
+		sr, dr := s.c[8*i:8*i+8], d.c[8*i:8*i+8]
 		for j := range blockSize {
-			v := float32(b.c[8*i+j])
-			mean += v
-			qmean[quadrant(i, j)] += v
-		}
-	}
-	mean /= 64
-	for q := range qmean {
-		qmean[q] /= 16
-	}
-	var vr float32
-	var qvar [4]float32
-	for i := range blockSize {
-		for j := range blockSize {
-			v := float32(b.c[8*i+j])
 			q := quadrant(i, j)
-			d := v - mean
-			vr += float32(d * d)
-			dq := v - qmean[q]
-			qvar[q] += float32(dq * dq)
+			a, b := float32(sr[j]), float32(dr[j])
+			ea, eb := a-sm, b-dm
+			sv += float32(ea * ea)
+			dv += float32(eb * eb)
+			qa, qb := a-sq[q], b-dq[q]
+			svq[q] += float32(qa * qa)
+			dvq[q] += float32(qb * qb)
 		}
 	}
-	vr *= blockVarFix
-	for q := range qvar {
-		qvar[q] *= quadVarFix
+	return ratio(sv, &svq), ratio(dv, &dvq)
+}
+
+// means are the block's mean and its quadrants' means. libvmaf sums the
+// samples in float32, but the sums are integers below 2^24, which float32
+// holds exactly, so integer sums give the same values.
+func (b *block) means() (float32, [4]float32) {
+	var q [4]int32
+	for i := range blockSize {
+		r := b.c[8*i : 8*i+8]
+		left := r[0] + r[1] + r[2] + r[3]
+		right := r[4] + r[5] + r[6] + r[7]
+		q[quadrant(i, 0)] += left
+		q[quadrant(i, 4)] += right
 	}
-	if vr > 0 {
-		vr = (qvar[0] + qvar[1] + qvar[2] + qvar[3]) / vr
+	all := q[0] + q[1] + q[2] + q[3]
+	return float32(all) / 64, [4]float32{float32(q[0]) / 16, float32(q[1]) / 16, float32(q[2]) / 16, float32(q[3]) / 16}
+}
+
+// ratio turns the sums of squared deviations into the variance ratio.
+func ratio(v float32, vq *[4]float32) float32 {
+	v *= blockVarFix
+	for q := range vq {
+		vq[q] *= quadVarFix
 	}
-	return vr
+	if v > 0 {
+		v = (vq[0] + vq[1] + vq[2] + vq[3]) / v
+	}
+	return v
 }
 
 // quadrant is 0 to 3 for the top-left, bottom-left, top-right and
@@ -110,7 +125,7 @@ func planeError(ref, dist feature.Plane, w, h, depth int, wt *weights) float64 {
 		for x := 0; x < w-7; x += blockStep {
 			s.load(ref, x, y)
 			d.load(dist, x, y)
-			sr, dr := s.varianceRatio(), d.varianceRatio()
+			sr, dr := varianceRatios(&s, &d)
 			fdct8x8(&s.c)
 			fdct8x8(&d.c)
 			m := max(s.masking(wt, sr), d.masking(wt, dr))

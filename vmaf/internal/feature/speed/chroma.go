@@ -14,6 +14,7 @@ type chroma struct {
 	scale    float32
 	maxVal   float64
 	ref, dis []float32
+	rows     []bool // the rows SpEED reads
 }
 
 func newChroma(f feature.Format, s feature.Settings) (feature.Extractor, error) {
@@ -44,15 +45,15 @@ func newChroma(f feature.Format, s feature.Settings) (feature.Extractor, error) 
 		return nil, err
 	}
 	return &chroma{eng: eng, w: w, h: h, scale: scale, maxVal: s.Float(optMaxVal),
-		ref: make([]float32, w*h), dis: make([]float32, w*h)}, nil
+		ref: make([]float32, w*h), dis: make([]float32, w*h), rows: eng.rowsRead()}, nil
 }
 
 func (c *chroma) Extract(_ int, ref, dist *feature.Frame, out []float64) error {
 	var score [2]float32
 	var singular [2]bool
 	for i := range score {
-		toFloat(c.ref, ref.Planes[1+i], c.w, c.h, c.scale)
-		toFloat(c.dis, dist.Planes[1+i], c.w, c.h, c.scale)
+		toFloat(c.ref, ref.Planes[1+i], c.w, c.rows, c.scale)
+		toFloat(c.dis, dist.Planes[1+i], c.w, c.rows, c.scale)
 		score[i], singular[i] = c.eng.score(c.ref, c.dis)
 	}
 	// A plane whose covariance is singular (a flat one, say) takes the
@@ -84,20 +85,25 @@ func depthScale(name string, depth int) (float32, error) {
 	return 0, fmt.Errorf("feature %s: bit depth %d is not supported (8, 10, 12 or 16)", name, depth)
 }
 
-// toFloat converts the top-left w×h of a plane as libvmaf's float
-// extractors do, centred on zero: deeper samples scaled to the 8-bit
-// range, then 128 subtracted.
-func toFloat(dst []float32, p feature.Plane, w, h int, scale float32) {
-	for y := 0; y < h; y++ {
-		row := dst[y*w : (y+1)*w]
+// toFloat converts the rows marked in rows of the top-left w×len(rows)
+// of a plane as libvmaf's float extractors do, centred on zero: deeper
+// samples scaled to the 8-bit range, then 128 subtracted.
+func toFloat(dst []float32, p feature.Plane, w int, rows []bool, scale float32) {
+	for y, used := range rows {
+		if !used {
+			continue
+		}
+		out := dst[y*w : (y+1)*w]
 		if p.BitDepth == 8 {
-			for i, v := range p.Row8(y)[:w] {
-				row[i] = float32(v) - 128
+			in := p.Row8(y)[:len(out)]
+			for i, v := range in {
+				out[i] = float32(v) - 128
 			}
 			continue
 		}
-		for i, v := range p.Row16(y)[:w] {
-			row[i] = float32(v)/scale - 128
+		in := p.Row16(y)[:len(out)]
+		for i, v := range in {
+			out[i] = float32(v)/scale - 128
 		}
 	}
 }

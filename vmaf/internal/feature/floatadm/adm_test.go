@@ -52,7 +52,7 @@ func divisionFingerprint() uint64 {
 	one, d, q := make([]float32, n), make([]float32, n), make([]float32, n)
 	for i := range d {
 		one[i] = 1
-		d[i] = math.Float32frombits(uint32(0x3c000000 + i*2654435761%0x07000000))
+		d[i] = math.Float32frombits(0x3c000000 + uint32(i)*2654435761%0x07000000)
 	}
 	divRow(q, one, d)
 	h := fnv.New64a()

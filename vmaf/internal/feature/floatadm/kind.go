@@ -77,8 +77,9 @@ func outputs(_ feature.Format, s feature.Settings) []string {
 }
 
 // minSize is the smallest width and height whose coarsest wavelet bands
-// are at least 2x2: libvmaf's edge handling reads a neighbour on each
-// side, and on smaller pictures reads outside its buffers.
+// are at least 2x2. libvmaf's edge handling takes a neighbour on each
+// side; on smaller pictures it reads what earlier scales left in its
+// buffers (16x16 gives adm2 near 1.5), or before them.
 const minSize = 17
 
 func newExtractor(f feature.Format, s feature.Settings) (feature.Extractor, error) {

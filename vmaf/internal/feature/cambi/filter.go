@@ -62,31 +62,33 @@ const (
 	lanesHigh = 0x8000_8000_8000_8000
 )
 
-// lanesEqual is 0xffff in each lane where a and b agree, 0 elsewhere.
-func lanesEqual(a, b uint64) uint64 {
-	differ := ((a ^ b) + 0x7fff*lanesLow) & lanesHigh // bit 15 set where they differ
-	return ^lanesFill(differ)
-}
-
-// lanesFill widens bit 15 of each lane (the only bits set in h) to the
-// whole lane.
-func lanesFill(h uint64) uint64 {
-	return h | (h - h>>15)
-}
-
-// lanesMin is the lane-wise minimum of a and b.
-func lanesMin(a, b uint64) uint64 {
-	aAtLeast := lanesFill(((a | lanesHigh) - b) & lanesHigh)
-	return b&aAtLeast | a&^aAtLeast
-}
-
-// lanesMode3 is mode3 in each lane.
+// lanesMode3 is mode3 in each lane: the minimum, replaced by b where b
+// and c agree, replaced by a where a agrees with either. The lane
+// masks are built inline (this is the mode filter's inner loop).
 func lanesMode3(a, b, c uint64) uint64 {
-	r := lanesMin(lanesMin(a, b), c)
-	bc := lanesEqual(b, c)
-	r = b&bc | r&^bc
-	aa := lanesEqual(a, b) | lanesEqual(a, c)
-	return a&aa | r&^aa
+	// Flat areas, the common case, agree on all four lanes.
+	if a == b || a == c {
+		return a
+	}
+	if b == c {
+		return b
+	}
+	// Where a >= b, b >= c... as bit 15 of each lane, then widened.
+	geAB := ((a | lanesHigh) - b) & lanesHigh
+	geAB |= geAB - geAB>>15
+	lo := b&geAB | a&^geAB
+	geLC := ((lo | lanesHigh) - c) & lanesHigh
+	geLC |= geLC - geLC>>15
+	r := c&geLC | lo&^geLC
+	// Bit 15 set in the lanes where the pair differs.
+	dBC := ((b ^ c) + 0x7fff*lanesLow) & lanesHigh
+	dBC |= dBC - dBC>>15
+	r = r&dBC | b&^dBC
+	dAB := ((a ^ b) + 0x7fff*lanesLow) & lanesHigh
+	dAC := ((a ^ c) + 0x7fff*lanesLow) & lanesHigh
+	dA := dAB & dAC
+	dA |= dA - dA>>15
+	return r&dA | a&^dA
 }
 
 // horizontalMode is the mode of each triple along a row, four at once.

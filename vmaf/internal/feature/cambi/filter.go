@@ -46,7 +46,7 @@ func modeFilter(img []uint16, w, h int, rows []uint16) {
 	}
 }
 
-// word is four levels from s[i:], for comparing them at once.
+// word is the four levels s[i:i+4] as one word; putWord stores one.
 func word(s []uint16, i int) uint64 {
 	return *(*uint64)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(s)), 2*i))
 }
@@ -73,7 +73,9 @@ func lanesMode3(a, b, c uint64) uint64 {
 	if b == c {
 		return b
 	}
-	// Where a >= b, b >= c... as bit 15 of each lane, then widened.
+	// A lane mask is found as bit 15 of each lane (lane a | 0x8000
+	// minus lane b keeps it where a >= b; (a ^ b) + 0x7fff sets it where
+	// they differ), then widened to the lane: m | m - m>>15.
 	geAB := ((a | lanesHigh) - b) & lanesHigh
 	geAB |= geAB - geAB>>15
 	lo := b&geAB | a&^geAB

@@ -176,6 +176,27 @@ func TestSmallPictures(t *testing.T) {
 	}
 }
 
+// BenchmarkExtract1080p10bit times a synthetic 1920x1080 4:2:0 10-bit
+// pair whose noise defeats the caches: the slow case.
+func BenchmarkExtract1080p10bit(b *testing.B) {
+	f := feature.Format{Width: 1920, Height: 1080, BitDepth: 10, Chroma: feature.Chroma420}
+	ref, dist := synthPair(f, 1)
+	x, err := Kind.New(f, Kind.Defaults())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer x.Close()
+	out := make([]float64, 1)
+	start := cpuTime()
+	b.ResetTimer()
+	for b.Loop() {
+		if err := x.Extract(0, ref, dist, out); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
+}
+
 // cpuTime is the CPU time the process has used, in nanoseconds.
 func cpuTime() int64 {
 	var u syscall.Rusage

@@ -134,6 +134,38 @@ func TestLibvmafSizes(t *testing.T) {
 	}
 }
 
+// TestSmallPictures runs every format and depth at the smallest sizes
+// libvmaf's planes allow: the extractor must give numbers, not panic.
+func TestSmallPictures(t *testing.T) {
+	for _, c := range []feature.Chroma{feature.Chroma420, feature.Chroma422, feature.Chroma444} {
+		for _, depth := range []int{8, 10, 12} {
+			for w := 8; w <= 17; w++ {
+				for h := 8; h <= 17; h++ {
+					f := feature.Format{Width: w, Height: h, BitDepth: depth, Chroma: c}
+					x, err := Kind.New(f, Kind.Defaults())
+					small := c != feature.Chroma444 && (w < 16 || c == feature.Chroma420 && h < 16)
+					if small != (err != nil) {
+						t.Fatalf("%+v: chroma under 8x8 %v, error %v", f, small, err)
+					}
+					if small {
+						continue
+					}
+					ref, dist := synthPair(f, uint64(w*h))
+					out := make([]float64, 4)
+					if err := x.Extract(0, ref, dist, out); err != nil {
+						t.Fatalf("%+v: %v", f, err)
+					}
+					for i, v := range out {
+						if math.IsNaN(v) || math.IsInf(v, 0) {
+							t.Errorf("%+v: output %d is %v", f, i, v)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
 // cpuTime is the CPU time the process has used, in nanoseconds.
 func cpuTime() int64 {
 	var u syscall.Rusage

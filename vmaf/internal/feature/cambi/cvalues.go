@@ -205,6 +205,11 @@ func (x *extractor) cRow(hist []uint16, rows []int16, img []uint16, out, pos []f
 	// The counts are read through a pointer: the levels read are in the
 	// band by construction (setBand keeps a step only when its upper
 	// level is; the lower one is checked), so indexing hist is safe.
+	// So is the reciprocal's index: two levels' counts in one window
+	// add up to at most window² < reciprocalLimit.
+	nd := cfg.numDiffs
+	all := uint32(1)<<nd - 1
+	rcp := unsafe.Pointer(unsafe.SliceData(recip))
 	stride := 2 * len(rows)
 	col := unsafe.Pointer(unsafe.SliceData(hist))
 	img = img[:len(rows)]
@@ -226,17 +231,29 @@ func (x *extractor) cRow(hist []uint16, rows []int16, img []uint16, out, pos []f
 		at := unsafe.Add(col, 2*j+int(r)*stride)
 		p0 := int(*(*uint16)(at))
 		var best float32
-		for d := 0; steps != 0; d, steps = d+1, steps>>1 {
-			if steps&1 == 0 {
-				continue
+		if steps == all && int(r) >= nd {
+			// Every step counts and every lower level is in the band:
+			// the common case, without the per-step tests.
+			for d := 1; d <= nd; d++ {
+				p := max(int(*(*uint16)(unsafe.Add(at, d*stride))), int(*(*uint16)(unsafe.Add(at, -d*stride))))
+				val := float32(int32(weights[(d-1)&31]*p0*p)) * *(*float32)(unsafe.Add(rcp, 4*(p+p0)))
+				if val > best {
+					best = val
+				}
 			}
-			p := int(*(*uint16)(unsafe.Add(at, (d+1)*stride)))
-			if int(r)-d-1 >= 0 {
-				p = max(p, int(*(*uint16)(unsafe.Add(at, -(d+1)*stride))))
-			}
-			val := float32(int32(weights[d&31]*p0*p)) * recip[p+p0]
-			if val > best {
-				best = val
+		} else {
+			for d := 0; steps != 0; d, steps = d+1, steps>>1 {
+				if steps&1 == 0 {
+					continue
+				}
+				p := int(*(*uint16)(unsafe.Add(at, (d+1)*stride)))
+				if int(r)-d-1 >= 0 {
+					p = max(p, int(*(*uint16)(unsafe.Add(at, -(d+1)*stride))))
+				}
+				val := float32(int32(weights[d&31]*p0*p)) * *(*float32)(unsafe.Add(rcp, 4*(p+p0)))
+				if val > best {
+					best = val
+				}
 			}
 		}
 		if best > 0 {

@@ -50,6 +50,7 @@ var Kind = &feature.Kind{
 	},
 	Outputs: outputs,
 	New:     newExtractor,
+	Check:   check,
 }
 
 // outputs: libvmaf renames only the distorted score for non-default

@@ -94,29 +94,17 @@ func newConfig(f feature.Format, s feature.Settings) (config, error) {
 		c.topk = s.Float("cambi_topk")
 	}
 
-	eotfName := s.String("eotf")
-	if ce := s.String("cambi_eotf"); ce != defaultEOTF {
-		eotfName = ce
+	eotf, vlt, err := resolveLuminance(s)
+	if err != nil {
+		return c, err
 	}
-	eotf, ok := eotfs[eotfName]
-	if !ok {
-		opt := "eotf"
-		if s.String("cambi_eotf") != defaultEOTF {
-			opt = "cambi_eotf"
-		}
-		return c, fmt.Errorf("feature cambi: option %s=%q: want bt1886 or pq", opt, eotfName)
-	}
+	c.vlt = vlt
 
 	tvi := s.Float("tvi_threshold")
 	for d := 0; d < c.numDiffs; d++ {
 		c.tvi[d] = tviForDiff(d+1, tvi, eotf) + c.numDiffs
 		c.weights[d] = contrastWeights[d]
 	}
-	vlt, ok := vltLuma(s.Float("cambi_vis_lum_threshold"), eotf)
-	if !ok {
-		return c, fmt.Errorf("feature cambi: option cambi_vis_lum_threshold=%g: above the EOTF's peak luminance", s.Float("cambi_vis_lum_threshold"))
-	}
-	c.vlt = vlt
 
 	ws := s.Int("window_size")
 	c.encWindow = adjustWindow(ws, c.encW, c.encH, c.speedup)
@@ -128,6 +116,30 @@ func newConfig(f feature.Format, s feature.Settings) (config, error) {
 	c.setBand()
 	c.reciprocal = reciprocals
 	return c, nil
+}
+
+// check refuses the settings New refuses whatever the stream.
+func check(s feature.Settings) error {
+	_, _, err := resolveLuminance(s)
+	return err
+}
+
+// resolveLuminance is the EOTF the settings name (cambi_eotf when set,
+// else eotf) and the luma level of their visibility threshold.
+func resolveLuminance(s feature.Settings) (eotfFunc, int, error) {
+	opt := "eotf"
+	if s.String("cambi_eotf") != defaultEOTF {
+		opt = "cambi_eotf"
+	}
+	eotf, ok := eotfs[s.String(opt)]
+	if !ok {
+		return nil, 0, fmt.Errorf("feature cambi: option %s=%q: want bt1886 or pq", opt, s.String(opt))
+	}
+	vlt, ok := vltLuma(s.Float("cambi_vis_lum_threshold"), eotf)
+	if !ok {
+		return nil, 0, fmt.Errorf("feature cambi: option cambi_vis_lum_threshold=%g: above the EOTF's peak luminance", s.Float("cambi_vis_lum_threshold"))
+	}
+	return eotf, vlt, nil
 }
 
 // adjustWindow scales the window to the picture: window_size is meant

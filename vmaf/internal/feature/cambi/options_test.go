@@ -59,6 +59,10 @@ func TestNewErrors(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%q: %v", tc.opts, err)
 		}
+		// Check refuses what New refuses whatever the stream: the EOTFs.
+		if err := Kind.Check(s); (err != nil) != strings.Contains(tc.opts, "eotf") {
+			t.Errorf("%q: Check: %v", tc.opts, err)
+		}
 		x, err := Kind.New(tc.f, s)
 		if err == nil {
 			x.Close()

@@ -80,34 +80,22 @@ func (x *adm) decouple(ref, dis *bands, w, h int) {
 	}
 }
 
-func clip01(k float32) float32 {
-	if k < 0 {
-		return 0
-	}
-	if k > 1 {
-		return 1
-	}
-	return k
-}
+// clip01 is k clipped to [0, 1], without branches. Unlike libvmaf's
+// comparisons it turns -0 into +0, which no later step can tell apart.
+func clip01(k float32) float32 { return min(max(k, 0), 1) }
 
 // gain lets the restored coefficient r grow by up to egl towards the
 // distorted t. libvmaf scales by the double egl, compares in double and
 // stores the result as float32; the two tests run one after the other on
 // the updated value, as there.
 func gain(r, t float32, egl float64) float32 {
+	// float32 of the double minimum is C's MIN stored in a float: t
+	// converts exactly, and neither value can be NaN.
 	if r > 0 {
-		if g := float64(r) * egl; g < float64(t) {
-			r = float32(g)
-		} else {
-			r = t
-		}
+		r = float32(min(float64(r)*egl, float64(t)))
 	}
 	if r < 0 {
-		if g := float64(r) * egl; g > float64(t) {
-			r = float32(g)
-		} else {
-			r = t
-		}
+		r = float32(max(float64(r)*egl, float64(t)))
 	}
 	return r
 }

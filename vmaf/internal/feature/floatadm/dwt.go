@@ -91,13 +91,16 @@ func (x *adm) dwtRow(src, out []float32, f *[4]float32, out2 []float32, f2 *[4]f
 	end := max((w-3)/2+1, 1)
 	end = min(end, len(out))
 	edge(0)
-	for j := 1; j < end; j++ {
-		s := src[2*j-1 : 2*j+3]
-		out[j] = filter4(f, s[0], s[1], s[2], s[3])
-	}
-	if out2 != nil {
+	if out2 == nil {
 		for j := 1; j < end; j++ {
-			s := src[2*j-1 : 2*j+3]
+			s := src[2*j-1 : 2*j+3 : 2*j+3]
+			out[j] = filter4(f, s[0], s[1], s[2], s[3])
+		}
+	} else {
+		out2 := out2[:len(out)]
+		for j := 1; j < end; j++ {
+			s := src[2*j-1 : 2*j+3 : 2*j+3]
+			out[j] = filter4(f, s[0], s[1], s[2], s[3])
 			out2[j] = filter4(f2, s[0], s[1], s[2], s[3])
 		}
 	}

@@ -187,41 +187,64 @@ func (x *adm) cmRow(inner *[3]float32, src, scaled, mask *[3][]float32, r0, r1, 
 	if jLo >= jHi {
 		return
 	}
-	n := jHi - jLo + 2 // the row with a neighbour on each side
-	o0, o1, o2 := r0+jLo-1, r1+jLo-1, r2+jLo-1
-	var m [3][3][]float32 // band, row
-	var c [3][]float32    // weighted centres
-	var s [3][]float32    // coefficients
+	cnt := jHi - jLo
+	thr := x.thr[:cnt]
+	// Each row starts one column left of jLo: column jLo+k has its
+	// neighbours at k, k+1 and k+2 of it, and its centre at k of the
+	// centre rows, which start at jLo.
+	var rows thresholdRows
 	for b := 0; b < 3; b++ {
-		m[b][0], m[b][1], m[b][2] = mask[b][o0:o0+n], mask[b][o1:o1+n], mask[b][o2:o2+n]
-		c[b], s[b] = scaled[b][o1:o1+n], src[b][o1:o1+n]
-	}
-	ih, iv, id := inner[0], inner[1], inner[2]
-	for k := 1; k < n-1; k++ {
-		var thr float32
-		for b := 0; b < 3; b++ {
-			a, mid, z := m[b][0][k-1:k+2], m[b][1][k-1:k+2], m[b][2][k-1:k+2]
-			var t float32
-			t += a[0]
-			t += a[1]
-			t += a[2]
-			t += mid[0]
-			t = float32(float64(t) + float64(oneBy15*float64(abs32(c[b][k]))))
-			t += mid[2]
-			t += z[0]
-			t += z[1]
-			t += z[2]
-			thr += t
+		rows[b] = [4][]float32{
+			mask[b][r0+jLo-1 : r0+jHi+1],
+			mask[b][r1+jLo-1 : r1+jHi+1],
+			mask[b][r2+jLo-1 : r2+jHi+1],
+			scaled[b][r1+jLo : r1+jHi],
 		}
-		if cube {
-			ih += excessCube(s[0][k]*rf[0], thr)
-			iv += excessCube(s[1][k]*rf[1], thr)
-			id += excessCube(s[2][k]*rf[2], thr)
-		} else {
-			ih += powf(max(abs32(s[0][k]*rf[0])-thr, 0), pn)
-			iv += powf(max(abs32(s[1][k]*rf[1])-thr, 0), pn)
-			id += powf(max(abs32(s[2][k]*rf[2])-thr, 0), pn)
+	}
+	thresholds(thr, &rows)
+	sh, sv, sd := src[0][r1+jLo:r1+jHi], src[1][r1+jLo:r1+jHi], src[2][r1+jLo:r1+jHi]
+	sh, sv, sd = sh[:len(thr)], sv[:len(thr)], sd[:len(thr)]
+	ih, iv, id := inner[0], inner[1], inner[2]
+	if cube {
+		for k, t := range thr {
+			ih += excessCube(sh[k]*rf[0], t)
+			iv += excessCube(sv[k]*rf[1], t)
+			id += excessCube(sd[k]*rf[2], t)
+		}
+	} else {
+		for k, t := range thr {
+			ih += powf(max(abs32(sh[k]*rf[0])-t, 0), pn)
+			iv += powf(max(abs32(sv[k]*rf[1])-t, 0), pn)
+			id += powf(max(abs32(sd[k]*rf[2])-t, 0), pn)
 		}
 	}
 	inner[0], inner[1], inner[2] = ih, iv, id
+}
+
+// thresholdRows are, per band, the mask rows above, at and below a run of
+// columns (each with one column more on either side) and the weighted
+// coefficients of the run.
+type thresholdRows [3][4][]float32
+
+// thresholdsGo sets thr[k] to the masking threshold of column k of the
+// run: the three bands' maskSums, added in band order.
+func thresholdsGo(thr []float32, rows *thresholdRows, from int) {
+	for k := from; k < len(thr); k++ {
+		var t float32
+		for b := 0; b < 3; b++ {
+			a, m, z, c := rows[b][0][k:k+3], rows[b][1][k:k+3], rows[b][2][k:k+3], rows[b][3][k]
+			var s float32
+			s += a[0]
+			s += a[1]
+			s += a[2]
+			s += m[0]
+			s = float32(float64(s) + float64(oneBy15*float64(abs32(c))))
+			s += m[2]
+			s += z[0]
+			s += z[1]
+			s += z[2]
+			t += s
+		}
+		thr[k] = t
+	}
 }

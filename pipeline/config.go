@@ -212,4 +212,5 @@ type scorer interface {
 	Flush() error
 	Close()
 	MetricNames() []string
+	Aggregates() []vmaf.Metric
 }

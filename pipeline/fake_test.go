@@ -139,6 +139,8 @@ func (s *fakeScorer) Close() {
 	s.Flush()
 }
 
+func (s *fakeScorer) Aggregates() []vmaf.Metric { return nil }
+
 func (s *fakeScorer) MetricNames() []string {
 	names := []string{"feature"}
 	for _, m := range s.models {

@@ -53,6 +53,7 @@ type Runner struct {
 	pendingSwaps []*Ticket // applied, waiting for their first scored pair
 	finished     bool
 	finishErr    error
+	aggregates   []vmaf.Metric // the engine's, once finished
 	// newStream is set by a flush: the pairs after it are a new stream,
 	// whose first frame has no predecessor, as for libvmaf.
 	newStream bool
@@ -458,6 +459,7 @@ func (r *Runner) Finish() error {
 	r.pairer.endOfStream(Dist)
 	if r.scoring != nil {
 		r.finishErr = r.scoring.finish()
+		r.aggregates = r.scoring.sc.Aggregates()
 	}
 	r.end()
 	r.pub.drain()

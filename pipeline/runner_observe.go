@@ -1,6 +1,10 @@
 package pipeline
 
-import "github.com/vmafsink/vmafsink/vmaf"
+import (
+	"slices"
+
+	"github.com/vmafsink/vmafsink/vmaf"
+)
 
 // What the control plane and the element read of a running Runner: its
 // records and its state.
@@ -23,6 +27,15 @@ func (r *Runner) Pooled() []vmaf.Pooled {
 	r.statMu.Lock()
 	defer r.statMu.Unlock()
 	return r.st.pool.Summary()
+}
+
+// Aggregates are the engine's aggregate metrics (see vmaf.Context), once
+// Finish has returned; after a change of stream format, those of the last
+// format's frames.
+func (r *Runner) Aggregates() []vmaf.Metric {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.aggregates)
 }
 
 // Status returns a snapshot of the Runner's state and counters.

@@ -50,6 +50,7 @@ type scorer interface {
 	flush() error
 	close()
 	metricNames() []string
+	aggregateMetrics() []Metric
 }
 
 // NewContext checks the configuration and returns a Context ready for
@@ -117,6 +118,12 @@ func (c *Context) Skip(ref, dist *Picture, release func()) error {
 // SetModels changes the models for the pairs submitted after the call: a
 // frame boundary. The models are checked before anything changes.
 func (c *Context) SetModels(models []*Model) error { return c.s.setModels(models) }
+
+// Aggregates are libvmaf's aggregate metrics, values over the whole
+// stream that some extractor options ask for (psnr's enable_apsnr gives
+// apsnr_y, apsnr_cb, apsnr_cr); known once Flush has returned, and only
+// from the native engine.
+func (c *Context) Aggregates() []Metric { return c.s.aggregateMetrics() }
 
 // Flush ends the stream: it returns after every remaining Result has been
 // delivered. The Context accepts no more pairs afterwards.

@@ -193,7 +193,7 @@ func TestEngineSwapAtBoundary(t *testing.T) {
 
 func TestEngineErrors(t *testing.T) {
 	m, _ := BuiltinModel("vmaf_v0.6.1")
-	if _, err := NewContext(Config{Models: []*Model{m}, Features: []string{"cambi"}}); err == nil {
+	if _, err := NewContext(Config{Models: []*Model{m}, Features: []string{"nosuch"}}); err == nil {
 		t.Error("unknown feature accepted")
 	}
 	if _, err := NewContext(Config{}); err == nil {

@@ -56,7 +56,7 @@ var (
 		{Name: "enable_apsnr", Type: feature.Bool},
 		{Name: "reduced_hbd_peak", Type: feature.Bool},
 		{Name: "min_sse", Type: feature.Double, Min: 0, Max: math.MaxFloat64},
-	}, Outputs: psnrOutputs, New: newPSNRExtractor, Check: checkPSNR}
+	}, Outputs: psnrOutputs, New: newPSNRExtractor}
 	ssimKind = &feature.Kind{Name: "float_ssim", Options: []feature.Option{
 		{Name: "enable_lcs", Type: feature.Bool},
 		{Name: "enable_db", Type: feature.Bool},
@@ -178,22 +178,15 @@ func psnrOutputs(f feature.Format, s feature.Settings) []string {
 }
 
 type psnrExtractor struct {
-	p   *psnr
-	mse bool
-	buf [6]float64
-}
-
-func checkPSNR(s feature.Settings) error {
-	if s.Bool("enable_apsnr") {
-		return fmt.Errorf("feature psnr: option enable_apsnr is not supported by the native engine")
-	}
-	return nil
+	p     *psnr
+	mse   bool
+	apsnr bool
+	// With enable_apsnr: the squared error and samples of every frame
+	// this instance saw, per plane.
+	sse, n [3]uint64
 }
 
 func newPSNRExtractor(f feature.Format, s feature.Settings) (feature.Extractor, error) {
-	if err := checkPSNR(s); err != nil {
-		return nil, err
-	}
 	c := Chroma(f.Chroma)
 	if !s.Bool("enable_chroma") {
 		c = Chroma400
@@ -212,13 +205,17 @@ func newPSNRExtractor(f feature.Format, s feature.Settings) (feature.Extractor, 
 			p.maxPlane[i] = math.Ceil(10 * math.Log10(peak2/mse))
 		}
 	}
-	return &psnrExtractor{p: p, mse: s.Bool("enable_mse")}, nil
+	return &psnrExtractor{p: p, mse: s.Bool("enable_mse"), apsnr: s.Bool("enable_apsnr")}, nil
 }
 
 func (x *psnrExtractor) Extract(_ int, ref, dist *feature.Frame, out []float64) error {
 	n := x.p.planes
 	for i := 0; i < n; i++ {
-		psnr, mse := x.p.plane(planeOf(ref, i), planeOf(dist, i), i)
+		psnr, mse, sse := x.p.plane(planeOf(ref, i), planeOf(dist, i), i)
+		if x.apsnr {
+			x.sse[i] += sse
+			x.n[i] += uint64(x.p.w[i] * x.p.h[i])
+		}
 		if x.mse {
 			out[2*i], out[2*i+1] = psnr, mse
 		} else {
@@ -230,31 +227,90 @@ func (x *psnrExtractor) Extract(_ int, ref, dist *feature.Frame, out []float64) 
 
 func (*psnrExtractor) Close() {}
 
-type ssimExtractor struct{ s *floatSSIM }
-
-func checkSSIM(s feature.Settings) error {
-	return onlyDefaults(s, "enable_lcs", "enable_db", "clip_db", "scale")
+func (x *psnrExtractor) Merge(other feature.Aggregator) {
+	o := other.(*psnrExtractor)
+	for i := range x.sse {
+		x.sse[i] += o.sse[i]
+		x.n[i] += o.n[i]
+	}
 }
+
+// Aggregates are apsnr_y, apsnr_cb and apsnr_cr with enable_apsnr: the
+// PSNR of the whole stream's squared error, capped at the PSNR of an
+// error of half a code value per sample, rounded up. Like libvmaf, it
+// gives all three, whatever planes were compared (a plane never compared
+// comes out not finite).
+func (x *psnrExtractor) Aggregates() ([]string, []float64) {
+	if !x.apsnr {
+		return nil, nil
+	}
+	names := []string{"apsnr_y", "apsnr_cb", "apsnr_cr"}
+	vals := make([]float64, 3)
+	peak2 := uint64(x.p.peak2)
+	for i := range vals {
+		a := 10 * (psnrLog10(float64(peak2)) + psnrLog10(float64(x.n[i])) - psnrLog10(float64(x.sse[i])))
+		top := math.Ceil(10 * psnrLog10(float64(peak2*x.n[i]*2)))
+		if a < top {
+			vals[i] = a
+		} else {
+			vals[i] = top
+		}
+	}
+	return names, vals
+}
+
+// ssimDB turns an SSIM index into decibels as libvmaf's enable_db does,
+// capped at maxDB.
+func ssimDB(score, maxDB float64) float64 {
+	return min(-10*psnrLog10(1-score), maxDB)
+}
+
+// ssimMaxDB is clip_db's cap: the decibels of an error of half a code
+// value over the whole picture, rounded up; +Inf without clip_db.
+func ssimMaxDB(f feature.Format, s feature.Settings) float64 {
+	if !s.Bool("clip_db") {
+		return math.Inf(1)
+	}
+	peak := uint32(1)<<f.BitDepth - 1
+	mse := 0.5 / float64(uint32(f.Width)*uint32(f.Height))
+	return math.Ceil(10 * psnrLog10(float64(peak*peak)/mse))
+}
+
+type ssimExtractor struct {
+	s     *floatSSIM
+	db    bool
+	maxDB float64
+}
+
+func checkSSIM(s feature.Settings) error { return onlyDefaults(s, "enable_lcs") }
 
 func newSSIMExtractor(f feature.Format, s feature.Settings) (feature.Extractor, error) {
 	if err := checkSSIM(s); err != nil {
 		return nil, err
 	}
-	return ssimExtractor{newFloatSSIM(f.Width, f.Height, f.BitDepth)}, nil
+	if scale := s.Int("scale"); scale > min(f.Width, f.Height) {
+		return nil, fmt.Errorf("feature float_ssim: option scale=%d is larger than the %dx%d picture", scale, f.Width, f.Height)
+	}
+	return ssimExtractor{newFloatSSIM(f.Width, f.Height, f.BitDepth, s.Int("scale")), s.Bool("enable_db"), ssimMaxDB(f, s)}, nil
 }
 
 func (x ssimExtractor) Extract(_ int, ref, dist *feature.Frame, out []float64) error {
 	out[0] = x.s.compute(planeOf(ref, 0), planeOf(dist, 0))
+	if x.db {
+		out[0] = ssimDB(out[0], x.maxDB)
+	}
 	return nil
 }
 
 func (ssimExtractor) Close() {}
 
-type msssimExtractor struct{ s *floatMSSSIM }
-
-func checkMSSSIM(s feature.Settings) error {
-	return onlyDefaults(s, "enable_lcs", "enable_db", "clip_db")
+type msssimExtractor struct {
+	s     *floatMSSSIM
+	db    bool
+	maxDB float64
 }
+
+func checkMSSSIM(s feature.Settings) error { return onlyDefaults(s, "enable_lcs") }
 
 func newMSSSIMExtractor(f feature.Format, s feature.Settings) (feature.Extractor, error) {
 	if err := checkMSSSIM(s); err != nil {
@@ -264,11 +320,14 @@ func newMSSSIMExtractor(f feature.Format, s feature.Settings) (feature.Extractor
 	if err != nil {
 		return nil, err
 	}
-	return msssimExtractor{m}, nil
+	return msssimExtractor{m, s.Bool("enable_db"), ssimMaxDB(f, s)}, nil
 }
 
 func (x msssimExtractor) Extract(_ int, ref, dist *feature.Frame, out []float64) error {
 	out[0] = x.s.compute(planeOf(ref, 0), planeOf(dist, 0))
+	if x.db {
+		out[0] = ssimDB(out[0], x.maxDB)
+	}
 	return nil
 }
 

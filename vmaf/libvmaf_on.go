@@ -257,3 +257,6 @@ func (s *libvmafScorer) metricNames() []string {
 	}
 	return names
 }
+
+// aggregateMetrics: libvmaf's are not read back.
+func (s *libvmafScorer) aggregateMetrics() []Metric { return nil }

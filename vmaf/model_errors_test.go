@@ -125,8 +125,6 @@ func TestFeatureSpecErrors(t *testing.T) {
 	for _, tc := range []struct {
 		name, old, new, want string
 	}{
-		{"float feature", `"VMAF_integer_feature_adm2_score"`, `"VMAF_feature_adm2_score"`,
-			"input adm2 (VMAF_feature_adm2_score) needs libvmaf's float_adm extractor, which the native engine lacks"},
 		{"unknown feature", `"VMAF_integer_feature_adm2_score"`, `"Cambi_feature_cambi_score"`,
 			"input cambi (Cambi_feature_cambi_score) needs an extractor, which the native engine lacks"},
 		{"output not computed", `"VMAF_integer_feature_adm2_score"`, `"integer_adm_num"`,

@@ -143,7 +143,7 @@ func checkGoldenStatic(t *testing.T, g *goldenPair, check func(int, string, floa
 	ref0 := g.ref[0]
 	w, h, bpc := ref0.Width, ref0.Height, ref0.BitDepth
 	ps := newPSNR(w, h, bpc, ref0.Chroma)
-	ss := newFloatSSIM(w, h, bpc)
+	ss := newFloatSSIM(w, h, bpc, 0)
 	ms, msErr := newFloatMSSSIM(w, h, bpc)
 	if msErr != nil {
 		t.Logf("float_ms_ssim not checked: %v", msErr)

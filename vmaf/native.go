@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"github.com/vmafsink/vmafsink/vmaf/internal/feature"
 	"runtime"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -36,6 +38,11 @@ type nativeScorer struct {
 	// slice as it was when they were submitted.
 	seqs    []seqInstance
 	seqKeys map[unitKey]int
+	// aggs are the workers' aggregating instances, handed over as each
+	// worker ends; aggregates is what they gave once merged.
+	aggMu      sync.Mutex
+	aggs       map[unitKey][]feature.Aggregator
+	aggregates []Metric
 }
 
 type seqInstance struct {
@@ -221,6 +228,7 @@ func (s *nativeScorer) fail(err error) {
 func (s *nativeScorer) work1(set *unitSet) {
 	defer s.workers.Done()
 	defer set.close()
+	defer s.keepAggregators(set)
 	setupWorker(s.cfg.WorkerSetup)
 	for t := range s.work {
 		j := t.j
@@ -437,6 +445,9 @@ func (s *nativeScorer) flush() error {
 	close(s.work)
 	s.workers.Wait()
 	s.closeSeqs()
+	if err == nil {
+		s.mergeAggregates()
+	}
 	return err
 }
 
@@ -472,7 +483,9 @@ func (e *emitter) result(j *job) *Result {
 	e.r.Models = p.models
 	e.r.Metrics = e.r.Metrics[:0]
 	for i, name := range p.features {
-		e.r.Metrics = append(e.r.Metrics, Metric{name, j.values[i]})
+		if !p.hidden(i) {
+			e.r.Metrics = append(e.r.Metrics, Metric{name, j.values[i]})
+		}
 	}
 	for mi, m := range p.models {
 		in := grow(&e.in, len(p.inputs[mi]))
@@ -580,3 +593,44 @@ func setupWorker(f func() bool) {
 	// Otherwise never unlocked: Go ends a locked thread when its goroutine
 	// exits, so what f set dies with this worker.
 }
+
+// keepAggregators takes a finishing worker's aggregating instances.
+func (s *nativeScorer) keepAggregators(set *unitSet) {
+	s.aggMu.Lock()
+	defer s.aggMu.Unlock()
+	for k, x := range set.units {
+		if a, ok := x.(feature.Aggregator); ok {
+			if s.aggs == nil {
+				s.aggs = map[unitKey][]feature.Aggregator{}
+			}
+			s.aggs[k] = append(s.aggs[k], a)
+			delete(set.units, k) // kept open for mergeAggregates
+		}
+	}
+}
+
+// mergeAggregates merges each extractor's instances and reads the
+// stream's aggregate metrics, in the order of the extractor's names.
+func (s *nativeScorer) mergeAggregates() {
+	keys := make([]unitKey, 0, len(s.aggs))
+	for k := range s.aggs {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b unitKey) int { return strings.Compare(a.name+a.settings, b.name+b.settings) })
+	for _, k := range keys {
+		all := s.aggs[k]
+		for _, o := range all[1:] {
+			all[0].Merge(o)
+		}
+		names, vals := all[0].Aggregates()
+		for i, n := range names {
+			s.aggregates = append(s.aggregates, Metric{n, vals[i]})
+		}
+		for _, a := range all {
+			a.Close()
+		}
+	}
+	s.aggs = nil
+}
+
+func (s *nativeScorer) aggregateMetrics() []Metric { return slices.Clone(s.aggregates) }

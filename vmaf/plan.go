@@ -17,10 +17,14 @@ type plan struct {
 	seqs     []unitSpec // sequential extractors
 	features []string   // feature names, in value order
 	motion   int        // offset of integer_motion, integer_motion2, integer_motion3
-	inputs   [][]int    // per model: feature offsets in the model's input order
-	metrics  []string   // reported names: features, then every model's outputs
-	outputs  [][]string // per model: its metric names
-	scratch  int        // longest model input vector
+	// motionHidden: the motion values are computed for a model swapped
+	// in later, but no model or feature of this plan asks for them, so
+	// they are not reported, as libvmaf reports only what it loads.
+	motionHidden bool
+	inputs       [][]int    // per model: feature offsets in the model's input order
+	metrics      []string   // reported names: features, then every model's outputs
+	outputs      [][]string // per model: its metric names
+	scratch      int        // longest model input vector
 }
 
 // unitKey identifies an extractor instance a worker can reuse across
@@ -114,11 +118,6 @@ func newPlan(models []*Model, extras []string, format feature.Format) (*plan, er
 			names[n] = true
 		}
 	}
-	// Temporal features need every frame in order; the engine always
-	// tracks motion so a model swapped in later finds its history intact.
-	if _, _, err := addMotion(motionKind.Defaults()); err != nil {
-		return nil, err
-	}
 	for _, e := range extras {
 		s, err := parseFeature(e)
 		if err != nil {
@@ -128,10 +127,20 @@ func newPlan(models []*Model, extras []string, format feature.Format) (*plan, er
 			return nil, fmt.Errorf("vmaf: %w", err)
 		}
 	}
+	// Temporal features need every frame in order; the engine always
+	// tracks motion so a model swapped in later finds its history intact.
+	p.motionHidden = p.motion < 0
+	if _, _, err := addMotion(motionKind.Defaults()); err != nil {
+		return nil, err
+	}
 	if dup := firstDuplicate(p.features); dup != "" {
 		return nil, fmt.Errorf("vmaf: two extractors report the feature %q; drop one of the requests", dup)
 	}
-	p.metrics = append(p.metrics, p.features...)
+	for i, f := range p.features {
+		if !p.hidden(i) {
+			p.metrics = append(p.metrics, f)
+		}
+	}
 	for _, m := range models {
 		p.outputs = append(p.outputs, m.metricNames())
 		for _, n := range m.metricNames() {
@@ -167,4 +176,9 @@ func (p *plan) seqOffset(k unitKey) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// hidden says whether feature value i is computed but not reported.
+func (p *plan) hidden(i int) bool {
+	return p.motionHidden && i >= p.motion && i < p.motion+len(motionOutputs)
 }

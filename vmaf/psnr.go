@@ -44,16 +44,15 @@ func newPSNR(w, h, bpc int, chroma Chroma) *psnr {
 
 // plane returns the PSNR and MSE of plane i of one frame pair of the
 // geometry and format the extractor was made for.
-func (p *psnr) plane(r, d plane, i int) (psnr, mse float64) {
+func (p *psnr) plane(r, d plane, i int) (psnr, mse float64, sse uint64) {
 	r.w, r.h, d.w, d.h = p.w[i], p.h[i], p.w[i], p.h[i]
-	var sse uint64
 	if p.bpc == 8 {
 		sse = sse8(r, d)
 	} else {
 		sse = sse16(r, d)
 	}
 	mse = float64(sse) / float64(p.w[i]*p.h[i])
-	return min(10*psnrLog10(p.peak2/max(mse, 1e-16)), p.maxPlane[i]), mse
+	return min(10*psnrLog10(p.peak2/max(mse, 1e-16)), p.maxPlane[i]), mse, sse
 }
 
 func sse8(r, d plane) uint64 {

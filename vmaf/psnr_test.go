@@ -185,7 +185,7 @@ func BenchmarkPSNR1080p(b *testing.B) {
 func (p *psnr) compute(ref, dist *Picture) (y, cb, cr float64) {
 	var out [3]float64
 	for i := 0; i < p.planes; i++ {
-		out[i], _ = p.plane(ref.plane(i), dist.plane(i), i)
+		out[i], _, _ = p.plane(ref.plane(i), dist.plane(i), i)
 	}
 	return out[0], out[1], out[2]
 }

@@ -18,8 +18,14 @@ type floatSSIM struct {
 	core      *ssimCore
 }
 
-func newFloatSSIM(w, h, bpc int) *floatSSIM {
-	s := &floatSSIM{w: w, h: h, bpc: bpc, factor: ssimAutoFactor(w, h)}
+// newFloatSSIM makes the extractor; scale is libvmaf's decimation
+// factor override, 0 for the automatic one.
+func newFloatSSIM(w, h, bpc, scale int) *floatSSIM {
+	factor := ssimAutoFactor(w, h)
+	if scale > 0 {
+		factor = scale
+	}
+	s := &floatSSIM{w: w, h: h, bpc: bpc, factor: factor}
 	s.ref = make([]float32, w*h)
 	s.dist = make([]float32, w*h)
 	s.sw, s.sh = w, h

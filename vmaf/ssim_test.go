@@ -56,7 +56,7 @@ func upshift(t testing.TB, p *Picture, bpc int) *Picture {
 type lumaScorer func(w, h, bpc int) (func(ref, dist plane) float64, error)
 
 func ssimScorer(w, h, bpc int) (func(ref, dist plane) float64, error) {
-	return newFloatSSIM(w, h, bpc).compute, nil
+	return newFloatSSIM(w, h, bpc, 0).compute, nil
 }
 
 func msssimScorer(w, h, bpc int) (func(ref, dist plane) float64, error) {
@@ -115,7 +115,7 @@ func TestFloatSSIMProperties(t *testing.T) {
 func TestFloatSSIMNoAllocs(t *testing.T) {
 	a := basicFeatPicture(t, 400, 390, 10, Chroma400, 2, 1)
 	b := basicFeatShifted(t, a, 7, 2)
-	s := newFloatSSIM(400, 390, 10)
+	s := newFloatSSIM(400, 390, 10, 0)
 	if n := testing.AllocsPerRun(5, func() { s.compute(a.plane(0), b.plane(0)) }); n != 0 {
 		t.Fatalf("%v allocations per frame", n)
 	}
@@ -124,7 +124,7 @@ func TestFloatSSIMNoAllocs(t *testing.T) {
 func BenchmarkFloatSSIM1080p(b *testing.B) {
 	r := basicFeatPicture(b, 1920, 1080, 8, Chroma400, 0, 1)
 	d := basicFeatShifted(b, r, 4, 2)
-	s := newFloatSSIM(1920, 1080, 8)
+	s := newFloatSSIM(1920, 1080, 8, 0)
 	for b.Loop() {
 		s.compute(r.plane(0), d.plane(0))
 	}

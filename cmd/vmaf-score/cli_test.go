@@ -73,9 +73,9 @@ func goldenLog(t *testing.T, pair string) *scoreLog {
 	return nil
 }
 
-// The golden command, less the float model whose file is not built in.
+// The golden command.
 var goldenArgs = []string{"--threads", "2", "-m", "version=vmaf_v0.6.1", "-m", "version=vmaf_v0.6.1neg:name=vmaf_neg",
-	"-m", "version=vmaf_4k_v0.6.1:name=vmaf_4k", "--feature", "psnr", "--feature", "float_ssim", "--feature", "float_ms_ssim"}
+	"-m", "version=vmaf_4k_v0.6.1:name=vmaf_4k", "-m", "version=vmaf_float_v0.6.1:name=vmaf_float", "--feature", "psnr", "--feature", "float_ssim", "--feature", "float_ms_ssim"}
 
 // compareFrames checks every metric both logs have, frame by frame, with
 // got's frame n matching want's frame n+offset.
@@ -117,14 +117,14 @@ func TestGoldenPairJSON(t *testing.T) {
 		}
 	}
 	compareFrames(t, got, want, 0, 1e-4, nil)
-	for _, m := range []string{"vmaf", "vmaf_neg", "vmaf_4k"} {
+	for _, m := range []string{"vmaf", "vmaf_neg", "vmaf_4k", "vmaf_float"} {
 		if d := math.Abs(got.Pooled[m]["mean"] - want.Pooled[m]["mean"]); d > 0.01 {
 			t.Errorf("pooled %s mean %f, libvmaf %f", m, got.Pooled[m]["mean"], want.Pooled[m]["mean"])
 		}
 	}
 	// libvmaf's tool prints each model's mean under its version.
 	lines := strings.Split(strings.TrimSpace(res.stdout), "\n")
-	if len(lines) != 3 || !strings.HasPrefix(lines[0], "vmaf_v0.6.1: ") || !strings.HasPrefix(lines[1], "vmaf_v0.6.1neg: ") {
+	if len(lines) != 4 || !strings.HasPrefix(lines[3], "vmaf_float_v0.6.1: ") || !strings.HasPrefix(lines[0], "vmaf_v0.6.1: ") || !strings.HasPrefix(lines[1], "vmaf_v0.6.1neg: ") {
 		t.Errorf("stdout %q", res.stdout)
 	}
 	if res.stderr != "" {
@@ -277,7 +277,8 @@ func TestBadInput(t *testing.T) {
 		{"unknown model", []string{"-r", ref, "-d", ref, "-m", "version=vmaf_v9"}, "vmaf_v9"},
 		{"duplicate model name", []string{"-r", ref, "-d", ref, "-m", "version=vmaf_v0.6.1", "-m", "version=vmaf_v0.6.1neg"},
 			`"vmaf" is used twice`},
-		{"unknown feature", []string{"-r", ref, "-d", ref, "--feature", "cambi"}, "cambi"},
+		{"unknown feature", []string{"-r", ref, "-d", ref, "--feature", "banding"}, `unknown feature "banding"`},
+		{"bad feature option", []string{"-r", ref, "-d", ref, "--feature", "cambi=topk=2"}, `feature cambi: option topk="2": outside`},
 		{"no frames", []string{"-r", empty, "-d", empty}, "vmaf-score: no frames to score: an input ends before the first frame to score"},
 	}
 	for _, tc := range tests {

@@ -88,7 +88,7 @@ func score(ctx context.Context, s *settings, stdout, stderr io.Writer) error {
 		return fmt.Errorf("distorted %w", err)
 	}
 	defer dist.close()
-	if err := conform(s, ref, dist); err != nil {
+	if ref, dist, err = conform(s, ref, dist, buffers); err != nil {
 		return err
 	}
 
@@ -164,23 +164,34 @@ func isStream(path string) bool {
 }
 
 // conform checks the inputs can be scored together, converting the
-// distorted input to the reference's format when FFmpeg decodes it.
-func conform(s *settings, ref, dist source) error {
+// distorted input to the reference's format when FFmpeg decodes it, or the
+// shallower input to the deeper one's bit depth when a preset asks for a
+// common bit depth.
+func conform(s *settings, ref, dist source, buffers int) (source, source, error) {
 	rf, df := ref.format(), dist.format()
 	cv, isFF := dist.(converter)
 	if rf.Width != df.Width || rf.Height != df.Height {
 		if !isFF || s.scaleDist == "" {
-			return fmt.Errorf("dimensions do not match: reference %dx%d, distorted %dx%d (use --scale-dist ALGO to scale the distorted video)",
+			return ref, dist, fmt.Errorf("dimensions do not match: reference %dx%d, distorted %dx%d (use --scale-dist ALGO to scale the distorted video)",
 				rf.Width, rf.Height, df.Width, df.Height)
 		}
 	}
 	if rf == df {
-		return nil
+		return ref, dist, nil
+	}
+	if s.commonBitDepth && rf.BitDepth != df.BitDepth && rf.Chroma == df.Chroma && rf.Width == df.Width && rf.Height == df.Height {
+		var err error
+		if rf.BitDepth < df.BitDepth {
+			ref, err = newDeepened(ref, df.BitDepth, buffers)
+		} else {
+			dist, err = newDeepened(dist, rf.BitDepth, buffers)
+		}
+		return ref, dist, err
 	}
 	if !isFF {
-		return fmt.Errorf("formats do not match: reference %s, distorted %s", rf, df)
+		return ref, dist, fmt.Errorf("formats do not match: reference %s, distorted %s", rf, df)
 	}
-	return cv.convertTo(rf, s.scaleDist)
+	return ref, dist, cv.convertTo(rf, s.scaleDist)
 }
 
 // converter is a source that can deliver its pictures in another format

@@ -105,6 +105,8 @@ func (rs *runnerSink) finish() error {
 	return err
 }
 
+func (rs *runnerSink) aggregates() []vmaf.Metric { return rs.r.Aggregates() }
+
 func (rs *runnerSink) close() {
 	rs.closeServer()
 	rs.r.Close()

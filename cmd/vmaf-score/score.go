@@ -139,6 +139,8 @@ type sink interface {
 	submit(r, d frame) error
 	finish() error
 	close()
+	// aggregates are the engine's aggregate metrics, after finish.
+	aggregates() []vmaf.Metric
 }
 
 // engineSink hands pairs straight to a vmaf.Context.
@@ -184,6 +186,8 @@ func (e *engineSink) submit(r, d frame) error {
 
 func (e *engineSink) finish() error { return e.eng.Flush() }
 func (e *engineSink) close()        { e.eng.Close() }
+
+func (e *engineSink) aggregates() []vmaf.Metric { return e.eng.Aggregates() }
 
 // pairRelease gives both frames of a pair back from the engine's single
 // release callback; a fixed set of them is reused so submitting does not
@@ -268,6 +272,11 @@ func (j *job) run(ctx context.Context) error {
 		stopErr = errNoFrames
 	}
 	prog.finish(n)
+	if j.out != nil {
+		for _, m := range sk.aggregates() {
+			j.out.SetAggregate(m.Name, m.Value)
+		}
+	}
 	return j.finish(n, stopErr)
 }
 

@@ -23,6 +23,19 @@ type Extractor interface {
 	Close()
 }
 
+// Aggregator is an Extractor that also has values over the whole stream,
+// libvmaf's aggregate metrics (apsnr_y). The engine runs an instance per
+// worker, each seeing only some frames, so at the end it merges them into
+// one, which then gives the stream's values.
+type Aggregator interface {
+	Extractor
+	// Merge adds the totals of other, an instance of the same kind and
+	// settings, to this one.
+	Merge(other Aggregator)
+	// Aggregates are the stream's values, by name.
+	Aggregates() (names []string, values []float64)
+}
+
 // Emit receives frame index's final values, one per output name. out is
 // reused once Emit returns.
 type Emit func(index int, out []float64)

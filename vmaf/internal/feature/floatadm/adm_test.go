@@ -300,3 +300,28 @@ func TestThresholds(t *testing.T) {
 		}
 	}
 }
+
+// TestVertical checks the wavelet's vertical pass against verticalGo bit
+// for bit, for rows of every length up to 13.
+func TestVertical(t *testing.T) {
+	seed := uint32(7)
+	for n := 0; n <= 13; n++ {
+		var rows [4][]float32
+		for r := range rows {
+			rows[r] = make([]float32, n)
+			for i := range rows[r] {
+				seed = seed*1664525 + 1013904223
+				rows[r][i] = float32(int32(seed)>>8) / (1 << 16)
+			}
+		}
+		lo, hi := make([]float32, n), make([]float32, n)
+		wantLo, wantHi := make([]float32, n), make([]float32, n)
+		vertical(lo, hi, rows[0], rows[1], rows[2], rows[3])
+		verticalGo(wantLo, wantHi, rows[0], rows[1], rows[2], rows[3], 0)
+		for j := 0; j < n; j++ {
+			if math.Float32bits(lo[j]) != math.Float32bits(wantLo[j]) || math.Float32bits(hi[j]) != math.Float32bits(wantHi[j]) {
+				t.Errorf("row of %d, column %d: %v %v, want %v %v", n, j, lo[j], hi[j], wantLo[j], wantHi[j])
+			}
+		}
+	}
+}

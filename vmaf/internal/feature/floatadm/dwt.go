@@ -52,18 +52,9 @@ func (x *adm) dwt2(src []float32, sstride, w, h int, dst *bands, loOnly bool) {
 		r1 := src[x.tapY[1][i]*sstride:][:len(lo)]
 		r2 := src[x.tapY[2][i]*sstride:][:len(lo)]
 		r3 := src[x.tapY[3][i]*sstride:][:len(lo)]
-		if loOnly {
-			for j := range lo {
-				lo[j] = filter4(&dwtLo, r0[j], r1[j], r2[j], r3[j])
-			}
-		} else {
-			hi := hi[:len(lo)]
-			for j := range lo {
-				s0, s1, s2, s3 := r0[j], r1[j], r2[j], r3[j]
-				lo[j] = filter4(&dwtLo, s0, s1, s2, s3)
-				hi[j] = filter4(&dwtHi, s0, s1, s2, s3)
-			}
-		}
+		// Both filters, whether or not hi is wanted: a skipped scale 0
+		// is rare.
+		vertical(lo, hi, r0, r1, r2, r3)
 		o := i * ow
 		x.dwtRow(lo, dst.a[o:o+ow], &dwtLo, nil, nil)
 		if loOnly {
@@ -106,5 +97,16 @@ func (x *adm) dwtRow(src, out []float32, f *[4]float32, out2 []float32, f2 *[4]f
 	}
 	for j := max(end, 1); j < len(out); j++ {
 		edge(j)
+	}
+}
+
+// verticalGo sets lo[j] and hi[j] to the low- and high-pass outputs of
+// column j of rows r0..r3, from column from on.
+func verticalGo(lo, hi, r0, r1, r2, r3 []float32, from int) {
+	hi, r0, r1, r2, r3 = hi[:len(lo)], r0[:len(lo)], r1[:len(lo)], r2[:len(lo)], r3[:len(lo)]
+	for j := from; j < len(lo); j++ {
+		s0, s1, s2, s3 := r0[j], r1[j], r2[j], r3[j]
+		lo[j] = filter4(&dwtLo, s0, s1, s2, s3)
+		hi[j] = filter4(&dwtHi, s0, s1, s2, s3)
 	}
 }

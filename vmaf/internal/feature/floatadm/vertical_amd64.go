@@ -1,0 +1,20 @@
+package floatadm
+
+// vertical is the wavelet's vertical pass over one output row: four
+// columns at a time with SSE2, whose lanes repeat filter4's products and
+// sums in its order, the rest with verticalGo.
+func vertical(lo, hi, r0, r1, r2, r3 []float32) {
+	n4 := len(lo) &^ 3
+	if n4 > 0 {
+		_, _, _, _, _ = hi[n4-1], r0[n4-1], r1[n4-1], r2[n4-1], r3[n4-1]
+		rows := [4]*float32{&r0[0], &r1[0], &r2[0], &r3[0]}
+		vertical4(&lo[0], &hi[0], &rows, &dwtLo, &dwtHi, n4)
+	}
+	verticalGo(lo, hi, r0, r1, r2, r3, n4)
+}
+
+// vertical4 filters n columns (a multiple of 4) of rows with fl into lo
+// and with fh into hi.
+//
+//go:noescape
+func vertical4(lo, hi *float32, rows *[4]*float32, fl, fh *[4]float32, n int)

@@ -1,0 +1,5 @@
+//go:build !amd64
+
+package floatadm
+
+func vertical(lo, hi, r0, r1, r2, r3 []float32) { verticalGo(lo, hi, r0, r1, r2, r3, 0) }

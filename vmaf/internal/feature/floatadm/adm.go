@@ -18,6 +18,7 @@ type adm struct {
 	r, a         [3][]float32 // restored and additive detail, h v d
 	scaled, mask [3][]float32 // csf outputs
 	tmpLo, tmpHi []float32
+	spare        []float32    // the unwanted high-pass row of a skipped scale
 	thr          []float32    // a row's masking thresholds
 	den          []float32    // a row of reference coefficients + eps
 	gain         [3][]float32 // a row of each band's gains
@@ -39,6 +40,7 @@ func newADM(w, h int, p *params) *adm {
 	}
 	x.tmpLo, x.tmpHi = make([]float32, w), make([]float32, w)
 	x.den = make([]float32, bw)
+	x.spare = make([]float32, bw)
 	x.thr = make([]float32, bw)
 	for b := range x.gain {
 		x.gain[b] = make([]float32, bw)

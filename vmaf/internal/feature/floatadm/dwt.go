@@ -56,47 +56,45 @@ func (x *adm) dwt2(src []float32, sstride, w, h int, dst *bands, loOnly bool) {
 		// is rare.
 		vertical(lo, hi, r0, r1, r2, r3)
 		o := i * ow
-		x.dwtRow(lo, dst.a[o:o+ow], &dwtLo, nil, nil)
 		if loOnly {
+			x.dwtRow(lo, dst.a[o:o+ow], x.spare[:ow])
 			continue
 		}
-		x.dwtRow(lo, dst.v[o:o+ow], &dwtHi, nil, nil)
-		x.dwtRow(hi, dst.h[o:o+ow], &dwtLo, dst.d[o:o+ow], &dwtHi)
+		x.dwtRow(lo, dst.a[o:o+ow], dst.v[o:o+ow])
+		x.dwtRow(hi, dst.h[o:o+ow], dst.d[o:o+ow])
 	}
 }
 
-// dwtRow filters and decimates one row src into out with filter f and,
-// when out2 is not nil, into out2 with f2. Outputs whose taps fall inside
-// the row take them directly, the others through the mirrored taps.
-func (x *adm) dwtRow(src, out []float32, f *[4]float32, out2 []float32, f2 *[4]float32) {
+// dwtRow filters and decimates one row src, into lo with the low-pass
+// filter and into hi with the high-pass one. Outputs whose taps fall
+// inside the row take them directly, the others through the mirrored
+// taps.
+func (x *adm) dwtRow(src, lo, hi []float32) {
 	w := len(src)
 	t0, t1, t2, t3 := x.tapX[0], x.tapX[1], x.tapX[2], x.tapX[3]
 	edge := func(j int) {
 		s0, s1, s2, s3 := src[t0[j]], src[t1[j]], src[t2[j]], src[t3[j]]
-		out[j] = filter4(f, s0, s1, s2, s3)
-		if out2 != nil {
-			out2[j] = filter4(f2, s0, s1, s2, s3)
-		}
+		lo[j] = filter4(&dwtLo, s0, s1, s2, s3)
+		hi[j] = filter4(&dwtHi, s0, s1, s2, s3)
 	}
 	// Output j reads 2j-1..2j+2: inside the row for 1 <= j <= (w-3)/2.
 	end := max((w-3)/2+1, 1)
-	end = min(end, len(out))
+	end = min(end, len(lo))
 	edge(0)
-	if out2 == nil {
-		for j := 1; j < end; j++ {
-			s := src[2*j-1 : 2*j+3 : 2*j+3]
-			out[j] = filter4(f, s[0], s[1], s[2], s[3])
-		}
-	} else {
-		out2 := out2[:len(out)]
-		for j := 1; j < end; j++ {
-			s := src[2*j-1 : 2*j+3 : 2*j+3]
-			out[j] = filter4(f, s[0], s[1], s[2], s[3])
-			out2[j] = filter4(f2, s[0], s[1], s[2], s[3])
-		}
-	}
-	for j := max(end, 1); j < len(out); j++ {
+	horizontal(src, lo, hi, end)
+	for j := max(end, 1); j < len(lo); j++ {
 		edge(j)
+	}
+}
+
+// horizontalGo sets lo[j] and hi[j] for j in [from, end), whose taps
+// 2j-1..2j+2 lie inside src.
+func horizontalGo(src, lo, hi []float32, from, end int) {
+	hi = hi[:len(lo)]
+	for j := from; j < end; j++ {
+		s := src[2*j-1 : 2*j+3 : 2*j+3]
+		lo[j] = filter4(&dwtLo, s[0], s[1], s[2], s[3])
+		hi[j] = filter4(&dwtHi, s[0], s[1], s[2], s[3])
 	}
 }
 

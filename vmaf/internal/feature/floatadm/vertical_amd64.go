@@ -18,3 +18,22 @@ func vertical(lo, hi, r0, r1, r2, r3 []float32) {
 //
 //go:noescape
 func vertical4(lo, hi *float32, rows *[4]*float32, fl, fh *[4]float32, n int)
+
+// horizontal is horizontalGo from 1 to end, four outputs at a time with
+// SSE2 (the taps of four outputs are the even and odd samples of ten
+// consecutive ones), whose lanes repeat filter4's order.
+func horizontal(src, lo, hi []float32, end int) {
+	n4 := (end - 1) &^ 3
+	if n4 > 0 {
+		// The last block reads samples up to 2(n4)+2.
+		_, _, _ = src[2*n4+2], lo[n4], hi[n4]
+		horizontal4(&lo[1], &hi[1], &src[1], &dwtLo, &dwtHi, n4)
+	}
+	horizontalGo(src, lo, hi, 1+n4, end)
+}
+
+// horizontal4 writes n outputs (a multiple of 4) of each filter from the
+// samples at src, two per output.
+//
+//go:noescape
+func horizontal4(lo, hi, src *float32, fl, fh *[4]float32, n int)

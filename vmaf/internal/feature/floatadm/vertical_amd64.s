@@ -51,3 +51,45 @@ loop:
 	JG loop
 done:
 	RET
+
+// func horizontal4(lo, hi, src *float32, fl, fh *[4]float32, n int)
+TEXT ·horizontal4(SB), NOSPLIT, $0-48
+	MOVQ lo+0(FP), DI
+	MOVQ hi+8(FP), R10
+	MOVQ src+16(FP), SI
+	MOVQ fl+24(FP), AX
+	MOVQ fh+32(FP), DX
+	MOVQ n+40(FP), CX
+	BCAST(0, AX, X8)
+	BCAST(4, AX, X9)
+	BCAST(8, AX, X10)
+	BCAST(12, AX, X11)
+	BCAST(0, DX, X12)
+	BCAST(4, DX, X13)
+	BCAST(8, DX, X14)
+	BCAST(12, DX, X15)
+	XORQ BX, BX
+	TESTQ CX, CX
+	JLE hdone
+hloop:
+	// X0 = s[0,2,4,6], X1 = s[1,3,5,7], X2 = s[2,4,6,8], X3 = s[3,5,7,9]
+	MOVUPS 0(SI), X0
+	MOVUPS 16(SI), X6
+	MOVAPS X0, X1
+	SHUFPS $0x88, X6, X0
+	SHUFPS $0xDD, X6, X1
+	MOVUPS 8(SI), X2
+	MOVUPS 24(SI), X7
+	MOVAPS X2, X3
+	SHUFPS $0x88, X7, X2
+	SHUFPS $0xDD, X7, X3
+	TAPS(X8, X9, X10, X11)
+	MOVUPS X4, (DI)(BX*1)
+	TAPS(X12, X13, X14, X15)
+	MOVUPS X4, (R10)(BX*1)
+	ADDQ $16, BX
+	ADDQ $32, SI
+	SUBQ $4, CX
+	JG hloop
+hdone:
+	RET

@@ -3,3 +3,5 @@
 package floatadm
 
 func vertical(lo, hi, r0, r1, r2, r3 []float32) { verticalGo(lo, hi, r0, r1, r2, r3, 0) }
+
+func horizontal(src, lo, hi []float32, end int) { horizontalGo(src, lo, hi, 1, end) }

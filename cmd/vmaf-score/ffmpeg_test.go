@@ -79,7 +79,7 @@ func TestScaleDist(t *testing.T) {
 	ref := goldenY4M(t, smallRef)
 	half := encode(t, goldenY4M(t, smallDist), "half.mkv", "-vf", "scale=160:90", "-c:v", "ffv1")
 	res := vmafScore(t, "-r", ref, "-d", half)
-	if res.code != 1 || !strings.Contains(res.stderr, "dimensions do not match: reference 321x179, distorted 160x90") {
+	if res.code != exitError || !strings.Contains(res.stderr, "dimensions do not match: reference 321x179, distorted 160x90") {
 		t.Errorf("unscaled: exit %d, %q", res.code, res.stderr)
 	}
 	for _, algo := range []string{"bicubic", "lanczos"} {
@@ -143,7 +143,7 @@ func TestFFmpegErrors(t *testing.T) {
 	for _, tc := range tests {
 		res := vmafScore(t, append([]string{"-r", ref, "--ffmpeg", "-d"}, strings.Fields(tc.dist)...)...)
 		msg := strings.TrimSuffix(res.stderr, "\n")
-		if res.code != 1 || strings.Contains(msg, "\n") || !strings.Contains(msg, tc.want) {
+		if res.code != exitError || strings.Contains(msg, "\n") || !strings.Contains(msg, tc.want) {
 			t.Errorf("%s: exit %d, stderr %q, want one line containing %q", tc.name, res.code, res.stderr, tc.want)
 		}
 	}
@@ -168,7 +168,7 @@ func TestCorruptStream(t *testing.T) {
 	for _, extra := range [][]string{nil, {"--ffmpeg"}} {
 		out := filepath.Join(t.TempDir(), "out.json")
 		res := vmafScore(t, append([]string{"-r", ref, "-d", broken, "--json", "-o", out}, extra...)...)
-		if res.code != 1 || !strings.Contains(res.stderr, "frame 5") || !strings.Contains(res.stderr, "the output holds the 5 frames scored before") {
+		if res.code != exitError || !strings.Contains(res.stderr, "frame 5") || !strings.Contains(res.stderr, "the output holds the 5 frames scored before") {
 			t.Errorf("%v: exit %d, stderr %q", extra, res.code, res.stderr)
 		}
 		if l := readLog(t, out); len(l.Frames) != 5 {

@@ -103,7 +103,7 @@ func TestLazyBuildHandOff(t *testing.T) {
 	}
 	sameScores(t, got, want)
 	// Option errors of the FFmpeg path come from the FFmpeg build.
-	if res = runBinary(t, paired, "-r", ref, "-d", dist, "--scale-dist", "nearest-ish"); res.code != exitError ||
+	if res = runBinary(t, paired, "-r", ref, "-d", dist, "--scale-dist", "nearest-ish"); res.code != exitUsage ||
 		!strings.Contains(res.stderr, "--scale-dist") {
 		t.Errorf("bad --scale-dist: exit %d, stderr %q", res.code, res.stderr)
 	}

@@ -27,10 +27,12 @@ func main() {
 	os.Exit(code)
 }
 
-// Exit statuses.
+// Exit statuses, libvmaf's tool's: 1 for a command line it refuses, 255
+// (its -1) for any later failure.
 const (
 	exitOK          = 0
-	exitError       = 1   // bad usage or input, or a failure while scoring
+	exitUsage       = 1   // a bad command line
+	exitError       = 255 // bad input, or a failure while scoring
 	exitInterrupted = 130 // stopped by a signal; the output holds the frames scored
 )
 
@@ -42,7 +44,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	switch {
 	case err != nil:
 		fmt.Fprintf(stderr, "vmaf-score: %v (see --help)\n", err)
-		return exitError
+		return exitUsage
 	case s.help:
 		writeUsage(stdout)
 		return exitOK

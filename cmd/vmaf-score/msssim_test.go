@@ -55,7 +55,7 @@ func TestSmallPictureMSSSIM(t *testing.T) {
 	for _, tc := range []struct {
 		threads string
 		code    int
-	}{{"0", 1}, {"1", 0}, {"2", 0}} {
+	}{{"0", exitError}, {"1", 0}, {"2", 0}} {
 		t.Run("threads"+tc.threads, func(t *testing.T) {
 			out := filepath.Join(dir, "out"+tc.threads+".json")
 			res := vmafScore(t, "-r", ref, "-d", dist, "--threads", tc.threads, "-q", "--json", "-o", out,

@@ -121,7 +121,7 @@ func TestRawTruncatedFrame(t *testing.T) {
 		t.Fatal(err)
 	}
 	res := vmafScore(t, "-r", r, "-d", d, "-w", "321", "-h", "179", "-p", "420", "-b", "8", "-q")
-	if res.code != 1 || !strings.Contains(res.stderr, io.ErrUnexpectedEOF.Error()) {
+	if res.code != exitError || !strings.Contains(res.stderr, io.ErrUnexpectedEOF.Error()) {
 		t.Errorf("exit %d, stderr %q", res.code, res.stderr)
 	}
 }

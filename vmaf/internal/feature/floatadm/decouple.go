@@ -48,13 +48,14 @@ func (x *adm) decouple(ref, dis *bands, w, h int) {
 		// The gains, distorted over reference, clipped to [0, 1].
 		n := hi - lo
 		var k [3][]float32
+		ts := [3][]float32{tH, tV, tD}
 		for b, o := range [3][]float32{oH, oV, oD} {
 			den := x.den[:n]
 			for j, v := range o {
 				den[j] = v + eps
 			}
 			k[b] = x.gain[b][:n]
-			divRow(k[b], [3][]float32{tH, tV, tD}[b], den)
+			divRow(k[b], ts[b], den)
 		}
 		rH, rV, rD := x.r[0][lo:hi], x.r[1][lo:hi], x.r[2][lo:hi]
 		aH, aV, aD := x.a[0][lo:hi], x.a[1][lo:hi], x.a[2][lo:hi]

@@ -8,7 +8,8 @@ import (
 // Config configures a Context.
 type Config struct {
 	// Models score every frame; each reports under its Name, which must
-	// be unique. At least one is required.
+	// be unique. At least one is required unless Features asks for
+	// something: features alone are libvmaf's --no_prediction.
 	Models []*Model
 	// Features adds metrics beyond the models' inputs, each named as
 	// libvmaf's --feature takes it: NAME or NAME=opt=val:opt=val, such as

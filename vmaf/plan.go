@@ -50,8 +50,8 @@ var unitCost = map[string]int{"cambi": 5, "vif": 4, "float_vif": 4, "float_adm":
 // cannot compute. Outputs may depend on the format (a luma-only stream
 // has no psnr_cb), never on its size, which is 0 before the first frame.
 func newPlan(models []*Model, extras []string, format feature.Format) (*plan, error) {
-	if len(models) == 0 {
-		return nil, fmt.Errorf("vmaf: no model configured")
+	if len(models) == 0 && len(extras) == 0 {
+		return nil, fmt.Errorf("vmaf: no model configured, and no feature requested")
 	}
 	p := &plan{models: models, motion: -1}
 	offsets := map[unitKey]int{}

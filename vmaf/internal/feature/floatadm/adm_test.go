@@ -349,3 +349,54 @@ func TestHorizontal(t *testing.T) {
 		}
 	}
 }
+
+// TestDecouple checks the decoupling of rows against decoupleGo bit for
+// bit: distorted values that are the reference scaled (the angle test
+// passes, the gain limit applies) or perturbed (it fails), of both signs,
+// and zeros.
+func TestDecouple(t *testing.T) {
+	seed := uint32(5)
+	rnd := func() float32 {
+		seed = seed*1664525 + 1013904223
+		return float32(int32(seed)>>8) / (1 << 22)
+	}
+	for _, egl := range []float64{1, 1.5, 100} {
+		for n := 0; n <= 13; n++ {
+			var rows, want decoupleRows
+			for b := 0; b < 3; b++ {
+				rows.o[b], rows.t[b], rows.k[b] = make([]float32, n), make([]float32, n), make([]float32, n)
+				for j := 0; j < n; j++ {
+					o := rnd()
+					tv := o * (rnd() + 0.8)
+					switch j % 4 {
+					case 1:
+						tv += rnd()
+					case 2:
+						o = 0
+					}
+					rows.o[b][j], rows.t[b][j] = o, tv
+				}
+				den := make([]float32, n)
+				for j, o := range rows.o[b] {
+					den[j] = o + 1e-30
+				}
+				divRow(rows.k[b], rows.t[b], den)
+			}
+			want = rows
+			for b := 0; b < 3; b++ {
+				rows.r[b], rows.a[b] = make([]float32, n), make([]float32, n)
+				want.r[b], want.a[b] = make([]float32, n), make([]float32, n)
+			}
+			decoupleRow(&rows, egl)
+			decoupleGo(&want, 0, egl)
+			for b := 0; b < 3; b++ {
+				for j := 0; j < n; j++ {
+					if math.Float32bits(rows.r[b][j]) != math.Float32bits(want.r[b][j]) || math.Float32bits(rows.a[b][j]) != math.Float32bits(want.a[b][j]) {
+						t.Errorf("egl %g, row of %d, band %d, column %d: r %v a %v, want %v %v",
+							egl, n, b, j, rows.r[b][j], rows.a[b][j], want.r[b][j], want.a[b][j])
+					}
+				}
+			}
+		}
+	}
+}

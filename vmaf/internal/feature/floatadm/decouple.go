@@ -45,7 +45,7 @@ func (x *adm) decouple(ref, dis *bands, w, h int) {
 		lo, hi := i*w+reg.left, i*w+reg.right
 		oH, oV, oD := ref.h[lo:hi], ref.v[lo:hi], ref.d[lo:hi]
 		tH, tV, tD := dis.h[lo:hi], dis.v[lo:hi], dis.d[lo:hi]
-		// The gains, distorted over reference, clipped to [0, 1].
+		// The gains, distorted over reference.
 		n := hi - lo
 		var k [3][]float32
 		ts := [3][]float32{tH, tV, tD}
@@ -57,27 +57,45 @@ func (x *adm) decouple(ref, dis *bands, w, h int) {
 			k[b] = x.gain[b][:n]
 			divRow(k[b], ts[b], den)
 		}
-		rH, rV, rD := x.r[0][lo:hi], x.r[1][lo:hi], x.r[2][lo:hi]
-		aH, aV, aD := x.a[0][lo:hi], x.a[1][lo:hi], x.a[2][lo:hi]
-		kH, kV, kD := k[0], k[1], k[2]
-		for j := range oH {
-			oh, ov, od := oH[j], oV[j], oD[j]
-			th, tv, td := tH[j], tV[j], tD[j]
-			sh := clip01(kH[j]) * oh
-			sv := clip01(kV[j]) * ov
-			sd := clip01(kD[j]) * od
-
-			dot := float32(oh*th) + float32(ov*tv)
-			oMag := float32(oh*oh) + float32(ov*ov)
-			tMag := float32(th*th) + float32(tv*tv)
-			if dot >= 0 && float32(dot*dot) >= float32(float32(cos1degSq*oMag)*tMag) {
-				sh = gain(sh, th, egl)
-				sv = gain(sv, tv, egl)
-				sd = gain(sd, td, egl)
-			}
-			rH[j], rV[j], rD[j] = sh, sv, sd
-			aH[j], aV[j], aD[j] = th-sh, tv-sv, td-sd
+		rows := decoupleRows{
+			o: [3][]float32{oH, oV, oD}, t: ts, k: k,
+			r: [3][]float32{x.r[0][lo:hi], x.r[1][lo:hi], x.r[2][lo:hi]},
+			a: [3][]float32{x.a[0][lo:hi], x.a[1][lo:hi], x.a[2][lo:hi]},
 		}
+		decoupleRow(&rows, egl)
+	}
+}
+
+// decoupleRows are one row's reference, distorted and gain values of the
+// h, v and d bands, and where the restored and additive values go.
+type decoupleRows struct{ o, t, k, r, a [3][]float32 }
+
+// decoupleGo finishes the decoupling of a row from column from on.
+func decoupleGo(rows *decoupleRows, from int, egl float64) {
+	oH, oV, oD := rows.o[0], rows.o[1], rows.o[2]
+	n := len(oH)
+	oV, oD = oV[:n], oD[:n]
+	tH, tV, tD := rows.t[0][:n], rows.t[1][:n], rows.t[2][:n]
+	kH, kV, kD := rows.k[0][:n], rows.k[1][:n], rows.k[2][:n]
+	rH, rV, rD := rows.r[0][:n], rows.r[1][:n], rows.r[2][:n]
+	aH, aV, aD := rows.a[0][:n], rows.a[1][:n], rows.a[2][:n]
+	for j := from; j < n; j++ {
+		oh, ov, od := oH[j], oV[j], oD[j]
+		th, tv, td := tH[j], tV[j], tD[j]
+		sh := clip01(kH[j]) * oh
+		sv := clip01(kV[j]) * ov
+		sd := clip01(kD[j]) * od
+
+		dot := float32(oh*th) + float32(ov*tv)
+		oMag := float32(oh*oh) + float32(ov*ov)
+		tMag := float32(th*th) + float32(tv*tv)
+		if dot >= 0 && float32(dot*dot) >= float32(float32(cos1degSq*oMag)*tMag) {
+			sh = gain(sh, th, egl)
+			sv = gain(sv, tv, egl)
+			sd = gain(sd, td, egl)
+		}
+		rH[j], rV[j], rD[j] = sh, sv, sd
+		aH[j], aV[j], aD[j] = th-sh, tv-sv, td-sd
 	}
 }
 

@@ -1,0 +1,79 @@
+#include "textflag.h"
+
+DATA ones<>+0(SB)/8, $0x3f8000003f800000
+DATA ones<>+8(SB)/8, $0x3f8000003f800000
+GLOBL ones<>(SB), RODATA|NOPTR, $16
+
+// BAND decouples one band for four columns: O and T hold its reference
+// and distorted values, X15 the angle mask, X13 four 1s, X14 egl twice;
+// k is read from kp, r and a written to rp and ap.
+#define BAND(O, T, kp, rp, ap) \
+	MOVQ kp(SI), AX; \
+	MOVUPS (AX)(BX*1), X6; \
+	XORPS X7, X7; MAXPS X6, X7; \
+	MOVAPS X13, X6; MINPS X7, X6; \
+	MULPS O, X6; \
+	CVTPS2PD X6, X7; MULPD X14, X7; \
+	CVTPS2PD T, X8; \
+	MOVAPS X7, X9; MINPD X8, X9; \
+	MAXPD X8, X7; \
+	CVTPD2PS X9, X9; CVTPD2PS X7, X7; \
+	MOVHLPS X6, X10; CVTPS2PD X10, X10; MULPD X14, X10; \
+	MOVHLPS T, X11; CVTPS2PD X11, X11; \
+	MOVAPS X10, X8; MINPD X11, X8; \
+	MAXPD X11, X10; \
+	CVTPD2PS X8, X8; CVTPD2PS X10, X10; \
+	MOVLHPS X8, X9; \
+	MOVLHPS X10, X7; \
+	XORPS X8, X8; CMPPS X6, X8, $1; \
+	MOVAPS X6, X10; XORPS X11, X11; CMPPS X11, X10, $1; \
+	ANDPS X10, X7; ANDNPS X6, X10; ORPS X10, X7; \
+	ANDPS X8, X9; ANDNPS X7, X8; ORPS X8, X9; \
+	ANDPS X15, X9; MOVAPS X15, X10; ANDNPS X6, X10; ORPS X10, X9; \
+	MOVQ rp(SI), AX; MOVUPS X9, (AX)(BX*1); \
+	MOVAPS T, X10; SUBPS X9, X10; \
+	MOVQ ap(SI), AX; MOVUPS X10, (AX)(BX*1)
+
+// func decouple4(p *[15]*float32, n int, egl float64, cos1degSq float32)
+TEXT ·decouple4(SB), NOSPLIT, $0-28
+	MOVQ p+0(FP), SI
+	MOVQ n+8(FP), CX
+	MOVSD egl+16(FP), X14
+	MOVLHPS X14, X14
+	MOVSS cos1degSq+24(FP), X12
+	SHUFPS $0, X12, X12
+	MOVUPS ones<>(SB), X13
+	XORQ BX, BX
+	TESTQ CX, CX
+	JLE done
+loop:
+	MOVQ 0(SI), AX; MOVUPS (AX)(BX*1), X0
+	MOVQ 8(SI), AX; MOVUPS (AX)(BX*1), X1
+	MOVQ 16(SI), AX; MOVUPS (AX)(BX*1), X2
+	MOVQ 24(SI), AX; MOVUPS (AX)(BX*1), X3
+	MOVQ 32(SI), AX; MOVUPS (AX)(BX*1), X4
+	MOVQ 40(SI), AX; MOVUPS (AX)(BX*1), X5
+	// The angle mask: dot >= 0 and dot² >= cos²(1°)·|o|²·|t|².
+	MOVAPS X0, X6; MULPS X3, X6
+	MOVAPS X1, X7; MULPS X4, X7
+	ADDPS X7, X6
+	MOVAPS X0, X7; MULPS X0, X7
+	MOVAPS X1, X8; MULPS X1, X8
+	ADDPS X8, X7
+	MOVAPS X3, X8; MULPS X3, X8
+	MOVAPS X4, X9; MULPS X4, X9
+	ADDPS X9, X8
+	MULPS X12, X7
+	MULPS X8, X7
+	MOVAPS X6, X9; MULPS X6, X9
+	CMPPS X9, X7, $2
+	XORPS X15, X15; CMPPS X6, X15, $2
+	ANDPS X7, X15
+	BAND(X0, X3, 48, 72, 96)
+	BAND(X1, X4, 56, 80, 104)
+	BAND(X2, X5, 64, 88, 112)
+	ADDQ $16, BX
+	SUBQ $4, CX
+	JG loop
+done:
+	RET

@@ -29,6 +29,11 @@
 #   THREADS           default: 1,2
 #   FRAMES            frames per size (default 48)
 #   RUNS              timed runs of each tool per size and thread count (default 5)
+#   FEATURES          also time these extractors alone, each with -n --feature
+#                     NAME[=opts] and compared on its first output, one table
+#                     each: space-separated NAME[=opts]@METRIC@TOL entries, e.g.
+#                     "cambi@cambi@1e-3 ciede@ciede2000@1e-3"; "all" for every
+#                     extractor libvmaf 3.2 has beyond the default model's
 #   GOLDENS           goldens directory (default: ../shared/goldens when it
 #                     exists, else testdata/goldens)
 #
@@ -142,8 +147,25 @@ echo "load average at start: $(cut -d ' ' -f 1-3 /proc/loadavg 2>/dev/null || ec
 echo
 
 status=0
-"$tmp/vmafbench" -libvmaf "$vmaf_bin" -ours "$ours" -ours-args "${VMAF_SCORE_ARGS---engine native}" \
-	${cpumask:+-cpumask "$cpumask"} -threads "$threads" -runs "$runs" "$@" "${cases[@]}" || status=$?
+if [[ ${ONLY_FEATURES:-} != 1 ]]; then
+	"$tmp/vmafbench" -libvmaf "$vmaf_bin" -ours "$ours" -ours-args "${VMAF_SCORE_ARGS---engine native}" \
+		${cpumask:+-cpumask "$cpumask"} -threads "$threads" -runs "$runs" "$@" "${cases[@]}" || status=$?
+fi
+features=${FEATURES:-}
+if [[ $features == all ]]; then
+	features="cambi@cambi@1e-3 ciede@ciede2000@1e-3 psnr_hvs@psnr_hvs@1e-3 float_vif@vif_scale0@1e-4
+		float_adm@adm2@1e-4 float_motion@motion2@1e-4 float_psnr@float_psnr@1e-3 float_ansnr@float_ansnr@1e-3
+		float_moment@float_moment_ref1st@1e-3 speed_chroma@speed_chroma_uv@1e-3 speed_temporal@speed_temporal@1e-3"
+fi
+for f in $features; do
+	IFS=@ read -r spec metric tol <<<"$f"
+	echo
+	echo "### --feature $spec"
+	echo
+	"$tmp/vmafbench" -libvmaf "$vmaf_bin" -ours "$ours" -ours-args "${VMAF_SCORE_ARGS---engine native}" \
+		-feature "$spec" -metric "$metric" -tol "$tol" \
+		${cpumask:+-cpumask "$cpumask"} -threads "$threads" -runs "$runs" "$@" "${cases[@]}" || status=$?
+done
 echo
 echo "load average at end: $(cut -d ' ' -f 1-3 /proc/loadavg 2>/dev/null || echo unknown)"
 exit "$status"

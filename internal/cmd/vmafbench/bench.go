@@ -44,8 +44,12 @@ func runOnce(t tool, bc benchCase, c config, threads int, out string) (sample, e
 		"-r", bc.ref, "-d", bc.dist,
 		"-w", strconv.Itoa(bc.width), "-h", strconv.Itoa(bc.height),
 		"-p", c.pixFmt, "-b", strconv.Itoa(c.depth),
-		"--threads", strconv.Itoa(threads), "-m", "version=vmaf_v0.6.1",
-		"-q", "--json", "-o", out)
+		"--threads", strconv.Itoa(threads), "-q", "--json", "-o", out)
+	if c.feature != "" {
+		args = append(args, "-n", "--feature", c.feature)
+	} else {
+		args = append(args, "-m", "version=vmaf_v0.6.1")
+	}
 	var msg bytes.Buffer
 	cmd := exec.Command(t.bin, args...)
 	cmd.Stdout, cmd.Stderr = &msg, &msg
@@ -63,23 +67,23 @@ func runOnce(t tool, bc benchCase, c config, threads int, out string) (sample, e
 	st := cmd.ProcessState
 	s.cpu = st.UserTime() + st.SystemTime()
 	s.maxRSS = maxRSSKiB(st)
-	s.scores, err = readScores(out)
+	s.scores, err = readScores(out, c.metric)
 	if err != nil {
 		return s, fmt.Errorf("%s: %w", t.name, err)
 	}
 	return s, nil
 }
 
-func readScores(path string) (scores, error) {
+func readScores(path, metric string) (scores, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return scores{}, fmt.Errorf("reading score log: %w", err)
 	}
 	defer f.Close()
-	return parseScores(f, path)
+	return parseScores(f, path, metric)
 }
 
-func parseScores(r io.Reader, name string) (scores, error) {
+func parseScores(r io.Reader, name, metric string) (scores, error) {
 	var log struct {
 		Frames []struct {
 			Metrics map[string]*float64 `json:"metrics"`
@@ -92,15 +96,15 @@ func parseScores(r io.Reader, name string) (scores, error) {
 		return scores{}, fmt.Errorf("parsing score log %s: %w", name, err)
 	}
 	var s scores
-	p, ok := log.Pooled["vmaf"]
+	p, ok := log.Pooled[metric]
 	if !ok || p.Mean == nil {
-		return s, fmt.Errorf("score log %s: no pooled vmaf mean", name)
+		return s, fmt.Errorf("score log %s: no pooled %s mean", name, metric)
 	}
 	s.pooled = *p.Mean
 	for i, f := range log.Frames {
-		v := f.Metrics["vmaf"]
+		v := f.Metrics[metric]
 		if v == nil {
-			return s, fmt.Errorf("score log %s: frame %d has no vmaf", name, i)
+			return s, fmt.Errorf("score log %s: frame %d has no %s", name, i, metric)
 		}
 		s.frames = append(s.frames, *v)
 	}

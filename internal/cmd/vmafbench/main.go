@@ -43,6 +43,10 @@ type config struct {
 	depth   int
 	workDir string
 	cases   []benchCase
+	// feature, when set, times that extractor alone (-n --feature SPEC)
+	// instead of the default model, and metric is the output compared.
+	feature string
+	metric  string
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -91,6 +95,8 @@ func parseArgs(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.pixFmt, "p", "420", "pixel format of the raw frames: 420, 422 or 444")
 	fs.IntVar(&c.depth, "b", 8, "bit depth of the raw frames")
 	fs.StringVar(&c.workDir, "work", "", "directory for the tools' logs (default: a temporary one, removed)")
+	fs.StringVar(&c.feature, "feature", "", "time this --feature request alone (with -n) instead of the vmaf_v0.6.1 model")
+	fs.StringVar(&c.metric, "metric", "vmaf", "the metric both tools must agree on, frame by frame and pooled")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}

@@ -54,7 +54,7 @@ func TestMedian(t *testing.T) {
 func TestParseScores(t *testing.T) {
 	good := `{"frames": [{"frameNum": 0, "metrics": {"vmaf": 80.5}}, {"frameNum": 1, "metrics": {"vmaf": 81.5}}],
 		"pooled_metrics": {"vmaf": {"min": 80.5, "mean": 81.0}}}`
-	s, err := parseScores(strings.NewReader(good), "good")
+	s, err := parseScores(strings.NewReader(good), "good", "vmaf")
 	if err != nil || s.pooled != 81 || len(s.frames) != 2 || s.frames[1] != 81.5 {
 		t.Errorf("parseScores(good) = %+v, %v", s, err)
 	}
@@ -65,7 +65,7 @@ func TestParseScores(t *testing.T) {
 		"not json":    `<VMAF>`,
 		"null pooled": `{"frames": [{"metrics": {"vmaf": 1}}], "pooled_metrics": {"vmaf": {"mean": null}}}`,
 	} {
-		if _, err := parseScores(strings.NewReader(bad), name); err == nil {
+		if _, err := parseScores(strings.NewReader(bad), name, "vmaf"); err == nil {
 			t.Errorf("parseScores(%s) gave no error", name)
 		}
 	}

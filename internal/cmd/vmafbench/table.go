@@ -106,7 +106,11 @@ func writeTables(w io.Writer, c config, rows []row) {
 	for _, t := range c.tools {
 		head = append(head, t.name+" CPU ms/frame")
 	}
-	head = append(head, "worst ΔVMAF pooled", "worst ΔVMAF frame")
+	what := "VMAF"
+	if c.metric != "vmaf" {
+		what = c.metric
+	}
+	head = append(head, "worst Δ"+what+" pooled", "worst Δ"+what+" frame")
 	writeRow(w, head)
 	writeRule(w, len(head))
 	for _, r := range rows {

@@ -125,21 +125,28 @@ func (x *adm) denominator(ref *bands, w, h int, weights [2]float32) float32 {
 	cube, pn := p.cube(), float32(p.pNorm)
 	var accum [3]float32
 	for i := reg.top; i < reg.bottom; i++ {
-		var inner [3]float32
-		for b := 0; b < 3; b++ {
-			row := src[b][i*w+reg.left : i*w+reg.right]
-			for _, v := range row {
-				v = abs32(rf[b] * v)
-				if cube {
-					inner[b] += float32(float32(v*v) * v)
-				} else {
-					inner[b] += powf(v, pn)
-				}
+		lo, hi := i*w+reg.left, i*w+reg.right
+		h, v, d := src[0][lo:hi], src[1][lo:hi], src[2][lo:hi]
+		v, d = v[:len(h)], d[:len(h)]
+		// The three bands' sums are independent chains, each in
+		// libvmaf's order.
+		var ih, iv, id float32
+		if cube {
+			for j := range h {
+				ih += cube32(abs32(rf[0] * h[j]))
+				iv += cube32(abs32(rf[1] * v[j]))
+				id += cube32(abs32(rf[2] * d[j]))
+			}
+		} else {
+			for j := range h {
+				ih += powf(abs32(rf[0]*h[j]), pn)
+				iv += powf(abs32(rf[1]*v[j]), pn)
+				id += powf(abs32(rf[2]*d[j]), pn)
 			}
 		}
-		for b := range accum {
-			accum[b] += inner[b]
-		}
+		accum[0] += ih
+		accum[1] += iv
+		accum[2] += id
 	}
 	return x.norms(accum, reg, p.noiseWeight)
 }
@@ -156,6 +163,9 @@ func excess(v, thr float32, cube bool, pn float32) float32 {
 	}
 	return powf(v, pn)
 }
+
+// cube32 is v·v·v in float32, left to right.
+func cube32(v float32) float32 { return float32(float32(v*v) * v) }
 
 // excessCube is excess for p = 3, small enough to inline.
 func excessCube(v, thr float32) float32 {

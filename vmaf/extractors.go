@@ -15,15 +15,17 @@ import (
 	"github.com/vmafsink/vmafsink/vmaf/internal/feature/floatmotion"
 	"github.com/vmafsink/vmafsink/vmaf/internal/feature/floatpsnr"
 	"github.com/vmafsink/vmafsink/vmaf/internal/feature/floatvif"
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature/psnr"
 	"github.com/vmafsink/vmafsink/vmaf/internal/feature/psnrhvs"
 	"github.com/vmafsink/vmafsink/vmaf/internal/feature/speed"
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature/ssim"
 )
 
 // extractorKinds are the extractors the native engine has, by libvmaf's
 // extractor name (what --feature names). Read-only.
 var extractorKinds = func() map[string]*feature.Kind {
 	m := map[string]*feature.Kind{}
-	for _, k := range []*feature.Kind{vifKind, admKind, motionKind, psnrKind, ssimKind, msssimKind,
+	for _, k := range []*feature.Kind{vifKind, admKind, motionKind, psnr.Kind, ssim.Kind, ssim.MSKind,
 		floatvif.Kind, floatadm.Kind, floatmotion.Kind, floatpsnr.Kind, floatansnr.Kind, floatmoment.Kind,
 		cambi.Kind, ciede.Kind, psnrhvs.Kind, speed.ChromaKind, speed.TemporalKind} {
 		m[k.Name] = k

@@ -1,4 +1,8 @@
-package vmaf
+package ssim
+
+import (
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature"
+)
 
 // floatSSIM is libvmaf's float_ssim extractor with its default options
 // (scores as a plain index, automatic scale). Samples become float32 on an
@@ -53,7 +57,7 @@ func decimatedSize(n, factor int) int {
 }
 
 // compute returns float_ssim for one pair of luma planes.
-func (s *floatSSIM) compute(ref, dist plane) float64 {
+func (s *floatSSIM) compute(ref, dist feature.Plane) float64 {
 	planeToFloat(s.ref, ref)
 	planeToFloat(s.dist, dist)
 	a, b := s.ref, s.dist
@@ -67,21 +71,21 @@ func (s *floatSSIM) compute(ref, dist plane) float64 {
 
 // planeToFloat converts a plane to float32 on an 8-bit scale, as libvmaf's
 // float extractors see it; the division by a power of two is exact.
-func planeToFloat(dst []float32, p plane) {
-	if p.bpc == 8 {
-		for y := 0; y < p.h; y++ {
-			src := p.row8(y)
-			out := dst[y*p.w : y*p.w+p.w]
+func planeToFloat(dst []float32, p feature.Plane) {
+	if p.BitDepth == 8 {
+		for y := 0; y < p.H; y++ {
+			src := p.Row8(y)
+			out := dst[y*p.W : y*p.W+p.W]
 			for x, v := range src {
 				out[x] = float32(v)
 			}
 		}
 		return
 	}
-	scale := 1 / float32(int(1)<<(p.bpc-8))
-	for y := 0; y < p.h; y++ {
-		src := p.row16(y)
-		out := dst[y*p.w : y*p.w+p.w]
+	scale := 1 / float32(int(1)<<(p.BitDepth-8))
+	for y := 0; y < p.H; y++ {
+		src := p.Row16(y)
+		out := dst[y*p.W : y*p.W+p.W]
 		for x, v := range src {
 			out[x] = float32(v) * scale
 		}

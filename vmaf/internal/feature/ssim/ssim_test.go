@@ -1,7 +1,9 @@
-package vmaf
+package ssim
 
 import (
 	"fmt"
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature"
+	"github.com/vmafsink/vmafsink/vmaf/internal/testpic"
 	"testing"
 )
 
@@ -38,14 +40,14 @@ func TestDecimatedSize(t *testing.T) {
 }
 
 // upshift returns an 8-bit luma picture's content at a higher bit depth.
-func upshift(t testing.TB, p *Picture, bpc int) *Picture {
+func upshift(t testing.TB, p *testpic.Picture, bpc int) *testpic.Picture {
 	t.Helper()
-	q, err := NewPicture(p.Width, p.Height, bpc, Chroma400)
+	q, err := testpic.New(p.Width, p.Height, bpc, testpic.Chroma400)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for y := 0; y < p.Height; y++ {
-		src, dst := p.plane(0).row8(y), q.plane(0).row16(y)
+		src, dst := p.Plane(0).Row8(y), q.Plane(0).Row16(y)
 		for x, v := range src {
 			dst[x] = uint16(v) << (bpc - 8)
 		}
@@ -53,13 +55,13 @@ func upshift(t testing.TB, p *Picture, bpc int) *Picture {
 	return q
 }
 
-type lumaScorer func(w, h, bpc int) (func(ref, dist plane) float64, error)
+type lumaScorer func(w, h, bpc int) (func(ref, dist feature.Plane) float64, error)
 
-func ssimScorer(w, h, bpc int) (func(ref, dist plane) float64, error) {
+func ssimScorer(w, h, bpc int) (func(ref, dist feature.Plane) float64, error) {
 	return newFloatSSIM(w, h, bpc, 0).compute, nil
 }
 
-func msssimScorer(w, h, bpc int) (func(ref, dist plane) float64, error) {
+func msssimScorer(w, h, bpc int) (func(ref, dist feature.Plane) float64, error) {
 	s, err := newFloatMSSSIM(w, h, bpc)
 	if err != nil {
 		return nil, err
@@ -75,23 +77,23 @@ func checkSSIMProperties(t *testing.T, newScorer lumaScorer, sizes [][2]int) {
 	for _, sz := range sizes {
 		w, h := sz[0], sz[1]
 		t.Run(fmt.Sprintf("%dx%d", w, h), func(t *testing.T) {
-			ref := basicFeatPicture(t, w, h, 8, Chroma400, 0, uint64(w))
-			light := basicFeatShifted(t, ref, 4, 2)
-			heavy := basicFeatShifted(t, ref, 40, 3)
+			ref := testpic.Synthetic(t, w, h, 8, testpic.Chroma400, 0, uint64(w))
+			light := testpic.Shifted(t, ref, 4, 2)
+			heavy := testpic.Shifted(t, ref, 40, 3)
 			score8, err := newScorer(w, h, 8)
 			if err != nil {
 				t.Fatal(err)
 			}
-			base := score8(ref.plane(0), light.plane(0))
-			if worse := score8(ref.plane(0), heavy.plane(0)); !(worse < base && base < 1) {
+			base := score8(ref.Plane(0), light.Plane(0))
+			if worse := score8(ref.Plane(0), heavy.Plane(0)); !(worse < base && base < 1) {
 				t.Errorf("light distortion %v, heavy %v", base, worse)
 			}
-			if same := score8(ref.plane(0), ref.plane(0)); same < 1-1e-6 || same > 1+1e-6 {
+			if same := score8(ref.Plane(0), ref.Plane(0)); same < 1-1e-6 || same > 1+1e-6 {
 				t.Errorf("picture against itself scores %v", same)
 			}
-			padded := basicFeatPicture(t, w, h, 8, Chroma400, 13, 5)
-			copyPicture(padded, light)
-			if got := score8(ref.plane(0), padded.plane(0)); got != base {
+			padded := testpic.Synthetic(t, w, h, 8, testpic.Chroma400, 13, 5)
+			testpic.Copy(padded, light)
+			if got := score8(ref.Plane(0), padded.Plane(0)); got != base {
 				t.Errorf("padded rows score %v, packed %v", got, base)
 			}
 			for _, bpc := range []int{10, 12, 16} {
@@ -99,7 +101,7 @@ func checkSSIMProperties(t *testing.T, newScorer lumaScorer, sizes [][2]int) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if got := score(upshift(t, ref, bpc).plane(0), upshift(t, light, bpc).plane(0)); got != base {
+				if got := score(upshift(t, ref, bpc).Plane(0), upshift(t, light, bpc).Plane(0)); got != base {
 					t.Errorf("%d-bit: %v, 8-bit gives %v", bpc, got, base)
 				}
 			}
@@ -113,19 +115,19 @@ func TestFloatSSIMProperties(t *testing.T) {
 }
 
 func TestFloatSSIMNoAllocs(t *testing.T) {
-	a := basicFeatPicture(t, 400, 390, 10, Chroma400, 2, 1)
-	b := basicFeatShifted(t, a, 7, 2)
+	a := testpic.Synthetic(t, 400, 390, 10, testpic.Chroma400, 2, 1)
+	b := testpic.Shifted(t, a, 7, 2)
 	s := newFloatSSIM(400, 390, 10, 0)
-	if n := testing.AllocsPerRun(5, func() { s.compute(a.plane(0), b.plane(0)) }); n != 0 {
+	if n := testing.AllocsPerRun(5, func() { s.compute(a.Plane(0), b.Plane(0)) }); n != 0 {
 		t.Fatalf("%v allocations per frame", n)
 	}
 }
 
 func BenchmarkFloatSSIM1080p(b *testing.B) {
-	r := basicFeatPicture(b, 1920, 1080, 8, Chroma400, 0, 1)
-	d := basicFeatShifted(b, r, 4, 2)
+	r := testpic.Synthetic(b, 1920, 1080, 8, testpic.Chroma400, 0, 1)
+	d := testpic.Shifted(b, r, 4, 2)
 	s := newFloatSSIM(1920, 1080, 8, 0)
 	for b.Loop() {
-		s.compute(r.plane(0), d.plane(0))
+		s.compute(r.Plane(0), d.Plane(0))
 	}
 }

@@ -1,7 +1,8 @@
-package vmaf
+package ssim
 
 import (
 	"fmt"
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature"
 	"math"
 )
 
@@ -75,7 +76,7 @@ func newFloatMSSSIM(w, h, bpc int) (*floatMSSSIM, error) {
 }
 
 // compute returns float_ms_ssim for one pair of luma planes.
-func (s *floatMSSSIM) compute(ref, dist plane) float64 {
+func (s *floatMSSSIM) compute(ref, dist feature.Plane) float64 {
 	planeToFloat(s.ref[0], ref)
 	planeToFloat(s.dist[0], dist)
 	for i := 1; i < msssimScales; i++ {

@@ -1,6 +1,7 @@
-package vmaf
+package ssim
 
 import (
+	"github.com/vmafsink/vmafsink/vmaf/internal/testpic"
 	"strings"
 	"testing"
 )
@@ -32,25 +33,25 @@ func TestFloatMSSSIMProperties(t *testing.T) {
 }
 
 func TestFloatMSSSIMNoAllocs(t *testing.T) {
-	a := basicFeatPicture(t, 199, 181, 12, Chroma400, 2, 1)
-	b := basicFeatShifted(t, a, 9, 2)
+	a := testpic.Synthetic(t, 199, 181, 12, testpic.Chroma400, 2, 1)
+	b := testpic.Shifted(t, a, 9, 2)
 	s, err := newFloatMSSSIM(199, 181, 12)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := testing.AllocsPerRun(5, func() { s.compute(a.plane(0), b.plane(0)) }); n != 0 {
+	if n := testing.AllocsPerRun(5, func() { s.compute(a.Plane(0), b.Plane(0)) }); n != 0 {
 		t.Fatalf("%v allocations per frame", n)
 	}
 }
 
 func BenchmarkFloatMSSSIM1080p(b *testing.B) {
-	r := basicFeatPicture(b, 1920, 1080, 8, Chroma400, 0, 1)
-	d := basicFeatShifted(b, r, 4, 2)
+	r := testpic.Synthetic(b, 1920, 1080, 8, testpic.Chroma400, 0, 1)
+	d := testpic.Shifted(b, r, 4, 2)
 	s, err := newFloatMSSSIM(1920, 1080, 8)
 	if err != nil {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		s.compute(r.plane(0), d.plane(0))
+		s.compute(r.Plane(0), d.Plane(0))
 	}
 }

@@ -50,7 +50,13 @@ func (f *fakeTarget) Status() Status {
 }
 
 func (f *fakeTarget) Features() Features {
-	return Features{Extractors: []Extractor{{Name: "integer_adm", Outputs: []string{"integer_adm2"}}}, Extra: []string{"psnr"}}
+	return Features{
+		Extractors: []Extractor{{Name: "integer_adm", Outputs: []string{"integer_adm2"}},
+			{Name: "cambi", Outputs: []string{"cambi", "cambi_full_reference"}, Options: map[string]float64{"full_ref": 1}, Request: "cambi=full_ref=true"}},
+		Extra: []string{"psnr", "cambi=full_ref=true"},
+		Requests: []FeatureRequest{{Request: "psnr", Extractor: "psnr"},
+			{Request: "cambi=full_ref=true", Extractor: "cambi", Options: map[string]string{"full_ref": "true"}}},
+	}
 }
 
 func (f *fakeTarget) Scores(last, worst int) Scores {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vmafsink/vmafsink/vmaf"
 )
 
 // protocols are the versions each client-facing test runs under: every
@@ -116,7 +117,7 @@ func resultText(res *mcp.CallToolResult) string {
 func TestToolList(t *testing.T) {
 	s := startTest(t, newFake(), Options{})
 	valid := regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
-	readOnlyWant := map[string]bool{toolStatus: true, toolFeatures: true, toolScore: true, toolListModels: true,
+	readOnlyWant := map[string]bool{toolStatus: true, toolFeatures: true, toolScore: true, toolListModels: true, toolExtractors: true,
 		toolSwap: false, toolPause: false, toolResume: false}
 	for _, v := range protocols {
 		t.Run(v, func(t *testing.T) {
@@ -189,9 +190,13 @@ func TestToolCalls(t *testing.T) {
 
 			var fe Features
 			decode(t, callTool(t, cs, "vmaf.features", nil), &fe)
-			if len(fe.Extractors) != 1 || fe.Extra[0] != "psnr" {
+			if len(fe.Extractors) != 2 || fe.Extra[1] != "cambi=full_ref=true" || len(fe.Requests) != 2 ||
+				fe.Requests[1].Options["full_ref"] != "true" || fe.Extractors[1].Request != "cambi=full_ref=true" {
 				t.Errorf("features = %+v", fe)
 			}
+			var el ExtractorList
+			decode(t, callTool(t, cs, "vmaf_list_extractors", nil), &el)
+			checkExtractorList(t, el)
 			var ml ModelList
 			decode(t, callTool(t, cs, "vmaf_list_models", nil), &ml)
 			if len(ml.Models) != 2 {
@@ -350,3 +355,34 @@ func TestSDKLogQuiet(t *testing.T) {
 type writerFunc func([]byte) (int, error)
 
 func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
+
+// checkExtractorList: vmaf_list_extractors lists every extractor of the
+// engine, with its outputs and options, ranges on the numeric ones only.
+func checkExtractorList(t *testing.T, el ExtractorList) {
+	t.Helper()
+	engine := vmaf.Extractors()
+	if len(el.Extractors) != len(engine) {
+		t.Fatalf("%d extractors listed, the engine has %d", len(el.Extractors), len(engine))
+	}
+	for i, e := range el.Extractors {
+		if e.Name != engine[i].Name || len(e.Outputs) != len(engine[i].Outputs) || len(e.Options) != len(engine[i].Options) {
+			t.Errorf("extractor %d listed as %+v, the engine has %+v", i, e, engine[i])
+			continue
+		}
+		for _, o := range e.Options {
+			numeric := o.Type == "int" || o.Type == "double"
+			if (o.Min != nil) != numeric || (o.Max != nil) != numeric || (numeric && *o.Min > *o.Max) {
+				t.Errorf("%s option %s (%s): range %v..%v", e.Name, o.Name, o.Type, o.Min, o.Max)
+			}
+		}
+	}
+	names := map[string]bool{}
+	for _, e := range el.Extractors {
+		names[e.Name] = true
+	}
+	for _, want := range []string{"vif", "adm", "motion", "psnr", "float_ssim", "float_ms_ssim", "float_vif", "float_adm", "cambi", "ciede", "psnr_hvs"} {
+		if !names[want] {
+			t.Errorf("vmaf_list_extractors lacks %s", want)
+		}
+	}
+}

@@ -96,15 +96,47 @@ type SwapEvent struct {
 
 // Features is the reply of vmaf_features.
 type Features struct {
-	Extractors []Extractor `json:"extractors" jsonschema:"feature extractors the active models need"`
-	Extra      []string    `json:"extra" jsonschema:"extra metrics enabled besides the models' features, e.g. psnr"`
+	Extractors []Extractor      `json:"extractors" jsonschema:"feature extractors the run computes: those the active models need and those the extra-metric requests ask for"`
+	Extra      []string         `json:"extra" jsonschema:"extra-metric requests besides the models' features, in libvmaf's --feature grammar, e.g. psnr or cambi=full_ref=true"`
+	Requests   []FeatureRequest `json:"requests,omitempty" jsonschema:"each extra-metric request read: its extractor and the options it sets"`
 }
 
 // Extractor is one active feature extractor.
 type Extractor struct {
 	Name    string             `json:"name" jsonschema:"extractor name, e.g. integer_adm"`
-	Outputs []string           `json:"outputs,omitempty" jsonschema:"feature names it produces"`
-	Options map[string]float64 `json:"options,omitempty" jsonschema:"non-default options, e.g. adm_enhn_gain_limit for NEG models"`
+	Outputs []string           `json:"outputs,omitempty" jsonschema:"feature names it produces (for a request, known once the first frame is scored)"`
+	Options map[string]float64 `json:"options,omitempty" jsonschema:"non-default numeric and boolean (1 or 0) options, e.g. adm_enhn_gain_limit for NEG models"`
+	Request string             `json:"request,omitempty" jsonschema:"the extra-metric request (see extra) this extractor computes, when one asked for it"`
+}
+
+// FeatureRequest is one extra-metric request as the run read it.
+type FeatureRequest struct {
+	Request   string            `json:"request" jsonschema:"as given, NAME or NAME=option=value:option=value"`
+	Extractor string            `json:"extractor" jsonschema:"the extractor it names, as in extractors"`
+	Options   map[string]string `json:"options,omitempty" jsonschema:"the options it sets, as given"`
+}
+
+// ExtractorList is the reply of vmaf_list_extractors.
+type ExtractorList struct {
+	Extractors []ExtractorInfo `json:"extractors" jsonschema:"every extractor this build computes natively, by name"`
+}
+
+// ExtractorInfo describes one extractor a feature request may name.
+type ExtractorInfo struct {
+	Name    string            `json:"name" jsonschema:"libvmaf's extractor name, what a feature request names (e.g. cambi, float_vif, psnr)"`
+	Outputs []string          `json:"outputs" jsonschema:"metrics it reports at default options on a 4:2:0 stream"`
+	Options []ExtractorOption `json:"options,omitempty" jsonschema:"the options it takes, as NAME=option=value"`
+}
+
+// ExtractorOption is one option of an extractor.
+type ExtractorOption struct {
+	Name        string   `json:"name"`
+	Type        string   `json:"type" jsonschema:"bool, int, double or string"`
+	Default     string   `json:"default"`
+	Min         *float64 `json:"min,omitempty" jsonschema:"least value of an int or double option"`
+	Max         *float64 `json:"max,omitempty" jsonschema:"greatest value of an int or double option"`
+	Renames     bool     `json:"renames,omitempty" jsonschema:"a value other than the default renames the outputs, as libvmaf does (e.g. integer_adm2_egl_1)"`
+	DefaultOnly bool     `json:"default_only,omitempty" jsonschema:"only the default value is supported; another is refused"`
 }
 
 // Record is one scored frame.

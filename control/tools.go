@@ -21,9 +21,10 @@ const (
 	toolPause      = "vmaf_pause"
 	toolResume     = "vmaf_resume"
 	toolListModels = "vmaf_list_models"
+	toolExtractors = "vmaf_list_extractors"
 )
 
-var toolNames = []string{toolStatus, toolFeatures, toolScore, toolSwap, toolPause, toolResume, toolListModels}
+var toolNames = []string{toolStatus, toolFeatures, toolScore, toolSwap, toolPause, toolResume, toolListModels, toolExtractors}
 
 // Bounds on vmaf_score.
 const (
@@ -106,7 +107,7 @@ func (s *Server) addTools() {
 	}, s.toolStatus)
 	mcp.AddTool(s.mcp, &mcp.Tool{
 		Name:        toolFeatures,
-		Description: "The feature extractors the active models use (with non-default options such as NEG gain limits) and the extra metrics enabled (psnr, ssim, ms-ssim).",
+		Description: "The feature extractors the run computes: those the active models use (with non-default options such as NEG gain limits) and those the extra-metric requests ask for (libvmaf's --feature grammar, e.g. psnr, cambi=full_ref=true, ciede), with each extractor's outputs and the requests as given and read. vmaf_list_extractors lists every extractor there is.",
 		Annotations: readOnly("VMAF features"),
 	}, s.toolFeatures)
 	mcp.AddTool(s.mcp, &mcp.Tool{
@@ -144,6 +145,11 @@ func (s *Server) addTools() {
 		Description: "Models vmaf_request_model_swap accepts: the built-in models and the model files found in the directories of the model-dirs property, with the features each needs.",
 		Annotations: readOnly("List VMAF models"),
 	}, s.toolListModels)
+	mcp.AddTool(s.mcp, &mcp.Tool{
+		Name:        toolExtractors,
+		Description: "Every feature extractor this build computes (libvmaf's names: integer and float VIF/ADM/motion, psnr, float_ssim, float_ms_ssim, cambi, ciede, psnr_hvs, moments, SpEED, ...), each with the metrics it reports and its options (type, default, range, whether a non-default value renames the outputs). A run's extra metrics are chosen when it starts (the element's features property, vmaf-score --feature); vmaf_features shows the active ones.",
+		Annotations: readOnly("List VMAF feature extractors"),
+	}, s.toolListExtractors)
 }
 
 func ptr[T any](v T) *T { return &v }
@@ -156,6 +162,10 @@ func (s *Server) toolStatus(context.Context, *mcp.CallToolRequest, noArgs) (*mcp
 
 func (s *Server) toolFeatures(context.Context, *mcp.CallToolRequest, noArgs) (*mcp.CallToolResult, Features, error) {
 	return nil, s.target.Features(), nil
+}
+
+func (s *Server) toolListExtractors(context.Context, *mcp.CallToolRequest, noArgs) (*mcp.CallToolResult, ExtractorList, error) {
+	return nil, extractorList(), nil
 }
 
 func (s *Server) toolScore(_ context.Context, _ *mcp.CallToolRequest, in scoreArgs) (*mcp.CallToolResult, Scores, error) {

@@ -42,12 +42,20 @@ func (t *Target) Status() control.Status { return convertStatus(t.r.Status(), t.
 func (t *Target) Features() control.Features {
 	st := t.r.Status()
 	names := st.Metrics
+	// The latest record has what the current models compute, after a swap too.
+	if recent := t.r.Recent(1); len(recent) > 0 {
+		names = names[:0:0]
+		for _, m := range recent[0].Metrics {
+			names = append(names, m.Name)
+		}
+	}
 	if len(names) == 0 { // before the first frame: what the models will need
 		for _, m := range st.Models {
 			names = append(names, m.FeatureNames()...)
 		}
 	}
-	return control.Features{Extractors: extractors(names), Extra: append([]string{}, t.features...)}
+	reqs := requests(t.features)
+	return control.Features{Extractors: withRequests(extractors(names), reqs), Extra: append([]string{}, t.features...), Requests: reqs}
 }
 
 // Scores implements control.Target.

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -67,13 +69,56 @@ func cmdFeatures(ctx context.Context, g globals, args []string, stdout, stderr i
 	}
 	for _, e := range f.Extractors {
 		opts := ""
-		for k, v := range e.Options {
-			opts += fmt.Sprintf(" %s=%g", k, v)
+		for _, k := range slices.Sorted(maps.Keys(e.Options)) {
+			opts += fmt.Sprintf(" %s=%g", k, e.Options[k])
 		}
-		fmt.Fprintf(stdout, "%s%s: %s\n", e.Name, opts, strings.Join(e.Outputs, " "))
+		line := fmt.Sprintf("%s%s: %s", e.Name, opts, strings.Join(e.Outputs, " "))
+		if len(e.Outputs) == 0 {
+			line += "(outputs known once a frame is scored)"
+		}
+		if e.Request != "" {
+			line += "  [requested: " + e.Request + "]"
+		}
+		fmt.Fprintln(stdout, line)
 	}
 	if len(f.Extra) > 0 {
 		fmt.Fprintf(stdout, "extra: %s\n", strings.Join(f.Extra, " "))
+	}
+	return exitOK
+}
+
+func cmdExtractors(ctx context.Context, g globals, args []string, stdout, stderr io.Writer) int {
+	fs := flags("extractors", &g, stderr)
+	if _, err := parse(fs, args); err != nil {
+		return report(stderr, err)
+	}
+	var l control.ExtractorList
+	if err := withSession(ctx, g, func(ctx context.Context, s *session) error {
+		return s.call(ctx, "vmaf_list_extractors", nil, &l)
+	}); err != nil {
+		return report(stderr, err)
+	}
+	if g.json {
+		printJSON(stdout, l)
+		return exitOK
+	}
+	for _, e := range l.Extractors {
+		fmt.Fprintf(stdout, "%s: %s\n", e.Name, strings.Join(e.Outputs, " "))
+		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+		for _, o := range e.Options {
+			var notes []string
+			if o.Min != nil && o.Max != nil {
+				notes = append(notes, fmt.Sprintf("%g..%g", *o.Min, *o.Max))
+			}
+			if o.Renames {
+				notes = append(notes, "renames outputs")
+			}
+			if o.DefaultOnly {
+				notes = append(notes, "default only")
+			}
+			fmt.Fprintf(tw, "  %s\t%s\t= %s\t%s\n", o.Name, o.Type, o.Default, strings.Join(notes, ", "))
+		}
+		tw.Flush()
 	}
 	return exitOK
 }

@@ -4,7 +4,7 @@
 //
 //	vmafctl -s SOCK status | features | score [-n N] [-worst N] |
 //	        swap MODEL [-name NAME] [-wait] | pause [-wait] | resume [-wait] |
-//	        models | watch [-n N]
+//	        models | extractors | watch [-n N]
 //
 // Every command takes -json for machine-readable output. Exit codes: 0
 // done; 1 other error; 2 usage; 3 cannot reach the socket; 4 request
@@ -41,13 +41,14 @@ const usage = `usage: vmafctl [-s SOCKET] [-json] [-timeout D] COMMAND [ARGS]
 
 commands:
   status                      state, model, counters, swap history, warnings
-  features                    active feature extractors and extra metrics
+  features                    active feature extractors and extra-metric requests
   score [-n N] [-worst N]     latest N per-frame records, the N worst, pooled stats
   swap MODEL [-name NAME] [-wait]
                               swap the model at the next frame boundary
   pause [-wait]               pause scoring at the next frame boundary
   resume [-wait]              resume scoring
   models                      models a swap may name
+  extractors                  every feature extractor, its outputs and options
   watch [-n N]                stream per-frame scores live
 
 The socket defaults to $VMAF_SOCKET. Every command accepts -json.
@@ -106,13 +107,14 @@ var commands map[string]command
 
 func init() {
 	commands = map[string]command{
-		"status":   cmdStatus,
-		"features": cmdFeatures,
-		"score":    cmdScore,
-		"swap":     cmdSwap,
-		"pause":    cmdCommand("vmaf_pause"),
-		"resume":   cmdCommand("vmaf_resume"),
-		"models":   cmdModels,
-		"watch":    cmdWatch,
+		"status":     cmdStatus,
+		"features":   cmdFeatures,
+		"score":      cmdScore,
+		"swap":       cmdSwap,
+		"pause":      cmdCommand("vmaf_pause"),
+		"resume":     cmdCommand("vmaf_resume"),
+		"models":     cmdModels,
+		"extractors": cmdExtractors,
+		"watch":      cmdWatch,
 	}
 }

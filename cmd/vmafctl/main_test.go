@@ -42,7 +42,9 @@ func (t *target) Status() control.Status {
 }
 
 func (t *target) Features() control.Features {
-	return control.Features{Extractors: []control.Extractor{{Name: "adm", Outputs: []string{"integer_adm2_egl_1"}, Options: map[string]float64{"adm_enhn_gain_limit": 1}}}}
+	return control.Features{Extractors: []control.Extractor{{Name: "adm", Outputs: []string{"integer_adm2_egl_1"}, Options: map[string]float64{"adm_enhn_gain_limit": 1}},
+		{Name: "cambi", Outputs: []string{"cambi", "cambi_source"}, Options: map[string]float64{"full_ref": 1, "enc_width": 1920}, Request: "cambi=full_ref=true:enc_width=1920"}},
+		Extra: []string{"cambi=full_ref=true:enc_width=1920"}}
 }
 
 func (t *target) Scores(last, worst int) control.Scores {
@@ -147,6 +149,11 @@ func TestCommands(t *testing.T) {
 		{[]string{"-s", sock, "status", "-json"}, exitOK, `"frames_scored": 3`},
 		{[]string{"-s", sock, "-json", "status"}, exitOK, `"socket": "` + sock + `"`},
 		{[]string{"-s", sock, "features"}, exitOK, "adm adm_enhn_gain_limit=1: integer_adm2_egl_1"},
+		{[]string{"-s", sock, "features"}, exitOK, "cambi enc_width=1920 full_ref=1: cambi cambi_source  [requested: cambi=full_ref=true:enc_width=1920]"},
+		{[]string{"-s", sock, "features"}, exitOK, "extra: cambi=full_ref=true:enc_width=1920"},
+		{[]string{"-s", sock, "extractors"}, exitOK, "cambi: cambi"},
+		{[]string{"-s", sock, "extractors"}, exitOK, "renames outputs"},
+		{[]string{"-s", sock, "extractors", "-json"}, exitOK, `"name": "full_ref"`},
 		{[]string{"-s", sock, "score", "-n", "2"}, exitOK, "2  80ms   vmaf  82.000"},
 		{[]string{"-s", sock, "score", "-n", "2", "-json"}, exitOK, `"frame": 1`},
 		{[]string{"-s", sock, "models"}, exitOK, "vmaf_v0.6.1  builtin  integer_adm2"},

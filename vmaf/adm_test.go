@@ -2,6 +2,7 @@ package vmaf
 
 import (
 	"fmt"
+	"github.com/vmafsink/vmafsink/vmaf/internal/testpic"
 	"math"
 	"os"
 	"sort"
@@ -220,7 +221,7 @@ func BenchmarkADM(b *testing.B) {
 				dist := admTestPlane(sz.w, sz.h, 8, sz.w, 0, 6)
 				a := newADMWith(sz.w, sz.h, 8, admOptions{enhnGainLimit: admDefaultGainLimit}, k)
 				b.ReportAllocs()
-				done := reportThreadCPU(b)
+				done := testpic.ReportThreadCPU(b)
 				for b.Loop() {
 					a.compute(ref, dist)
 				}

@@ -2,6 +2,8 @@ package vmaf
 
 import (
 	"fmt"
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature/motion"
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature/vif"
 	"slices"
 	"strconv"
 	"strings"
@@ -25,7 +27,7 @@ import (
 // extractor name (what --feature names). Read-only.
 var extractorKinds = func() map[string]*feature.Kind {
 	m := map[string]*feature.Kind{}
-	for _, k := range []*feature.Kind{vifKind, admKind, motionKind, psnr.Kind, ssim.Kind, ssim.MSKind,
+	for _, k := range []*feature.Kind{vif.Kind, admKind, motion.Kind, psnr.Kind, ssim.Kind, ssim.MSKind,
 		floatvif.Kind, floatadm.Kind, floatmotion.Kind, floatpsnr.Kind, floatansnr.Kind, floatmoment.Kind,
 		cambi.Kind, ciede.Kind, psnrhvs.Kind, speed.ChromaKind, speed.TemporalKind} {
 		m[k.Name] = k
@@ -78,6 +80,11 @@ func frameOf(p *Picture) feature.Frame {
 		f.Planes[i] = feature.Plane{Data: p.Planes[i], Stride: p.Strides[i], W: w, H: h, BitDepth: p.BitDepth}
 	}
 	return f
+}
+
+// lumaOf views a picture's luma as extractors read it.
+func lumaOf(p *Picture) feature.Plane {
+	return feature.Plane{Data: p.Planes[0], Stride: p.Strides[0], W: p.Width, H: p.Height, BitDepth: p.BitDepth}
 }
 
 func formatOf(p *Picture) feature.Format {
@@ -164,7 +171,7 @@ func acceptsOtherValue(k *feature.Kind, o feature.Option) bool {
 	if err != nil {
 		return false
 	}
-	if k == motionKind {
+	if k == motion.Kind {
 		return false
 	}
 	return checkSettings(s) == nil

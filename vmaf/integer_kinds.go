@@ -14,12 +14,6 @@ import (
 const defaultEnhnGainLimit = 100.0 // libvmaf's default for VIF and ADM
 
 var (
-	vifKind = &feature.Kind{Name: "vif", Options: []feature.Option{
-		{Name: "debug", Type: feature.Bool},
-		{Name: "vif_enhn_gain_limit", Alias: "egl", Type: feature.Double, Default: defaultEnhnGainLimit, Min: 1, Max: defaultEnhnGainLimit, Param: true},
-		{Name: "vif_skip_scale0", Alias: "ssclz", Type: feature.Bool, Param: true},
-	}, Outputs: suffixed("integer_vif_scale0", "integer_vif_scale1", "integer_vif_scale2", "integer_vif_scale3"),
-		New: newVIFExtractor, Check: checkVIF}
 	admKind = &feature.Kind{Name: "adm", Options: []feature.Option{
 		{Name: "debug", Type: feature.Bool},
 		{Name: "adm_csf_scale", Alias: "scf", Type: feature.Double, Default: 1, Min: 0, Max: 50, Param: true},
@@ -35,23 +29,7 @@ var (
 		{Name: "adm_min_val", Alias: "min", Type: feature.Double, Default: 0, Min: 0, Max: 1, Param: true},
 	}, Outputs: suffixed("integer_adm2", "integer_adm_scale0", "integer_adm_scale1", "integer_adm_scale2", "integer_adm_scale3", "integer_aim", "integer_adm3"),
 		New: newADMExtractor, Check: checkADM}
-	// motionKind has no constructor: the scheduler runs integer motion
-	// itself (motion.go, motion_seq.go), split into a parallel blur and an
-	// in-order pass, and always, so a model swapped in later finds its
-	// history.
-	motionKind = &feature.Kind{Name: "motion", Options: []feature.Option{
-		{Name: "motion_force_zero", Alias: "force_0", Type: feature.Bool, Param: true},
-		{Name: "motion_blend_factor", Alias: "mbf", Type: feature.Double, Default: 1, Min: 0, Max: 1, Param: true},
-		{Name: "motion_blend_offset", Alias: "mbo", Type: feature.Double, Default: 40, Min: 0, Max: 1000, Param: true},
-		{Name: "motion_fps_weight", Alias: "mfw", Type: feature.Double, Default: 1, Min: 0, Max: 5, Param: true},
-		{Name: "motion_max_val", Alias: "mmxv", Type: feature.Double, Default: 10000, Min: 0, Max: 10000, Param: true},
-		{Name: "motion_five_frame_window", Alias: "mffw", Type: feature.Bool, Param: true},
-		{Name: "motion_moving_average", Alias: "mma", Type: feature.Bool, Param: true},
-		{Name: "debug", Type: feature.Bool},
-	}, Outputs: suffixed(motionOutputs...)}
 )
-
-var motionOutputs = []string{"integer_motion", "integer_motion2", "integer_motion3"}
 
 // suffixed names outputs as libvmaf's extractors that rename for their
 // parameters do.
@@ -96,25 +74,6 @@ func planeOf(f *feature.Frame, i int) plane {
 	p := f.Planes[i]
 	return plane{data: p.Data, stride: p.Stride, w: p.W, h: p.H, bpc: p.BitDepth}
 }
-
-type vifExtractor struct{ v *vif }
-
-func checkVIF(s feature.Settings) error { return onlyDefaults(s, "vif_skip_scale0") }
-
-func newVIFExtractor(f feature.Format, s feature.Settings) (feature.Extractor, error) {
-	if err := checkVIF(s); err != nil {
-		return nil, err
-	}
-	return vifExtractor{newVIF(f.Width, f.Height, f.BitDepth, vifOptions{enhnGainLimit: s.Float("vif_enhn_gain_limit")})}, nil
-}
-
-func (x vifExtractor) Extract(_ int, ref, dist *feature.Frame, out []float64) error {
-	s := x.v.compute(planeOf(ref, 0), planeOf(dist, 0))
-	copy(out, s[:])
-	return nil
-}
-
-func (vifExtractor) Close() {}
 
 type admExtractor struct{ a *adm }
 

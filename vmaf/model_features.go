@@ -6,6 +6,8 @@ import (
 	"github.com/vmafsink/vmafsink/vmaf/internal/feature/floatadm"
 	"github.com/vmafsink/vmafsink/vmaf/internal/feature/floatmotion"
 	"github.com/vmafsink/vmafsink/vmaf/internal/feature/floatvif"
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature/motion"
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature/vif"
 	"slices"
 	"strings"
 )
@@ -31,13 +33,13 @@ func lookupFeature(feature string) featureSource {
 	if mid, ok := cutAffixes(feature, "VMAF_integer_feature_", "_score"); ok {
 		switch {
 		case isScaled(mid, "vif_scale"):
-			return featureSource{vifKind, mid}
+			return featureSource{vif.Kind, mid}
 		case mid == "adm2" || mid == "aim" || mid == "adm3":
 			return featureSource{admKind, mid}
 		case mid == "motion" || mid == "motion2" || mid == "motion3":
-			return featureSource{motionKind, mid}
+			return featureSource{motion.Kind, mid}
 		case mid == "motion_sad":
-			return featureSource{motionKind, ""}
+			return featureSource{motion.Kind, ""}
 		}
 		return featureSource{}
 	}
@@ -59,7 +61,7 @@ func lookupFeature(feature string) featureSource {
 		return featureSource{admKind, ""} // num/den and the like
 	}
 	if strings.HasPrefix(feature, "integer_vif") {
-		return featureSource{vifKind, ""}
+		return featureSource{vif.Kind, ""}
 	}
 	return featureSource{}
 }

@@ -2,6 +2,7 @@ package vmaf
 
 import (
 	"context"
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature/vif"
 	"os"
 	"path/filepath"
 	"strings"
@@ -28,7 +29,7 @@ func TestFaultModelSpecNonFinite(t *testing.T) {
 		}
 	}
 	// The range check itself refuses NaN too, whatever the spec parser lets by.
-	if _, err := settingsOf(vifKind, []featureOpt{{"vif_enhn_gain_limit", "NaN"}}); err == nil {
+	if _, err := settingsOf(vif.Kind, []featureOpt{{"vif_enhn_gain_limit", "NaN"}}); err == nil {
 		t.Errorf("settingsOf accepted NaN")
 	}
 	// Finite values in range still work.

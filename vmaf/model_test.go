@@ -2,6 +2,7 @@ package vmaf
 
 import (
 	"bytes"
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature/motion"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -179,7 +180,7 @@ func TestFeatureSpecs(t *testing.T) {
 		for _, s := range specs {
 			k := s.settings.Kind()
 			g := spec{extractor: k.Name, name: s.name}
-			if k != motionKind {
+			if k != motion.Kind {
 				g.gainLimit = s.settings.Float(k.Name + "_enhn_gain_limit")
 			}
 			got = append(got, g)

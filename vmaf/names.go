@@ -2,6 +2,8 @@ package vmaf
 
 import (
 	"github.com/vmafsink/vmafsink/vmaf/internal/feature"
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature/motion"
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature/vif"
 	"strconv"
 	"strings"
 )
@@ -41,7 +43,7 @@ var featureReporters = func() map[string]reporter {
 	for _, k := range extractorKinds {
 		name := k.Name
 		switch k {
-		case vifKind, admKind, motionKind:
+		case vif.Kind, admKind, motion.Kind:
 			name = "integer_" + k.Name
 		}
 		add(name, k, k.Outputs(f, k.Defaults()))

@@ -3,7 +3,6 @@ package vmaf
 import (
 	"errors"
 	"fmt"
-	"github.com/vmafsink/vmafsink/vmaf/internal/feature"
 	"runtime"
 	"slices"
 	"strings"
@@ -11,6 +10,8 @@ import (
 	"sync/atomic"
 
 	"github.com/vmafsink/vmafsink/internal/ring"
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature"
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature/motion"
 )
 
 // nativeScorer runs the Go feature extractors: Submit hands jobs to worker
@@ -23,7 +24,7 @@ type nativeScorer struct {
 	format  *Picture
 	next    int // index of the next submitted pair
 	free    chan *job
-	blurs   chan *motionFrame // motion buffers, taken in submission order
+	blurs   chan *motion.Frame // motion buffers, taken in submission order
 	work    chan task
 	done    chan *job
 	flushed chan flushRequest
@@ -57,7 +58,7 @@ type job struct {
 	ref, dist Picture
 	release   func()
 	values    []float64
-	blur      *motionFrame
+	blur      *motion.Frame
 	remaining atomic.Int32 // tasks not yet finished
 	seqs      []seqInstance
 	// Set by the collector: motion values in, sequential values still to
@@ -205,9 +206,9 @@ func (s *nativeScorer) start(first *Picture) error {
 	// from submission until its SAD is taken, and by the collector for
 	// the previous frame; the job held back for its motion values needs
 	// none.
-	s.blurs = make(chan *motionFrame, threads+2)
+	s.blurs = make(chan *motion.Frame, threads+2)
 	for i := 0; i < cap(s.blurs); i++ {
-		s.blurs <- newMotionFrame(format.Width, format.Height)
+		s.blurs <- motion.NewFrame(format.Width, format.Height)
 	}
 	s.work = make(chan task, n*(len(p.units)+1))
 	s.done = make(chan *job, n)
@@ -252,8 +253,8 @@ func (s *nativeScorer) collect(n int) {
 		arrived  = make([]*job, n)   // finished jobs waiting for their turn
 		next     int                 // index of the next job to take in order
 		pending  = ring.New[*job](n) // in order, waiting for temporal values
-		prevBlur *motionFrame        // the previous frame's, once there is one
-		seq      motionSeq
+		prevBlur *motion.Frame       // the previous frame's, once there is one
+		seq      motion.Seq
 		em       emitter
 		flushReq *flushRequest
 	)
@@ -287,17 +288,17 @@ func (s *nativeScorer) collect(n int) {
 	}
 	drain := func() {
 		for {
-			m, ok := seq.next()
+			m, ok := seq.Next()
 			if !ok {
 				break
 			}
-			j := at(m.index)
+			j := at(m.Index)
 			if j == nil || j.motionDone {
-				s.fail(fmt.Errorf("vmaf: internal error: motion values for frame %d out of step", m.index))
+				s.fail(fmt.Errorf("vmaf: internal error: motion values for frame %d out of step", m.Index))
 				return
 			}
 			mo := j.plan.motion
-			j.values[mo], j.values[mo+1], j.values[mo+2] = m.sad, m.motion2, m.motion3
+			j.values[mo], j.values[mo+1], j.values[mo+2] = m.SAD, m.Motion2, m.Motion3
 			j.motionDone = true
 		}
 		for pending.Len() > 0 {
@@ -314,7 +315,7 @@ func (s *nativeScorer) collect(n int) {
 	}
 	for {
 		if flushReq != nil && next == flushReq.count {
-			seq.flush()
+			seq.Flush()
 			for _, x := range flushReq.seqs {
 				if !s.closed.Load() {
 					if err := x.x.Flush(emitFor(x.key)); err != nil {
@@ -337,14 +338,14 @@ func (s *nativeScorer) collect(n int) {
 				sad := 0.0
 				if prevBlur != nil {
 					if !s.closed.Load() {
-						sad = motionSAD(j.blur, prevBlur)
+						sad = motion.SAD(j.blur, prevBlur)
 					}
 					s.blurs <- prevBlur
 				}
 				prevBlur, j.blur = j.blur, nil
 				pending.Push(j)
 				s.pushSeqs(j, emitFor)
-				seq.push(sad)
+				seq.Push(sad)
 				drain()
 				// Motion holds back one frame; a sequential extractor may
 				// hold back no more, or the job pool would run dry.
@@ -513,13 +514,13 @@ func grow(buf *[]float64, n int) []float64 {
 type unitSet struct {
 	format    *Picture
 	units     map[unitKey]feature.Extractor
-	blur      *motionBlur
+	blur      *motion.Blur
 	ref, dist feature.Frame // the job's pictures as extractors view them
 }
 
 func newUnitSet(format *Picture, p *plan) (*unitSet, error) {
 	set := &unitSet{format: format, units: map[unitKey]feature.Extractor{},
-		blur: newMotionBlur(format.Width, format.Height, format.BitDepth)}
+		blur: motion.NewBlur(format.Width, format.Height, format.BitDepth)}
 	for _, u := range p.units {
 		if _, err := set.get(u); err != nil {
 			set.close()
@@ -552,7 +553,7 @@ func (set *unitSet) close() {
 func (set *unitSet) run(j *job, part int) error {
 	switch part {
 	case partBlur:
-		set.blur.blur(j.ref.plane(0), j.blur)
+		set.blur.Blur(lumaOf(&j.ref), j.blur)
 		return nil
 	case partAll:
 		if j.scored {
@@ -562,7 +563,7 @@ func (set *unitSet) run(j *job, part int) error {
 				}
 			}
 		}
-		set.blur.blur(j.ref.plane(0), j.blur)
+		set.blur.Blur(lumaOf(&j.ref), j.blur)
 		return nil
 	}
 	return set.computeUnit(j, part)

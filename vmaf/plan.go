@@ -2,6 +2,7 @@ package vmaf
 
 import (
 	"fmt"
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature/motion"
 	"slices"
 
 	"github.com/vmafsink/vmafsink/vmaf/internal/feature"
@@ -74,17 +75,17 @@ func newPlan(models []*Model, extras []string, format feature.Format) (*plan, er
 		return off, outs
 	}
 	addMotion := func(s feature.Settings) (int, []string, error) {
-		if s.Key() != motionKind.Defaults().Key() {
+		if s.Key() != motion.Kind.Defaults().Key() {
 			return 0, nil, fmt.Errorf("feature motion: options other than the defaults are not supported by the native engine")
 		}
 		if p.motion < 0 {
 			p.motion = len(p.features)
-			p.features = append(p.features, motionOutputs...)
+			p.features = append(p.features, motion.Outputs...)
 		}
-		return p.motion, motionOutputs, nil
+		return p.motion, motion.Outputs, nil
 	}
 	place := func(s feature.Settings) (int, []string, error) {
-		if s.Kind() == motionKind {
+		if s.Kind() == motion.Kind {
 			return addMotion(s)
 		}
 
@@ -130,7 +131,7 @@ func newPlan(models []*Model, extras []string, format feature.Format) (*plan, er
 	// Temporal features need every frame in order; the engine always
 	// tracks motion so a model swapped in later finds its history intact.
 	p.motionHidden = p.motion < 0
-	if _, _, err := addMotion(motionKind.Defaults()); err != nil {
+	if _, _, err := addMotion(motion.Kind.Defaults()); err != nil {
 		return nil, err
 	}
 	if dup := firstDuplicate(p.features); dup != "" {
@@ -180,5 +181,5 @@ func (p *plan) seqOffset(k unitKey) (int, bool) {
 
 // hidden says whether feature value i is computed but not reported.
 func (p *plan) hidden(i int) bool {
-	return p.motionHidden && i >= p.motion && i < p.motion+len(motionOutputs)
+	return p.motionHidden && i >= p.motion && i < p.motion+len(motion.Outputs)
 }

@@ -1,10 +1,11 @@
-// Command motion generates the AVX2 row kernels of package vmaf's integer
-// motion: vmaf/motion_amd64.s and the Go declarations in
-// vmaf/motion_stub_amd64.go. It runs from go generate in vmaf and lives in
-// the asmgen module, so that the main module does not depend on avo.
+// Command motion generates the AVX2 row kernels of integer motion
+// (vmaf/internal/feature/motion): motion_amd64.s and the Go declarations
+// in motion_stub_amd64.go there. It runs from go generate in that package
+// and lives in the asmgen module, so that the main module does not depend
+// on avo.
 //
-// The kernels reproduce vmaf's portable motion kernels
-// (vmaf/motion_kernels.go) bit for bit, in 32-bit lanes throughout:
+// The kernels reproduce the portable motion kernels (kernels.go in that
+// package) bit for bit, in 32-bit lanes throughout:
 //
 //   - The vertical sums are below 2^32 (the taps sum to 2^16), so 32-bit
 //     arithmetic, which is exact modulo 2^32, gives them exactly even where

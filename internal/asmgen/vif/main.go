@@ -1,10 +1,11 @@
-// Command vif generates the AVX2 and AVX-512 row kernels of package vmaf's
-// integer VIF: vmaf/vif_amd64.s and the Go declarations in
-// vmaf/vif_stub_amd64.go. It runs from go generate in vmaf and lives in a
-// module of its own, so that the main module does not depend on avo.
+// Command vif generates the AVX2 and AVX-512 row kernels of integer VIF
+// (vmaf/internal/feature/vif): vif_amd64.s and the Go declarations in
+// vif_stub_amd64.go there. It runs from go generate in that package and
+// lives in a module of its own, so that the main module does not depend on
+// avo.
 //
-// The kernels reproduce vmaf's portable VIF kernels (vmaf/vif_kernels.go)
-// bit for bit; ../README.md describes how. Means are summed in 32-bit
+// The kernels reproduce the portable VIF kernels (kernels.go in that
+// package) bit for bit; ../README.md describes how. Means are summed in 32-bit
 // integer lanes, as the portable code does. The vertical pass sums the
 // second moments of 16-bit samples, which need up to 48 bits, as float64,
 // which holds every integer below 2^53 exactly, and rounds them exactly in

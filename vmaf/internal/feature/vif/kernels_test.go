@@ -1,7 +1,8 @@
-package vmaf
+package vif
 
 import (
 	"fmt"
+	"github.com/vmafsink/vmafsink/vmaf/internal/testpic"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -161,7 +162,7 @@ func checkDecimate(t *testing.T, name string, k *vifKernels, want, got *vifRowBu
 }
 
 // vifKernelFrame fills a test pair with one of several contents.
-func vifKernelFrame(w, h, bpc, kind int, seed uint64) (ref, dist *Picture) {
+func vifKernelFrame(w, h, bpc, kind int, seed uint64) (ref, dist *testpic.Picture) {
 	ref, dist = vifTestPair(w, h, bpc, 3, seed)
 	maxV := 1<<bpc - 1
 	rng := rand.New(rand.NewPCG(seed, 2))
@@ -196,8 +197,8 @@ func TestVIFKernelFramesAgree(t *testing.T) {
 					ref, dist := vifKernelFrame(sz[0], sz[1], bpc, kind, uint64(100*i+kind))
 					for _, egl := range []float64{vifDefaultEnhnGainLimit, 1} {
 						opt := vifOptions{enhnGainLimit: egl}
-						want := newVIFWith(sz[0], sz[1], bpc, opt, &vifScalarKernels).scaleSums(ref.plane(0), dist.plane(0))
-						got := newVIFWith(sz[0], sz[1], bpc, opt, k).scaleSums(ref.plane(0), dist.plane(0))
+						want := newVIFWith(sz[0], sz[1], bpc, opt, &vifScalarKernels).scaleSums(ref.Plane(0), dist.Plane(0))
+						got := newVIFWith(sz[0], sz[1], bpc, opt, k).scaleSums(ref.Plane(0), dist.Plane(0))
 						if got != want {
 							t.Errorf("%s %dx%d %d-bit content %d egl %g: sums %+v, portable %+v",
 								k.name, sz[0], sz[1], bpc, kind, egl, got, want)

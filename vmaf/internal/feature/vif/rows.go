@@ -1,4 +1,4 @@
-package vmaf
+package vif
 
 // vifKernels is one implementation of the VIF row kernels. Every set must
 // produce the same bits as the portable one (vifScalarKernels); the vector

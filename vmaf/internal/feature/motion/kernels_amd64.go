@@ -1,15 +1,18 @@
 //go:build !purego
 
-package vmaf
+package motion
 
-import "golang.org/x/sys/cpu"
+import (
+	"github.com/vmafsink/vmafsink/vmaf/internal/cpu"
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature/internal/kit"
+)
 
 // The AVX2 motion kernels are Go assembly generated with avo by
 // internal/asmgen/motion; run go generate in this directory after changing
 // it. The wrappers hand the kernels whole vector blocks and finish a row
 // with the portable code.
 //
-//go:generate go run -C ../internal/asmgen ./motion -out ../../vmaf/motion_amd64.s -stubs ../../vmaf/motion_stub_amd64.go -pkg vmaf
+//go:generate go run -C ../../../../internal/asmgen ./motion -out ../../vmaf/internal/feature/motion/motion_amd64.s -stubs ../../vmaf/internal/feature/motion/motion_stub_amd64.go -pkg motion
 
 var motionAVX2Kernels = motionKernels{
 	name:   "avx2",
@@ -19,9 +22,10 @@ var motionAVX2Kernels = motionKernels{
 	rowSAD: motionRowSADVec,
 }
 
-// motionBestKernels returns the fastest kernel set this machine runs.
+// motionBestKernels returns the fastest kernel set this machine runs
+// under the process's CPU mask.
 func motionBestKernels() *motionKernels {
-	if cpu.X86.HasAVX2 {
+	if cpu.Get().AVX2 {
 		return &motionAVX2Kernels
 	}
 	return &motionScalarKernels
@@ -29,7 +33,7 @@ func motionBestKernels() *motionKernels {
 
 // motionKernelSets lists every kernel set this machine runs, for tests.
 func motionKernelSets() []*motionKernels {
-	if cpu.X86.HasAVX2 {
+	if cpu.X86.AVX2 {
 		return []*motionKernels{&motionScalarKernels, &motionAVX2Kernels}
 	}
 	return []*motionKernels{&motionScalarKernels}
@@ -40,13 +44,13 @@ func motionKernelSets() []*motionKernels {
 // bound by memory traffic (a 1080p frame's sums are 8 MiB of 32-bit
 // words), and 16-lane versions measured no faster than these.
 func motionVecKernelSupport() []motionKernelSupport {
-	return []motionKernelSupport{{&motionAVX2Kernels, cpu.X86.HasAVX2}}
+	return []motionKernelSupport{{&motionAVX2Kernels, cpu.X86.AVX2}}
 }
 
 func motionVert8Vec(out []uint32, r *[5][]byte) {
 	n := len(out) &^ 7
 	if n > 0 {
-		motionVert8AVX2(admAt(out, n), admAt(r[0], n), admAt(r[1], n), admAt(r[2], n), admAt(r[3], n), admAt(r[4], n), n)
+		motionVert8AVX2(kit.At(out, n), kit.At(r[0], n), kit.At(r[1], n), kit.At(r[2], n), kit.At(r[3], n), kit.At(r[4], n), n)
 	}
 	if n < len(out) {
 		motionVert8(out[n:], &[5][]byte{r[0][n:], r[1][n:], r[2][n:], r[3][n:], r[4][n:]})
@@ -56,7 +60,7 @@ func motionVert8Vec(out []uint32, r *[5][]byte) {
 func motionVert16Vec(out []uint32, r *[5][]uint16) {
 	n := len(out) &^ 7
 	if n > 0 {
-		motionVert16AVX2(admAt(out, n), admAt(r[0], n), admAt(r[1], n), admAt(r[2], n), admAt(r[3], n), admAt(r[4], n), n)
+		motionVert16AVX2(kit.At(out, n), kit.At(r[0], n), kit.At(r[1], n), kit.At(r[2], n), kit.At(r[3], n), kit.At(r[4], n), n)
 	}
 	if n < len(out) {
 		motionVert16(out[n:], &[5][]uint16{r[0][n:], r[1][n:], r[2][n:], r[3][n:], r[4][n:]})
@@ -67,7 +71,7 @@ func motionDiffVec(v []int32, p, c []uint32, shift uint) bool {
 	n := len(v) &^ 7
 	any := false
 	if n > 0 && shift >= 1 && shift <= 16 {
-		any = motionDiffAVX2(admAt(v, n), admAt(p, n), admAt(c, n), n, uint64(shift), 1<<(shift-1), 1<<shift-1)
+		any = motionDiffAVX2(kit.At(v, n), kit.At(p, n), kit.At(c, n), n, uint64(shift), 1<<(shift-1), 1<<shift-1)
 	} else {
 		n = 0
 	}
@@ -81,7 +85,7 @@ func motionRowSADVec(row []int32, w int) uint32 {
 	n := w &^ 7
 	var s uint32
 	if n > 0 {
-		s = motionRowSADAVX2(admAt(row, n+2*motionRadius), n)
+		s = motionRowSADAVX2(kit.At(row, n+2*motionRadius), n)
 	}
 	if n < w {
 		s += motionRowSAD(row[n:], w-n)

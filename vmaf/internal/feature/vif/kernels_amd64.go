@@ -1,11 +1,11 @@
 //go:build !purego
 
-package vmaf
+package vif
 
 import (
 	"math"
 
-	"golang.org/x/sys/cpu"
+	"github.com/vmafsink/vmafsink/vmaf/internal/cpu"
 )
 
 // The AVX2 and AVX-512 VIF kernels are Go assembly generated with avo by
@@ -14,7 +14,7 @@ import (
 // internal/asmgen/README.md says why assembly rather than the simd/archsimd
 // experiment, and how the kernels stay bit-identical to the portable ones.
 //
-//go:generate go run -C ../internal/asmgen ./vif -out ../../vmaf/vif_amd64.s -stubs ../../vmaf/vif_stub_amd64.go -pkg vmaf
+//go:generate go run -C ../../../../internal/asmgen ./vif -out ../../vmaf/internal/feature/vif/vif_amd64.s -stubs ../../vmaf/internal/feature/vif/vif_stub_amd64.go -pkg vif
 
 // vifAVX2Kernels processes whole vector blocks in assembly and the last
 // few columns of a row with the scalar code in vif_vectail_amd64.go.
@@ -44,22 +44,17 @@ var vifAVX512Kernels = vifKernels{
 	accumulate: vifAccumulateWide,
 }
 
-// vifHasAVX2 and vifHasAVX512 tell whether the CPU and OS support each
-// kernel set (x/sys/cpu checks that the OS saves the wider registers).
-// The AVX-512 kernels need VL and VNNI too, which every AVX-512 CPU since Ice
-// Lake and Zen 4 has.
-var (
-	vifHasAVX2   = cpu.X86.HasAVX2 && cpu.X86.HasFMA
-	vifHasAVX512 = vifHasAVX2 && cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW &&
-		cpu.X86.HasAVX512VL && cpu.X86.HasAVX512VNNI
-)
+// The AVX-512 kernels need VL and VNNI too, which every AVX-512 CPU since
+// Ice Lake and Zen 4 has; internal/cpu's AVX512 includes them, and its
+// AVX2 includes FMA.
 
-// vifBestKernels returns the fastest kernel set this machine runs.
+// vifBestKernels returns the fastest kernel set this machine runs under
+// the process's CPU mask.
 func vifBestKernels() *vifKernels {
-	switch {
-	case vifHasAVX512:
+	switch f := cpu.Get(); {
+	case f.AVX512:
 		return &vifAVX512Kernels
-	case vifHasAVX2:
+	case f.AVX2:
 		return &vifAVX2Kernels
 	}
 	return &vifScalarKernels
@@ -69,10 +64,10 @@ func vifBestKernels() *vifKernels {
 // slowest first.
 func vifKernelSets() []*vifKernels {
 	sets := []*vifKernels{&vifScalarKernels}
-	if vifHasAVX2 {
+	if cpu.X86.AVX2 {
 		sets = append(sets, &vifAVX2Kernels)
 	}
-	if vifHasAVX512 {
+	if cpu.X86.AVX512 {
 		sets = append(sets, &vifAVX512Kernels)
 	}
 	return sets
@@ -81,7 +76,7 @@ func vifKernelSets() []*vifKernels {
 // vifVecKernelSupport lists every vector kernel set of this build with
 // whether this machine runs it, so that tests can say which they skip.
 func vifVecKernelSupport() []vifKernelSupport {
-	return []vifKernelSupport{{&vifAVX2Kernels, vifHasAVX2}, {&vifAVX512Kernels, vifHasAVX512}}
+	return []vifKernelSupport{{&vifAVX2Kernels, cpu.X86.AVX2}, {&vifAVX512Kernels, cpu.X86.AVX512}}
 }
 
 // vifAt returns a pointer to s[off], having checked that s holds n

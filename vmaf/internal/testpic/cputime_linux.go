@@ -1,6 +1,6 @@
 //go:build linux
 
-package vmaf
+package testpic
 
 import (
 	"runtime"
@@ -18,10 +18,10 @@ func threadCPU(b *testing.B) int64 {
 	return ts.Nano()
 }
 
-// reportThreadCPU pins the benchmark to its thread and, when the returned
+// ReportThreadCPU pins the benchmark to its thread and, when the returned
 // function runs after the timed loop, reports the thread's CPU time per
 // operation: on a shared, loaded machine it varies far less than wall time.
-func reportThreadCPU(b *testing.B) func() {
+func ReportThreadCPU(b *testing.B) func() {
 	runtime.LockOSThread()
 	start := threadCPU(b)
 	return func() {

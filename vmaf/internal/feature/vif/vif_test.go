@@ -1,7 +1,9 @@
-package vmaf
+package vif
 
 import (
 	"fmt"
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature"
+	"github.com/vmafsink/vmafsink/vmaf/internal/testpic"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -31,26 +33,26 @@ func TestVIFGoldens(t *testing.T) {
 		{"", vifOptions{enhnGainLimit: vifDefaultEnhnGainLimit}},
 		{"_egl_1", vifOptions{enhnGainLimit: 1.0}},
 	}
-	for _, name := range goldenNames(t) {
+	for _, name := range testpic.GoldenNames(t) {
 		t.Run(name, func(t *testing.T) {
-			g := loadGolden(t, name, vifGoldenFrames())
-			if len(g.frames) != len(g.ref) {
-				t.Fatalf("%d golden frames for %d pictures", len(g.frames), len(g.ref))
+			g := testpic.LoadGolden(t, name, vifGoldenFrames())
+			if len(g.Frames) != len(g.Ref) {
+				t.Fatalf("%d golden frames for %d pictures", len(g.Frames), len(g.Ref))
 			}
-			p := g.ref[0].plane(0)
+			p := g.Ref[0].Plane(0)
 			for _, vr := range variants {
 				// Every kernel set must give the portable kernels' sums to
 				// the bit; the scores are checked against libvmaf.
 				sets := vifKernelSets()
 				extractors := make([]*vif, len(sets))
 				for i, k := range sets {
-					extractors[i] = newVIFWith(p.w, p.h, p.bpc, vr.opt, k)
+					extractors[i] = newVIFWith(p.W, p.H, p.BitDepth, vr.opt, k)
 				}
 				v := extractors[0]
 				var worst float64
 				printedSame := 0
-				for i := range g.ref {
-					ref, dist := g.ref[i].plane(0), g.dist[i].plane(0)
+				for i := range g.Ref {
+					ref, dist := g.Ref[i].Plane(0), g.Dist[i].Plane(0)
 					sums := v.scaleSums(ref, dist)
 					for x, other := range extractors[1:] {
 						if o := other.scaleSums(ref, dist); o != sums {
@@ -60,7 +62,7 @@ func TestVIFGoldens(t *testing.T) {
 					got := v.compute(ref, dist)
 					for s, score := range got {
 						key := fmt.Sprintf("integer_vif_scale%d%s", s, vr.suffix)
-						want, ok := g.frames[i][key]
+						want, ok := g.Frames[i][key]
 						if !ok {
 							t.Fatalf("frame %d: golden has no %s", i, key)
 						}
@@ -75,7 +77,7 @@ func TestVIFGoldens(t *testing.T) {
 					}
 				}
 				t.Logf("vif%s: %d frames, kernels %d, worst |diff| %.3g, %d of %d scores print the same at 6 decimals",
-					vr.suffix, len(g.ref), len(sets), worst, printedSame, 4*len(g.ref))
+					vr.suffix, len(g.Ref), len(sets), worst, printedSame, 4*len(g.Ref))
 			}
 		})
 	}
@@ -83,16 +85,16 @@ func TestVIFGoldens(t *testing.T) {
 
 // vifTestPair builds a reference of smooth texture and a distorted copy
 // with noise, at any size and depth, with the given extra stride bytes.
-func vifTestPair(w, h, bpc, pad int, seed uint64) (ref, dist *Picture) {
+func vifTestPair(w, h, bpc, pad int, seed uint64) (ref, dist *testpic.Picture) {
 	rng := rand.New(rand.NewPCG(seed, 1))
 	maxV := 1<<bpc - 1
 	bps := 1
 	if bpc > 8 {
 		bps = 2
 	}
-	mk := func() *Picture {
+	mk := func() *testpic.Picture {
 		stride := w*bps + pad
-		return &Picture{Width: w, Height: h, BitDepth: bpc, Chroma: Chroma400,
+		return &testpic.Picture{Width: w, Height: h, BitDepth: bpc, Chroma: testpic.Chroma400,
 			Planes: [3][]byte{make([]byte, stride*h)}, Strides: [3]int{stride}}
 	}
 	ref, dist = mk(), mk()
@@ -108,7 +110,7 @@ func vifTestPair(w, h, bpc, pad int, seed uint64) (ref, dist *Picture) {
 	return ref, dist
 }
 
-func vifPutSample(p *Picture, x, y, v int) {
+func vifPutSample(p *testpic.Picture, x, y, v int) {
 	if p.BitDepth == 8 {
 		p.Planes[0][y*p.Strides[0]+x] = byte(v)
 		return
@@ -119,7 +121,7 @@ func vifPutSample(p *Picture, x, y, v int) {
 
 // vifWithStride copies p into a plane with extra bytes after every row,
 // filled with junk that must never be read.
-func vifWithStride(p *Picture, extra int) *Picture {
+func vifWithStride(p *testpic.Picture, extra int) *testpic.Picture {
 	bps := 1
 	if p.BitDepth > 8 {
 		bps = 2
@@ -149,8 +151,8 @@ func TestVIFStrideIndependent(t *testing.T) {
 		t.Run(fmt.Sprintf("%dx%d_%dbit", c.w, c.h, c.bpc), func(t *testing.T) {
 			ref, dist := vifTestPair(c.w, c.h, c.bpc, 0, 7)
 			v := newVIF(c.w, c.h, c.bpc, vifOptions{})
-			tight := v.compute(ref.plane(0), dist.plane(0))
-			wide := v.compute(vifWithStride(ref, c.extra).plane(0), vifWithStride(dist, c.extra).plane(0))
+			tight := v.compute(ref.Plane(0), dist.Plane(0))
+			wide := v.compute(vifWithStride(ref, c.extra).Plane(0), vifWithStride(dist, c.extra).Plane(0))
 			if tight != wide {
 				t.Fatalf("stride changes the scores: tight %v, padded %v", tight, wide)
 			}
@@ -166,13 +168,13 @@ func TestVIFStrideIndependent(t *testing.T) {
 func TestVIFIdenticalAndMismatch(t *testing.T) {
 	ref, dist := vifTestPair(48, 32, 10, 0, 3)
 	v := newVIF(48, 32, 10, vifOptions{enhnGainLimit: 1})
-	same := v.compute(ref.plane(0), ref.plane(0))
+	same := v.compute(ref.Plane(0), ref.Plane(0))
 	for s, x := range same {
 		if math.Abs(x-1) > 1e-6 {
 			t.Errorf("scale %d of a picture against itself = %v, want 1", s, x)
 		}
 	}
-	noisy := v.compute(ref.plane(0), dist.plane(0))
+	noisy := v.compute(ref.Plane(0), dist.Plane(0))
 	for s, x := range noisy {
 		if !(x < same[s]) {
 			t.Errorf("scale %d: noise does not lower VIF (%v vs %v)", s, x, same[s])
@@ -183,11 +185,11 @@ func TestVIFIdenticalAndMismatch(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		v    *vif
-		p    plane
+		p    feature.Plane
 	}{
-		{"mismatched plane", v, small.plane(0)},
-		{"picture under 16x16", newVIF(15, 32, 10, vifOptions{}), tiny.plane(0)},
-		{"unsupported depth", newVIF(40, 32, 6, vifOptions{}), small.plane(0)},
+		{"mismatched plane", v, small.Plane(0)},
+		{"picture under 16x16", newVIF(15, 32, 10, vifOptions{}), tiny.Plane(0)},
+		{"unsupported depth", newVIF(40, 32, 6, vifOptions{}), small.Plane(0)},
 	} {
 		for s, x := range c.v.compute(c.p, c.p) {
 			if !math.IsNaN(x) {
@@ -202,7 +204,7 @@ func TestVIFNoAllocs(t *testing.T) {
 		for _, bpc := range []int{8, 10} {
 			ref, dist := vifTestPair(67, 41, bpc, 0, 5)
 			v := newVIFWith(67, 41, bpc, vifOptions{}, k)
-			if n := testing.AllocsPerRun(5, func() { v.compute(ref.plane(0), dist.plane(0)) }); n != 0 {
+			if n := testing.AllocsPerRun(5, func() { v.compute(ref.Plane(0), dist.Plane(0)) }); n != 0 {
 				t.Errorf("%s kernels, %d-bit: compute allocates %v times per frame", k.name, bpc, n)
 			}
 		}
@@ -215,29 +217,29 @@ func TestVIFNoAllocs(t *testing.T) {
 func BenchmarkVIF(b *testing.B) {
 	type pair struct {
 		name      string
-		ref, dist []*Picture
+		ref, dist []*testpic.Picture
 	}
 	var pairs []pair
 	for _, c := range []struct{ w, h, bpc int }{{576, 324, 8}, {1920, 1080, 8}, {1920, 1080, 10}} {
 		ref, dist := vifTestPair(c.w, c.h, c.bpc, 0, 1)
-		pairs = append(pairs, pair{fmt.Sprintf("%dx%d_%dbit", c.w, c.h, c.bpc), []*Picture{ref}, []*Picture{dist}})
+		pairs = append(pairs, pair{fmt.Sprintf("%dx%d_%dbit", c.w, c.h, c.bpc), []*testpic.Picture{ref}, []*testpic.Picture{dist}})
 	}
 	const clip = "dune_1920x1080_x264_crf38"
-	if slices.Contains(goldenNames(b), clip) {
-		g := loadGolden(b, clip, 4)
-		pairs = append(pairs, pair{clip, g.ref, g.dist})
+	if slices.Contains(testpic.GoldenNames(b), clip) {
+		g := testpic.LoadGolden(b, clip, 4)
+		pairs = append(pairs, pair{clip, g.Ref, g.Dist})
 	}
 	for _, k := range vifKernelSets() {
 		for _, p := range pairs {
 			b.Run(k.name+"/"+p.name, func(b *testing.B) {
-				pl := p.ref[0].plane(0)
-				v := newVIFWith(pl.w, pl.h, pl.bpc, vifOptions{}, k)
-				v.compute(p.ref[0].plane(0), p.dist[0].plane(0)) // builds the shared tables
+				pl := p.ref[0].Plane(0)
+				v := newVIFWith(pl.W, pl.H, pl.BitDepth, vifOptions{}, k)
+				v.compute(p.ref[0].Plane(0), p.dist[0].Plane(0)) // builds the shared tables
 				b.ReportAllocs()
-				done := reportThreadCPU(b)
+				done := testpic.ReportThreadCPU(b)
 				i := 0
 				for b.Loop() {
-					v.compute(p.ref[i].plane(0), p.dist[i].plane(0))
+					v.compute(p.ref[i].Plane(0), p.dist[i].Plane(0))
 					i = (i + 1) % len(p.ref)
 				}
 				done()

@@ -1,27 +1,27 @@
-package vmaf
+package motion
 
-// motionSeq turns the per-frame SAD scores, taken in frame order, into
+// Seq turns the per-frame SAD scores, taken in frame order, into
 // libvmaf's integer_motion2 and integer_motion3. libvmaf derives both at the
 // end of the stream; here a frame's values are final as soon as the next
 // frame's SAD is known, so they come out one frame late, and the last frame
-// at flush. The results equal libvmaf's with its default options: a
+// at Flush. The results equal libvmaf's with its default options: a
 // three-frame window, no moving average, blend factor 1 at offset 40 and the
 // 10000 cap.
-type motionSeq struct {
+type Seq struct {
 	n       int     // frames pushed
 	lastSAD float64 // SAD of frame n-1, whose values are not yet final
 	done    bool    // flushed: frame n-1 has been finalised
 
-	ready []motionScores // final, not yet returned by next
+	ready []Scores // final, not yet returned by Next
 	head  int
 }
 
-// motionScores are one frame's motion features: sad is integer_motion
-// (VMAF_integer_feature_motion_sad_score), motion2 and motion3 are
+// Scores are one frame's motion features: SAD is integer_motion
+// (VMAF_integer_feature_motion_sad_score), Motion2 and Motion3 are
 // integer_motion2 and integer_motion3.
-type motionScores struct {
-	index                 int
-	sad, motion2, motion3 float64
+type Scores struct {
+	Index                 int
+	SAD, Motion2, Motion3 float64
 }
 
 const (
@@ -39,22 +39,22 @@ func motionPost(v float64) float64 {
 	return min(motionBlend(v), motionMaxValue)
 }
 
-// push adds the SAD of the next frame in order (0 for frame 0). After a
-// flush, call reset before pushing a new stream.
-func (s *motionSeq) push(sad float64) {
+// Push adds the SAD of the next frame in order (0 for frame 0). After a
+// Flush, call Reset before pushing a new stream.
+func (s *Seq) Push(sad float64) {
 	if s.done {
 		return
 	}
 	if k := s.n; k > 0 {
 		prev := k - 1
-		sc := motionScores{index: prev, sad: s.lastSAD}
+		sc := Scores{Index: prev, SAD: s.lastSAD}
 		if prev == 0 {
 			// Frame 0 has no motion of its own; its motion3 borrows frame
 			// 1's SAD so that the pooled motion3 does not start at zero.
-			sc.motion3 = motionPost(sad)
+			sc.Motion3 = motionPost(sad)
 		} else {
-			sc.motion2 = min(s.lastSAD, sad)
-			sc.motion3 = motionPost(sc.motion2)
+			sc.Motion2 = min(s.lastSAD, sad)
+			sc.Motion3 = motionPost(sc.Motion2)
 		}
 		s.emit(sc)
 	}
@@ -62,41 +62,41 @@ func (s *motionSeq) push(sad float64) {
 	s.n++
 }
 
-// flush marks the end of the stream: the last frame's values, which have no
+// Flush marks the end of the stream: the last frame's values, which have no
 // successor to compare with, become final.
-func (s *motionSeq) flush() {
+func (s *Seq) Flush() {
 	if s.done || s.n == 0 {
 		s.done = true
 		return
 	}
 	s.done = true
 	last := s.n - 1
-	sc := motionScores{index: last, sad: s.lastSAD}
+	sc := Scores{Index: last, SAD: s.lastSAD}
 	if last > 0 {
-		sc.motion2 = s.lastSAD
-		sc.motion3 = motionPost(sc.motion2)
+		sc.Motion2 = s.lastSAD
+		sc.Motion3 = motionPost(sc.Motion2)
 	}
 	s.emit(sc)
 }
 
-func (s *motionSeq) emit(sc motionScores) {
+func (s *Seq) emit(sc Scores) {
 	if s.head == len(s.ready) {
 		s.ready, s.head = s.ready[:0], 0
 	}
 	s.ready = append(s.ready, sc)
 }
 
-// next returns the next frame whose values are final, in frame order.
-func (s *motionSeq) next() (motionScores, bool) {
+// Next returns the next frame whose values are final, in frame order.
+func (s *Seq) Next() (Scores, bool) {
 	if s.head == len(s.ready) {
-		return motionScores{}, false
+		return Scores{}, false
 	}
 	sc := s.ready[s.head]
 	s.head++
 	return sc, true
 }
 
-// reset forgets the stream, keeping the queue's memory.
-func (s *motionSeq) reset() {
-	*s = motionSeq{ready: s.ready[:0]}
+// Reset forgets the stream, keeping the queue's memory.
+func (s *Seq) Reset() {
+	*s = Seq{ready: s.ready[:0]}
 }

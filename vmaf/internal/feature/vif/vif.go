@@ -1,6 +1,9 @@
-package vmaf
+package vif
 
-import "math"
+import (
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature"
+	"math"
+)
 
 // Integer VIF (Sheikh & Bovik's visual information fidelity) as libvmaf
 // 3.2.0's integer_vif computes it: four scales, each a separable Gaussian
@@ -95,7 +98,7 @@ func newVIFWith(w, h, bpc int, opt vifOptions, k *vifKernels) *vif {
 // compute returns integer_vif_scale0..3 for one frame. The planes must have
 // the geometry and depth given to newVIF, and the extractor a supported
 // one; otherwise every score is NaN.
-func (v *vif) compute(ref, dist plane) [4]float64 {
+func (v *vif) compute(ref, dist feature.Plane) [4]float64 {
 	if !v.fits(ref) || !v.fits(dist) {
 		nan := math.NaN()
 		return [4]float64{nan, nan, nan, nan}
@@ -109,7 +112,7 @@ func (v *vif) compute(ref, dist plane) [4]float64 {
 }
 
 // scaleSums accumulates every scale's sums for planes that fit.
-func (v *vif) scaleSums(ref, dist plane) [4]vifSums {
+func (v *vif) scaleSums(ref, dist feature.Plane) [4]vifSums {
 	// The kernels are called through function values, which escape
 	// analysis cannot see through: sums live in the extractor so that
 	// passing them does not allocate.
@@ -131,13 +134,13 @@ func (v *vif) scaleSums(ref, dist plane) [4]vifSums {
 	return *sums
 }
 
-func (v *vif) fits(p plane) bool {
-	rowBytes := p.w
+func (v *vif) fits(p feature.Plane) bool {
+	rowBytes := p.W
 	if v.bpc > 8 {
 		rowBytes *= 2
 	}
-	return v.log2 != nil && p.w == v.w && p.h == v.h && p.bpc == v.bpc && p.stride >= rowBytes &&
-		len(p.data) >= p.stride*(p.h-1)+rowBytes
+	return v.log2 != nil && p.W == v.w && p.H == v.h && p.BitDepth == v.bpc && p.Stride >= rowBytes &&
+		len(p.Data) >= p.Stride*(p.H-1)+rowBytes
 }
 
 // vifMirror maps row or column y of an n-long axis into range by
@@ -155,13 +158,13 @@ func vifMirror(y, n int) int {
 }
 
 // statsScale0Bytes accumulates scale 0 of 8-bit planes.
-func (v *vif) statsScale0Bytes(ref, dist plane, sums *vifSums) {
+func (v *vif) statsScale0Bytes(ref, dist feature.Plane, sums *vifSums) {
 	taps := vifFilters[0]
 	r, d := v.rows8[0][:len(taps)], v.rows8[1][:len(taps)]
 	for i := 0; i < v.h; i++ {
 		for k := range taps {
 			y := vifMirror(i-len(taps)/2+k, v.h)
-			r[k], d[k] = ref.row8(y), dist.row8(y)
+			r[k], d[k] = ref.Row8(y), dist.Row8(y)
 		}
 		v.kern.vertical8(&v.buf, r, d, taps, v.w)
 		v.horizontalStats(v.w, taps, sums)
@@ -170,13 +173,13 @@ func (v *vif) statsScale0Bytes(ref, dist plane, sums *vifSums) {
 
 // statsScale0Words accumulates scale 0 of planes deeper than 8 bits. The
 // shifts bring every depth to the fixed-point scale of 8-bit input.
-func (v *vif) statsScale0Words(ref, dist plane, sums *vifSums) {
+func (v *vif) statsScale0Words(ref, dist feature.Plane, sums *vifSums) {
 	taps := vifFilters[0]
 	r, d := v.rows16[0][:len(taps)], v.rows16[1][:len(taps)]
 	for i := 0; i < v.h; i++ {
 		for k := range taps {
 			y := vifMirror(i-len(taps)/2+k, v.h)
-			r[k], d[k] = ref.row16(y), dist.row16(y)
+			r[k], d[k] = ref.Row16(y), dist.Row16(y)
 		}
 		v.kern.vertical16(&v.buf, r, d, taps, v.w, uint(v.bpc), uint(2*(v.bpc-8)))
 		v.horizontalStats(v.w, taps, sums)
@@ -209,13 +212,13 @@ func (v *vif) horizontalStats(w int, taps []uint16, sums *vifSums) {
 }
 
 // subsampleBytes low-passes 8-bit scale 0 into scale 1.
-func (v *vif) subsampleBytes(ref, dist plane, dst *vifLevel) {
+func (v *vif) subsampleBytes(ref, dist feature.Plane, dst *vifLevel) {
 	taps := vifFilters[1]
 	r, d := v.rows8[0][:len(taps)], v.rows8[1][:len(taps)]
 	for i := 0; i < dst.h; i++ {
 		for k := range taps {
 			y := vifMirror(2*i-len(taps)/2+k, v.h)
-			r[k], d[k] = ref.row8(y), dist.row8(y)
+			r[k], d[k] = ref.Row8(y), dist.Row8(y)
 		}
 		v.kern.means8(&v.buf, r, d, taps, v.w, 8)
 		v.decimate(v.w, taps, dst, i)
@@ -224,13 +227,13 @@ func (v *vif) subsampleBytes(ref, dist plane, dst *vifLevel) {
 
 // subsampleWords low-passes deeper scale 0 into scale 1; the vertical
 // shift by the depth gives scale 1 sixteen bits whatever the input.
-func (v *vif) subsampleWords(ref, dist plane, dst *vifLevel) {
+func (v *vif) subsampleWords(ref, dist feature.Plane, dst *vifLevel) {
 	taps := vifFilters[1]
 	r, d := v.rows16[0][:len(taps)], v.rows16[1][:len(taps)]
 	for i := 0; i < dst.h; i++ {
 		for k := range taps {
 			y := vifMirror(2*i-len(taps)/2+k, v.h)
-			r[k], d[k] = ref.row16(y), dist.row16(y)
+			r[k], d[k] = ref.Row16(y), dist.Row16(y)
 		}
 		v.kern.means16(&v.buf, r, d, taps, v.w, uint(v.bpc))
 		v.decimate(v.w, taps, dst, i)

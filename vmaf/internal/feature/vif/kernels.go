@@ -1,4 +1,4 @@
-package vmaf
+package vif
 
 // Portable row kernels of integer VIF. The vertical passes run tap by tap
 // over contiguous rows, in column blocks so that their accumulators stay

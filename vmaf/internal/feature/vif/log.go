@@ -1,4 +1,4 @@
-package vmaf
+package vif
 
 import (
 	"math"

@@ -1,4 +1,4 @@
-package vmaf
+package motion
 
 // motionKernelSupport is a kernel set and whether this machine runs it.
 type motionKernelSupport struct {

@@ -1,6 +1,6 @@
 //go:build !amd64 || purego
 
-package vmaf
+package motion
 
 // motionBestKernels returns the fastest kernel set this machine runs.
 func motionBestKernels() *motionKernels { return &motionScalarKernels }

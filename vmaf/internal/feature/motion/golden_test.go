@@ -1,7 +1,8 @@
-package vmaf
+package motion
 
 import (
 	"fmt"
+	"github.com/vmafsink/vmafsink/vmaf/internal/testpic"
 	"math"
 	"os"
 	"sort"
@@ -54,7 +55,7 @@ func TestGoldenMotion(t *testing.T) {
 	worst := basicFeatWorst{}
 	defer worst.report(t)
 	limit := goldenFrameCap()
-	for _, name := range goldenNames(t) {
+	for _, name := range testpic.GoldenNames(t) {
 		t.Run(name, func(t *testing.T) {
 			// Read one frame more than is checked: motion2 of a frame
 			// depends on the next one.
@@ -62,18 +63,18 @@ func TestGoldenMotion(t *testing.T) {
 			if limit > 0 {
 				load = limit + 1
 			}
-			g := loadGolden(t, name, load)
-			n := len(g.ref)
+			g := testpic.LoadGolden(t, name, load)
+			n := len(g.Ref)
 			checked := n
 			if limit > 0 && n > limit {
 				checked = limit
 			}
-			if len(g.frames) < n {
-				t.Fatalf("%d frames but %d golden score sets", n, len(g.frames))
+			if len(g.Frames) < n {
+				t.Fatalf("%d frames but %d golden score sets", n, len(g.Frames))
 			}
 			check := func(i int, feature string, got float64) {
 				t.Helper()
-				want, ok := g.frames[i][feature]
+				want, ok := g.Frames[i][feature]
 				if !ok {
 					return
 				}
@@ -93,43 +94,43 @@ func TestGoldenMotion(t *testing.T) {
 // checkGoldenMotion feeds all n frames through the blur/SAD split and the
 // in-order sequence; it checks motion2 and motion3 only of frames whose
 // successor was fed, or after flush when the clip ended.
-func checkGoldenMotion(t *testing.T, g *goldenPair, check func(int, string, float64), checked int) {
-	ref0 := g.ref[0]
+func checkGoldenMotion(t *testing.T, g *testpic.Golden, check func(int, string, float64), checked int) {
+	ref0 := g.Ref[0]
 	w, h := ref0.Width, ref0.Height
-	blur := newMotionBlur(w, h, ref0.BitDepth)
-	cur, prev := newMotionFrame(w, h), newMotionFrame(w, h)
-	var seq motionSeq
-	n := len(g.ref)
+	blur := NewBlur(w, h, ref0.BitDepth)
+	cur, prev := NewFrame(w, h), NewFrame(w, h)
+	var seq Seq
+	n := len(g.Ref)
 	seen := 0
 	take := func() {
 		for {
-			m, ok := seq.next()
+			m, ok := seq.Next()
 			if !ok {
 				return
 			}
-			if m.index != seen {
-				t.Fatalf("motion values for frame %d, want %d", m.index, seen)
+			if m.Index != seen {
+				t.Fatalf("motion values for frame %d, want %d", m.Index, seen)
 			}
 			seen++
-			if m.index < checked {
-				check(m.index, "VMAF_integer_feature_motion_sad_score", m.sad)
-				check(m.index, "integer_motion2", m.motion2)
-				check(m.index, "integer_motion3", m.motion3)
+			if m.Index < checked {
+				check(m.Index, "VMAF_integer_feature_motion_sad_score", m.SAD)
+				check(m.Index, "integer_motion2", m.Motion2)
+				check(m.Index, "integer_motion3", m.Motion3)
 			}
 		}
 	}
 	for i := 0; i < n; i++ {
-		blur.blur(g.ref[i].plane(0), cur)
+		blur.Blur(g.Ref[i].Plane(0), cur)
 		sad := 0.0
 		if i > 0 {
-			sad = motionSAD(cur, prev)
+			sad = SAD(cur, prev)
 		}
 		cur, prev = prev, cur
-		seq.push(sad)
+		seq.Push(sad)
 		take()
 	}
 	if n == checked {
-		seq.flush()
+		seq.Flush()
 		take()
 	}
 	if seen < checked {

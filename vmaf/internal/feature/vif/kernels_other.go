@@ -1,6 +1,6 @@
 //go:build !amd64 || purego
 
-package vmaf
+package vif
 
 // vifBestKernels returns the fastest kernel set this machine runs.
 func vifBestKernels() *vifKernels { return &vifScalarKernels }

@@ -1,7 +1,9 @@
-package vmaf
+package motion
 
 import (
 	"fmt"
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature"
+	"github.com/vmafsink/vmafsink/vmaf/internal/testpic"
 	"math/rand/v2"
 	"testing"
 )
@@ -29,26 +31,26 @@ func motionEachVecKernelSet(t *testing.T, f func(t *testing.T, k *motionKernels)
 func TestMotionKernelRows(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 22))
 	motionEachVecKernelSet(t, func(t *testing.T, k *motionKernels) {
-		for _, w := range admKernelWidths {
+		for _, w := range testpic.KernelWidths {
 			for _, bpc := range []int{8, 10, 12, 16} {
 				name := fmt.Sprintf("%s/w%d/%dbit", k.name, w, bpc)
 				got, want := make([]uint32, w), make([]uint32, w)
 				if bpc == 8 {
 					var r [5][]byte
 					for i := range r {
-						r[i] = admRandSamples[uint8](rng, w, 8)
+						r[i] = testpic.RandSamples[uint8](rng, w, 8)
 					}
 					k.vert8(got, &r)
 					motionScalarKernels.vert8(want, &r)
 				} else {
 					var r [5][]uint16
 					for i := range r {
-						r[i] = admRandSamples[uint16](rng, w, bpc)
+						r[i] = testpic.RandSamples[uint16](rng, w, bpc)
 					}
 					k.vert16(got, &r)
 					motionScalarKernels.vert16(want, &r)
 				}
-				admEqual(t, name+" vertical", got, want)
+				testpic.Equal(t, name+" vertical", got, want)
 
 				// Sums of any size, and sums of bpc-bit samples.
 				p, c := make([]uint32, w), make([]uint32, w)
@@ -61,7 +63,7 @@ func TestMotionKernelRows(t *testing.T) {
 				}
 				v, wv := make([]int32, w), make([]int32, w)
 				a, wa := k.diff(v, p, c, uint(bpc)), motionScalarKernels.diff(wv, p, c, uint(bpc))
-				admEqual(t, name+" difference", v, wv)
+				testpic.Equal(t, name+" difference", v, wv)
 				if a != wa {
 					t.Fatalf("%s difference: nonzero %v, portable %v", name, a, wa)
 				}
@@ -98,16 +100,16 @@ func motionKernelFrames(t *testing.T, k *motionKernels) {
 	for _, sz := range [][2]int{{3, 3}, {7, 9}, {17, 17}, {66, 40}, {97, 63}, {321, 71}} {
 		for _, bpc := range []int{8, 10, 12, 16} {
 			rng := rand.New(rand.NewPCG(uint64(sz[0]), uint64(bpc)))
-			sad := func(k *motionKernels, prev, cur plane) float64 {
+			sad := func(k *motionKernels, prev, cur feature.Plane) float64 {
 				b := newMotionBlurWith(sz[0], sz[1], bpc, k)
-				fp, fc := newMotionFrame(sz[0], sz[1]), newMotionFrame(sz[0], sz[1])
-				b.blur(prev, fp)
-				b.blur(cur, fc)
+				fp, fc := NewFrame(sz[0], sz[1]), NewFrame(sz[0], sz[1])
+				b.Blur(prev, fp)
+				b.Blur(cur, fc)
 				return motionSADWith(fc, fp, k)
 			}
 			for kind := range 4 {
-				prev := admRandPlane(rng, sz[0], sz[1], bpc, kind)
-				cur := admRandPlane(rng, sz[0], sz[1], bpc, (kind+1)%4)
+				prev := testpic.RandPlane(rng, sz[0], sz[1], bpc, kind)
+				cur := testpic.RandPlane(rng, sz[0], sz[1], bpc, (kind+1)%4)
 				want := sad(&motionScalarKernels, prev, cur)
 				if got := sad(k, prev, cur); got != want {
 					t.Fatalf("%s %dx%d %d-bit content %d: SAD %v, portable %v", k.name, sz[0], sz[1], bpc, kind, got, want)

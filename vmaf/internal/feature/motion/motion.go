@@ -1,6 +1,4 @@
-package vmaf
-
-// Integer motion, as libvmaf 3.2's "motion" extractor computes it: the mean
+// Package motion is integer motion, as libvmaf 3.2's "motion" extractor computes it: the mean
 // absolute difference between the 5x5-blurred luma of consecutive
 // reference frames, in 16.16 fixed point.
 //
@@ -12,6 +10,12 @@ package vmaf
 // taken apart (in parallel, per frame) and subtracted afterwards: the
 // difference of the sums is exactly the sum libvmaf rounds. Everything after
 // that first rounding needs both frames and runs in frame order.
+//
+// The engine's scheduler drives the two halves itself: Blur on any
+// worker, SAD and Seq on its in-order collector.
+package motion
+
+import "github.com/vmafsink/vmafsink/vmaf/internal/feature"
 
 // motionTaps is libvmaf's 5-tap integer Gaussian; the taps sum to 1<<16.
 var motionTaps = [5]int64{3571, 16004, 26386, 16004, 3571}
@@ -36,32 +40,37 @@ func motionMirror(i, n int) int {
 	return i
 }
 
-// motionFrame holds one reference luma after the vertical pass of the blur:
+// Frame holds one reference luma after the vertical pass of the blur:
 // unrounded sums of the five taps, so that two frames can be subtracted
 // exactly. It is reusable across frames of the same size.
-type motionFrame struct {
+type Frame struct {
 	w, h int
 	bpc  int
 	sums []uint32 // h rows of w sums; at most 65535<<16 fits in 32 bits
-	// row is scratch for motionSAD when this frame is its cur argument: the
+	// row is scratch for SAD when this frame is its cur argument: the
 	// rounded vertical difference of one row with motionRadius mirrored
 	// samples on either side.
 	row []int32
+	// kern are the kernels SAD runs when this frame is its cur argument,
+	// chosen when the frame is made.
+	kern *motionKernels
 }
 
-func newMotionFrame(w, h int) *motionFrame {
-	return &motionFrame{
+// NewFrame makes a frame buffer for w x h luma.
+func NewFrame(w, h int) *Frame {
+	return &Frame{
 		w:    w,
 		h:    h,
 		sums: make([]uint32, w*h),
 		row:  make([]int32, w+2*motionRadius),
+		kern: motionBestKernels(),
 	}
 }
 
-// motionBlur runs the per-frame part of the motion filter. It keeps the
+// Blur runs the per-frame part of the motion filter. It keeps the
 // geometry it was made for; the vertical pass writes straight into the
 // destination frame and needs no other scratch.
-type motionBlur struct {
+type Blur struct {
 	w, h, bpc int
 	kern      *motionKernels
 	// The rows of the window, kept here because the kernels are called
@@ -70,19 +79,20 @@ type motionBlur struct {
 	rows16 [5][]uint16
 }
 
-func newMotionBlur(w, h, bpc int) *motionBlur {
+// NewBlur makes the blur for w x h luma of bpc bits.
+func NewBlur(w, h, bpc int) *Blur {
 	return newMotionBlurWith(w, h, bpc, motionBestKernels())
 }
 
-// newMotionBlurWith is newMotionBlur with a chosen kernel set, so that
+// newMotionBlurWith is NewBlur with a chosen kernel set, so that
 // tests can hold the implementations against each other.
-func newMotionBlurWith(w, h, bpc int, k *motionKernels) *motionBlur {
-	return &motionBlur{w: w, h: h, bpc: bpc, kern: k}
+func newMotionBlurWith(w, h, bpc int, k *motionKernels) *Blur {
+	return &Blur{w: w, h: h, bpc: bpc, kern: k}
 }
 
-// blur stores the vertical 5-tap sums of ref (a w x h luma plane at the
+// Blur stores the vertical 5-tap sums of ref (a w x h luma plane at the
 // blur's bit depth) in dst.
-func (m *motionBlur) blur(ref plane, dst *motionFrame) {
+func (m *Blur) Blur(ref feature.Plane, dst *Frame) {
 	w, h := m.w, m.h
 	dst.bpc = m.bpc
 	for y := 0; y < h; y++ {
@@ -90,9 +100,9 @@ func (m *motionBlur) blur(ref plane, dst *motionFrame) {
 		for k := range 5 {
 			r := motionMirror(y-motionRadius+k, h)
 			if m.bpc == 8 {
-				m.rows8[k] = ref.row8(r)[:w]
+				m.rows8[k] = ref.Row8(r)[:w]
 			} else {
-				m.rows16[k] = ref.row16(r)[:w]
+				m.rows16[k] = ref.Row16(r)[:w]
 			}
 		}
 		if m.bpc == 8 {
@@ -103,16 +113,16 @@ func (m *motionBlur) blur(ref plane, dst *motionFrame) {
 	}
 }
 
-// motionSAD is libvmaf's VMAF_integer_feature_motion_sad_score for cur
-// against the previous reference prev, both filled by blur at the same
+// SAD is libvmaf's VMAF_integer_feature_motion_sad_score for cur
+// against the previous reference prev, both filled by Blur at the same
 // geometry: the mean absolute blurred difference, capped at motionMaxValue.
 // It uses cur's scratch row.
-func motionSAD(cur, prev *motionFrame) float64 {
-	return motionSADWith(cur, prev, motionBestKernels())
+func SAD(cur, prev *Frame) float64 {
+	return motionSADWith(cur, prev, cur.kern)
 }
 
-// motionSADWith is motionSAD with a chosen kernel set.
-func motionSADWith(cur, prev *motionFrame, k *motionKernels) float64 {
+// motionSADWith is SAD with a chosen kernel set.
+func motionSADWith(cur, prev *Frame, k *motionKernels) float64 {
 	w, h := cur.w, cur.h
 	shift := uint(cur.bpc)
 	row := cur.row

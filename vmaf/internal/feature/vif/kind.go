@@ -1,0 +1,36 @@
+package vif
+
+import (
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature"
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature/internal/kit"
+)
+
+const defaultEnhnGainLimit = 100.0 // libvmaf's default vif_enhn_gain_limit
+
+// Kind is libvmaf 3.2.0's integer "vif" extractor, the one the default
+// models use.
+var Kind = &feature.Kind{Name: "vif", Options: []feature.Option{
+	{Name: "debug", Type: feature.Bool},
+	{Name: "vif_enhn_gain_limit", Alias: "egl", Type: feature.Double, Default: defaultEnhnGainLimit, Min: 1, Max: defaultEnhnGainLimit, Param: true},
+	{Name: "vif_skip_scale0", Alias: "ssclz", Type: feature.Bool, Param: true},
+}, Outputs: kit.Suffixed("integer_vif_scale0", "integer_vif_scale1", "integer_vif_scale2", "integer_vif_scale3"),
+	New: newExtractor, Check: check}
+
+type extractor struct{ v *vif }
+
+func check(s feature.Settings) error { return kit.OnlyDefaults(s, "vif_skip_scale0") }
+
+func newExtractor(f feature.Format, s feature.Settings) (feature.Extractor, error) {
+	if err := check(s); err != nil {
+		return nil, err
+	}
+	return extractor{newVIF(f.Width, f.Height, f.BitDepth, vifOptions{enhnGainLimit: s.Float("vif_enhn_gain_limit")})}, nil
+}
+
+func (x extractor) Extract(_ int, ref, dist *feature.Frame, out []float64) error {
+	s := x.v.compute(ref.Planes[0], dist.Planes[0])
+	copy(out, s[:])
+	return nil
+}
+
+func (extractor) Close() {}

@@ -35,7 +35,7 @@ check_generated() {
   mkdir -p "$tmp/internal"
   cp -r internal/asmgen "$tmp/internal/asmgen"
   # generator:package directory it writes into
-  for k in vif:vmaf/internal/feature/vif adm:vmaf motion:vmaf/internal/feature/motion; do
+  for k in vif:vmaf/internal/feature/vif adm:vmaf/internal/feature/adm motion:vmaf/internal/feature/motion; do
     d=${k#*:} k=${k%%:*}
     mkdir -p "$tmp/$d"
     go run -C "$tmp/internal/asmgen" "./$k" -out "../../$d/${k}_amd64.s" \

@@ -3,7 +3,6 @@ package vmaf
 import (
 	"fmt"
 	"math"
-
 	"sort"
 	"testing"
 )

@@ -2,13 +2,12 @@ package vmaf
 
 import (
 	"fmt"
-	"github.com/vmafsink/vmafsink/vmaf/internal/feature/motion"
-	"github.com/vmafsink/vmafsink/vmaf/internal/feature/vif"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/vmafsink/vmafsink/vmaf/internal/feature"
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature/adm"
 	"github.com/vmafsink/vmafsink/vmaf/internal/feature/cambi"
 	"github.com/vmafsink/vmafsink/vmaf/internal/feature/ciede"
 	"github.com/vmafsink/vmafsink/vmaf/internal/feature/floatadm"
@@ -17,17 +16,19 @@ import (
 	"github.com/vmafsink/vmafsink/vmaf/internal/feature/floatmotion"
 	"github.com/vmafsink/vmafsink/vmaf/internal/feature/floatpsnr"
 	"github.com/vmafsink/vmafsink/vmaf/internal/feature/floatvif"
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature/motion"
 	"github.com/vmafsink/vmafsink/vmaf/internal/feature/psnr"
 	"github.com/vmafsink/vmafsink/vmaf/internal/feature/psnrhvs"
 	"github.com/vmafsink/vmafsink/vmaf/internal/feature/speed"
 	"github.com/vmafsink/vmafsink/vmaf/internal/feature/ssim"
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature/vif"
 )
 
 // extractorKinds are the extractors the native engine has, by libvmaf's
 // extractor name (what --feature names). Read-only.
 var extractorKinds = func() map[string]*feature.Kind {
 	m := map[string]*feature.Kind{}
-	for _, k := range []*feature.Kind{vif.Kind, admKind, motion.Kind, psnr.Kind, ssim.Kind, ssim.MSKind,
+	for _, k := range []*feature.Kind{vif.Kind, adm.Kind, motion.Kind, psnr.Kind, ssim.Kind, ssim.MSKind,
 		floatvif.Kind, floatadm.Kind, floatmotion.Kind, floatpsnr.Kind, floatansnr.Kind, floatmoment.Kind,
 		cambi.Kind, ciede.Kind, psnrhvs.Kind, speed.ChromaKind, speed.TemporalKind} {
 		m[k.Name] = k

@@ -2,14 +2,16 @@ package vmaf
 
 import (
 	"fmt"
+	"slices"
+	"strings"
+
 	"github.com/vmafsink/vmafsink/vmaf/internal/feature"
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature/adm"
 	"github.com/vmafsink/vmafsink/vmaf/internal/feature/floatadm"
 	"github.com/vmafsink/vmafsink/vmaf/internal/feature/floatmotion"
 	"github.com/vmafsink/vmafsink/vmaf/internal/feature/floatvif"
 	"github.com/vmafsink/vmafsink/vmaf/internal/feature/motion"
 	"github.com/vmafsink/vmafsink/vmaf/internal/feature/vif"
-	"slices"
-	"strings"
 )
 
 // featureSpec names one model input: the extractor settings that compute
@@ -35,7 +37,7 @@ func lookupFeature(feature string) featureSource {
 		case isScaled(mid, "vif_scale"):
 			return featureSource{vif.Kind, mid}
 		case mid == "adm2" || mid == "aim" || mid == "adm3":
-			return featureSource{admKind, mid}
+			return featureSource{adm.Kind, mid}
 		case mid == "motion" || mid == "motion2" || mid == "motion3":
 			return featureSource{motion.Kind, mid}
 		case mid == "motion_sad":
@@ -56,9 +58,9 @@ func lookupFeature(feature string) featureSource {
 	}
 	if rest, ok := strings.CutPrefix(feature, "integer_adm"); ok {
 		if isScaled("adm"+rest, "adm_scale") {
-			return featureSource{admKind, "adm" + rest}
+			return featureSource{adm.Kind, "adm" + rest}
 		}
-		return featureSource{admKind, ""} // num/den and the like
+		return featureSource{adm.Kind, ""} // num/den and the like
 	}
 	if strings.HasPrefix(feature, "integer_vif") {
 		return featureSource{vif.Kind, ""}

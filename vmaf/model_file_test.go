@@ -2,13 +2,14 @@ package vmaf
 
 import (
 	"context"
-	"github.com/vmafsink/vmafsink/vmaf/internal/feature/vif"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature/vif"
 )
 
 // TestFaultModelSpecNonFinite: NaN fails every range check by comparing

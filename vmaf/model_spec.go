@@ -2,11 +2,12 @@ package vmaf
 
 import (
 	"fmt"
-	"github.com/vmafsink/vmafsink/vmaf/internal/feature"
 	"math"
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature"
 )
 
 // ModelSpec is a model spec in the grammar of the vmaf tool's -m option,

@@ -2,7 +2,6 @@ package vmaf
 
 import (
 	"bytes"
-	"github.com/vmafsink/vmafsink/vmaf/internal/feature/motion"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature/motion"
 )
 
 // sharedModelsDir is where libvmaf's model files sit next to the

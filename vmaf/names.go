@@ -1,11 +1,13 @@
 package vmaf
 
 import (
-	"github.com/vmafsink/vmafsink/vmaf/internal/feature"
-	"github.com/vmafsink/vmafsink/vmaf/internal/feature/motion"
-	"github.com/vmafsink/vmafsink/vmaf/internal/feature/vif"
 	"strconv"
 	"strings"
+
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature"
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature/adm"
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature/motion"
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature/vif"
 )
 
 // FeatureSource is what a reported feature's name says about how it was
@@ -43,7 +45,7 @@ var featureReporters = func() map[string]reporter {
 	for _, k := range extractorKinds {
 		name := k.Name
 		switch k {
-		case vif.Kind, admKind, motion.Kind:
+		case vif.Kind, adm.Kind, motion.Kind:
 			name = "integer_" + k.Name
 		}
 		add(name, k, k.Outputs(f, k.Defaults()))

@@ -1,9 +1,6 @@
 package vmaf
 
-import (
-	"fmt"
-	"unsafe"
-)
+import "fmt"
 
 // Chroma is a picture's chroma subsampling.
 type Chroma int
@@ -164,32 +161,4 @@ func (p *Picture) sameGeometry(o *Picture) bool {
 
 func (p *Picture) describe() string {
 	return fmt.Sprintf("%dx%d %s %d-bit", p.Width, p.Height, p.Chroma, p.BitDepth)
-}
-
-// plane is the read-only view of one picture plane that feature kernels use.
-type plane struct {
-	data   []byte // first sample at data[0]
-	stride int    // bytes between rows
-	w, h   int    // samples
-	bpc    int    // bits per sample: 8 means one byte per sample, otherwise two (little-endian)
-}
-
-func (p *Picture) plane(i int) plane {
-	w, h := p.PlaneSize(i)
-	return plane{data: p.Planes[i], stride: p.Strides[i], w: w, h: h, bpc: p.BitDepth}
-}
-
-// row8 returns row y of an 8-bit plane.
-func (pl plane) row8(y int) []byte {
-	o := y * pl.stride
-	return pl.data[o : o+pl.w]
-}
-
-// row16 returns row y of a plane deeper than 8 bits. The samples are
-// little-endian words, which is the machine's order on every platform Go
-// targets that we build for (amd64, arm64).
-func (pl plane) row16(y int) []uint16 {
-	o := y * pl.stride
-	b := pl.data[o : o+2*pl.w]
-	return unsafe.Slice((*uint16)(unsafe.Pointer(unsafe.SliceData(b))), pl.w)
 }

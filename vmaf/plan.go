@@ -2,10 +2,10 @@ package vmaf
 
 import (
 	"fmt"
-	"github.com/vmafsink/vmafsink/vmaf/internal/feature/motion"
 	"slices"
 
 	"github.com/vmafsink/vmafsink/vmaf/internal/feature"
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature/motion"
 )
 
 // A plan is what a Context computes for each frame under one set of

@@ -1,11 +1,11 @@
-// Command adm generates the AVX2 row kernels of package vmaf's integer ADM,
-// and AVX-512 ones where they have measured faster: vmaf/adm_amd64.s and
-// the Go declarations in vmaf/adm_stub_amd64.go. It runs from go generate
-// in vmaf and lives in the asmgen module, so that the main module does not
-// depend on avo.
+// Command adm generates the AVX2 row kernels of integer ADM
+// (vmaf/internal/feature/adm), and AVX-512 ones where they have measured
+// faster: adm_amd64.s and the Go declarations in adm_stub_amd64.go there.
+// It runs from go generate in that package and lives in the asmgen module,
+// so that the main module does not depend on avo.
 //
-// The kernels reproduce vmaf's portable ADM kernels (vmaf/adm_dwt.go,
-// adm_level0.go, adm_levelN.go, adm_cm.go) bit for bit. Where the portable
+// The kernels reproduce the portable ADM kernels of that package (dwt.go,
+// level0.go, levelN.go, cm.go) bit for bit. Where the portable
 // code rounds through float32 or float64, the kernels make the same IEEE
 // operations in the same order; where it computes in 64 bits, they either
 // do too (even and odd lanes through VPMULDQ) or use a narrower form shown

@@ -2,11 +2,12 @@ package motion
 
 import (
 	"fmt"
-	"github.com/vmafsink/vmafsink/vmaf/internal/testpic"
 	"math"
 	"os"
 	"sort"
 	"testing"
+
+	"github.com/vmafsink/vmafsink/vmaf/internal/testpic"
 )
 
 // basicFeatWorst tracks the largest difference from libvmaf per feature.

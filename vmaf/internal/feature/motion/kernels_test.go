@@ -2,10 +2,11 @@ package motion
 
 import (
 	"fmt"
-	"github.com/vmafsink/vmafsink/vmaf/internal/feature"
-	"github.com/vmafsink/vmafsink/vmaf/internal/testpic"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature"
+	"github.com/vmafsink/vmafsink/vmaf/internal/testpic"
 )
 
 // The vector motion kernels must give exactly the portable kernels' bits,

@@ -2,11 +2,12 @@ package psnr
 
 import (
 	"fmt"
-	"github.com/vmafsink/vmafsink/vmaf/internal/feature"
-	"github.com/vmafsink/vmafsink/vmaf/internal/testpic"
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature"
+	"github.com/vmafsink/vmafsink/vmaf/internal/testpic"
 )
 
 // setSample writes v at (x, y) of plane i.

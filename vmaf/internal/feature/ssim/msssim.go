@@ -2,8 +2,9 @@ package ssim
 
 import (
 	"fmt"
-	"github.com/vmafsink/vmafsink/vmaf/internal/feature"
 	"math"
+
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature"
 )
 
 // floatMSSSIM is libvmaf's float_ms_ssim extractor with its default options:

@@ -1,9 +1,10 @@
 package ssim
 
 import (
-	"github.com/vmafsink/vmafsink/vmaf/internal/testpic"
 	"strings"
 	"testing"
+
+	"github.com/vmafsink/vmafsink/vmaf/internal/testpic"
 )
 
 func TestFloatMSSSIMSizeLimit(t *testing.T) {

@@ -2,9 +2,10 @@ package ssim
 
 import (
 	"fmt"
+	"testing"
+
 	"github.com/vmafsink/vmafsink/vmaf/internal/feature"
 	"github.com/vmafsink/vmafsink/vmaf/internal/testpic"
-	"testing"
 )
 
 func TestSSIMAutoFactor(t *testing.T) {

@@ -17,7 +17,7 @@ import (
 //go:generate go run -C ../../../../internal/asmgen ./vif -out ../../vmaf/internal/feature/vif/vif_amd64.s -stubs ../../vmaf/internal/feature/vif/vif_stub_amd64.go -pkg vif
 
 // vifAVX2Kernels processes whole vector blocks in assembly and the last
-// few columns of a row with the scalar code in vif_vectail_amd64.go.
+// few columns of a row with the scalar code in vectail_amd64.go.
 var vifAVX2Kernels = vifKernels{
 	name:       "avx2",
 	wordRows:   true,

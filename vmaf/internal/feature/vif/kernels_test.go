@@ -2,10 +2,11 @@ package vif
 
 import (
 	"fmt"
-	"github.com/vmafsink/vmafsink/vmaf/internal/testpic"
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/vmafsink/vmafsink/vmaf/internal/testpic"
 )
 
 // The vector kernels must give exactly the portable kernels' bits. These

@@ -1,22 +1,22 @@
-package vif
-
-import (
-	"github.com/vmafsink/vmafsink/vmaf/internal/feature"
-	"math"
-)
-
-// Integer VIF (Sheikh & Bovik's visual information fidelity) as libvmaf
+// Package vif is integer VIF (Sheikh & Bovik's visual information fidelity) as libvmaf
 // 3.2.0's integer_vif computes it: four scales, each a separable Gaussian
 // window over fixed-point samples, with sums kept in integers so that the
 // result is reproducible to the last bit. Scale s+1 is scale s low-passed
 // with scale s+1's window and decimated by two in both directions.
 //
 // Every output row goes through the same three steps, each a row kernel
-// (vif_kernels.go, and vector versions where the CPU has them): a vertical
+// (kernels.go, and vector versions where the CPU has them): a vertical
 // pass over the window's input rows, rounded to libvmaf's fixed-point
 // scale and mirrored at both ends; a horizontal pass that turns those sums
 // into local variances and covariance; and the per-pixel statistics
-// (vif_log.go), which stay scalar because they branch and use a table.
+// (log.go), which stay scalar because they branch and use a table.
+package vif
+
+import (
+	"math"
+
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature"
+)
 
 // vifDefaultEnhnGainLimit is libvmaf's vif_enhn_gain_limit when a model sets
 // none; 1.0 disables enhancement gain entirely (the NEG models).

@@ -2,14 +2,15 @@ package vif
 
 import (
 	"fmt"
-	"github.com/vmafsink/vmafsink/vmaf/internal/feature"
-	"github.com/vmafsink/vmafsink/vmaf/internal/testpic"
 	"math"
 	"math/rand/v2"
 	"os"
 	"slices"
 	"strconv"
 	"testing"
+
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature"
+	"github.com/vmafsink/vmafsink/vmaf/internal/testpic"
 )
 
 // vifTolerance is half a unit in the last of the 6 decimals libvmaf prints:

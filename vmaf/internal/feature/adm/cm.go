@@ -1,4 +1,4 @@
-package vmaf
+package adm
 
 // Contrast masking: each CSF-weighted source coefficient is reduced by the
 // masking threshold around it (taken from the masker bands) and what

@@ -1,9 +1,11 @@
-package vmaf
+package adm
 
 import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/vmafsink/vmafsink/vmaf/internal/testpic"
 )
 
 // The vector kernels must give exactly the portable kernels' bits. These
@@ -28,9 +30,6 @@ func admOtherKernelSets(t *testing.T) []*admKernels {
 	return sets
 }
 
-// admKernelWidths covers widths below, at and around the vector blocks.
-var admKernelWidths = []int{1, 2, 7, 8, 9, 15, 16, 17, 31, 32, 33, 47, 48, 63, 64, 65, 100, 257}
-
 // admRandInt16 returns n words: mostly uniform, with runs of the extremes
 // and of zero, and small values.
 func admRandInt16(rng *rand.Rand, n int) []int16 {
@@ -52,35 +51,10 @@ func admRandInt16(rng *rand.Rand, n int) []int16 {
 	return s
 }
 
-func admRandSamples[T uint8 | uint16](rng *rand.Rand, n, bpc int) []T {
-	s := make([]T, n)
-	maxV := 1<<bpc - 1
-	for i := range s {
-		switch rng.IntN(4) {
-		case 0:
-			s[i] = T(maxV)
-		case 1:
-			s[i] = 0
-		default:
-			s[i] = T(rng.IntN(maxV + 1))
-		}
-	}
-	return s
-}
-
-func admEqual[T comparable](t *testing.T, what string, got, want []T) {
-	t.Helper()
-	for i := range want {
-		if got[i] != want[i] {
-			t.Fatalf("%s: element %d = %v, portable %v", what, i, got[i], want[i])
-		}
-	}
-}
-
 func TestADMKernelDWT0(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, k := range admOtherKernelSets(t) {
-		for _, w := range admKernelWidths {
+		for _, w := range testpic.KernelWidths {
 			for _, bpc := range []int{8, 10, 12, 16} {
 				name := fmt.Sprintf("%s/w%d/%dbit", k.name, w, bpc)
 				lo, hi := make([]int16, w), make([]int16, w)
@@ -88,20 +62,20 @@ func TestADMKernelDWT0(t *testing.T) {
 				if bpc == 8 {
 					var r [4][]byte
 					for i := range r {
-						r[i] = admRandSamples[uint8](rng, w, 8)
+						r[i] = testpic.RandSamples[uint8](rng, w, 8)
 					}
 					k.dwt0Vert8(lo, hi, &r)
 					admScalarKernels.dwt0Vert8(wlo, whi, &r)
 				} else {
 					var r [4][]uint16
 					for i := range r {
-						r[i] = admRandSamples[uint16](rng, w, bpc)
+						r[i] = testpic.RandSamples[uint16](rng, w, bpc)
 					}
 					k.dwt0Vert16(lo, hi, &r, uint(bpc))
 					admScalarKernels.dwt0Vert16(wlo, whi, &r, uint(bpc))
 				}
-				admEqual(t, name+" low", lo, wlo)
-				admEqual(t, name+" high", hi, whi)
+				testpic.Equal(t, name+" low", lo, wlo)
+				testpic.Equal(t, name+" high", hi, whi)
 			}
 			in := [2][]int16{admRandInt16(rng, 2*w+2), admRandInt16(rng, 2*w+2)}
 			var got, want [3][]int16
@@ -112,9 +86,9 @@ func TestADMKernelDWT0(t *testing.T) {
 			k.dwt0Horiz(ll, &got, in[0], in[1])
 			admScalarKernels.dwt0Horiz(wll, &want, in[0], in[1])
 			name := fmt.Sprintf("%s/w%d horizontal", k.name, w)
-			admEqual(t, name+" LL", ll, wll)
+			testpic.Equal(t, name+" LL", ll, wll)
 			for b := range 3 {
-				admEqual(t, fmt.Sprintf("%s band %d", name, b), got[b], want[b])
+				testpic.Equal(t, fmt.Sprintf("%s band %d", name, b), got[b], want[b])
 			}
 		}
 	}
@@ -149,7 +123,7 @@ func admRandDecouple16(rng *rand.Rand, w int) *admDecouple16Row {
 func TestADMKernelDecouple0(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, k := range admOtherKernelSets(t) {
-		for _, w := range admKernelWidths {
+		for _, w := range testpic.KernelWidths {
 			for _, gain := range []float64{1, 100, 1.7, 65535, 1e9} {
 				got := admRandDecouple16(rng, w)
 				want := admRandDecouple16(rng, w)
@@ -158,12 +132,12 @@ func TestADMKernelDecouple0(t *testing.T) {
 				admScalarKernels.decouple0(want, gain)
 				for b := range 3 {
 					name := fmt.Sprintf("%s/w%d/gain%v band %d", k.name, w, gain, b)
-					admEqual(t, name+" restored", got.rst[b], want.rst[b])
-					admEqual(t, name+" additive", got.add[b], want.add[b])
-					admEqual(t, name+" restored masker", got.mR[b], want.mR[b])
-					admEqual(t, name+" restored threshold", got.fR[b], want.fR[b])
-					admEqual(t, name+" additive masker", got.mA[b], want.mA[b])
-					admEqual(t, name+" additive threshold", got.fA[b], want.fA[b])
+					testpic.Equal(t, name+" restored", got.rst[b], want.rst[b])
+					testpic.Equal(t, name+" additive", got.add[b], want.add[b])
+					testpic.Equal(t, name+" restored masker", got.mR[b], want.mR[b])
+					testpic.Equal(t, name+" restored threshold", got.fR[b], want.fR[b])
+					testpic.Equal(t, name+" additive masker", got.mA[b], want.mA[b])
+					testpic.Equal(t, name+" additive threshold", got.fA[b], want.fA[b])
 				}
 			}
 		}
@@ -173,7 +147,7 @@ func TestADMKernelDecouple0(t *testing.T) {
 func TestADMKernelCube0(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for _, k := range admOtherKernelSets(t) {
-		for _, w := range admKernelWidths {
+		for _, w := range testpic.KernelWidths {
 			row := admRandInt16(rng, w)
 			if got, want := k.cube0(row), admScalarKernels.cube0(row); got != want {
 				t.Fatalf("%s/w%d: %d, portable %d", k.name, w, got, want)
@@ -209,7 +183,7 @@ func admTestCMParams(w int) *admCMParams {
 func TestADMKernelCM0(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	for _, k := range admOtherKernelSets(t) {
-		for _, w := range admKernelWidths {
+		for _, w := range testpic.KernelWidths {
 			for _, bw := range []int{w, 960, 3000} {
 				p := admTestCMParams(bw)
 				for _, trunc := range []bool{false, true} {
@@ -241,8 +215,8 @@ func TestADMKernelFrames(t *testing.T) {
 					got[i] = newADMWith(sz[0], sz[1], bpc, admOptions{enhnGainLimit: gain}, k)
 				}
 				for kind := range 4 {
-					ref := admRandPlane(rng, sz[0], sz[1], bpc, kind)
-					dis := admRandPlane(rng, sz[0], sz[1], bpc, (kind+1)%4)
+					ref := testpic.RandPlane(rng, sz[0], sz[1], bpc, kind)
+					dis := testpic.RandPlane(rng, sz[0], sz[1], bpc, (kind+1)%4)
 					w := want.compute(ref, dis)
 					for i, a := range got {
 						if g := a.compute(ref, dis); g != w {
@@ -255,56 +229,19 @@ func TestADMKernelFrames(t *testing.T) {
 	}
 }
 
-// admRandPlane makes a w x h plane of bpc bits: uniform noise (kind 0),
-// a full-contrast checkerboard of thin lines (1), a noisy gradient (2) or
-// noise with runs of the extremes (3).
-func admRandPlane(rng *rand.Rand, w, h, bpc, kind int) plane {
-	bps := 1
-	if bpc > 8 {
-		bps = 2
-	}
-	stride := w + 3
-	data := make([]byte, stride*h*bps)
-	maxV := 1<<bpc - 1
-	for i := range h {
-		for j := range w {
-			var v int
-			switch kind {
-			case 0:
-				v = rng.IntN(maxV + 1)
-			case 1:
-				if (i/3+j/2)%2 == 0 {
-					v = maxV
-				}
-			case 2:
-				v = (i*7 + j*3) * maxV / (7*h + 3*w)
-				v = min(max(v+rng.IntN(maxV/8+1)-maxV/16, 0), maxV)
-			default:
-				v = []int{0, maxV, rng.IntN(maxV + 1)}[rng.IntN(3)]
-			}
-			o := (i*stride + j) * bps
-			data[o] = byte(v)
-			if bps == 2 {
-				data[o+1] = byte(v >> 8)
-			}
-		}
-	}
-	return plane{data: data, stride: stride * bps, w: w, h: h, bpc: bpc}
-}
-
 // TestADMKernelGoldens holds every kernel set against the portable one on
 // the golden pairs' first frames.
 func TestADMKernelGoldens(t *testing.T) {
 	sets := admOtherKernelSets(t)
-	for _, name := range goldenNames(t) {
-		g := loadGolden(t, name, 3)
-		p := g.ref[0]
+	for _, name := range testpic.GoldenNames(t) {
+		g := testpic.LoadGolden(t, name, 3)
+		p := g.Ref[0]
 		for _, gain := range []float64{100, 1} {
 			want := newADMWith(p.Width, p.Height, p.BitDepth, admOptions{enhnGainLimit: gain}, &admScalarKernels)
 			for _, k := range sets {
 				a := newADMWith(p.Width, p.Height, p.BitDepth, admOptions{enhnGainLimit: gain}, k)
-				for i := range g.ref {
-					r, d := g.ref[i].plane(0), g.dist[i].plane(0)
+				for i := range g.Ref {
+					r, d := g.Ref[i].Plane(0), g.Dist[i].Plane(0)
 					if got, w := a.compute(r, d), want.compute(r, d); got != w {
 						t.Fatalf("%s %s frame %d gain %v: %+v, portable %+v", k.name, name, i, gain, got, w)
 					}

@@ -1,11 +1,12 @@
 //go:build !purego
 
-package vmaf
+package adm
 
 import (
 	"math"
 
-	"golang.org/x/sys/cpu"
+	"github.com/vmafsink/vmafsink/vmaf/internal/cpu"
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature/internal/kit"
 )
 
 // The AVX2 and AVX-512 ADM kernels are Go assembly generated with avo by
@@ -14,7 +15,7 @@ import (
 // and finishes the rest with the portable kernel, so a set can be used at
 // any size.
 //
-//go:generate go run -C ../internal/asmgen ./adm -out ../../vmaf/adm_amd64.s -stubs ../../vmaf/adm_stub_amd64.go -pkg vmaf
+//go:generate go run -C ../../../../internal/asmgen ./adm -out ../../vmaf/internal/feature/adm/adm_amd64.s -stubs ../../vmaf/internal/feature/adm/adm_stub_amd64.go -pkg adm
 
 var admAVX2Kernels = admKernels{
 	name:       "avx2",
@@ -40,21 +41,16 @@ var admAVX512Kernels = func() admKernels {
 	return k
 }()
 
-// admHasAVX2 and admHasAVX512 tell whether the CPU and OS support each
-// kernel set; the AVX-512 kernel needs BW and VNNI (VPDPWSSD), and VL for
-// the EVEX forms of its 256-bit moves.
-var (
-	admHasAVX2   = cpu.X86.HasAVX2
-	admHasAVX512 = admHasAVX2 && cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW &&
-		cpu.X86.HasAVX512VL && cpu.X86.HasAVX512VNNI
-)
+// The AVX-512 kernel needs BW and VNNI (VPDPWSSD), and VL for the EVEX
+// forms of its 256-bit moves; internal/cpu's AVX512 includes them.
 
-// admBestKernels returns the fastest kernel set this machine runs.
+// admBestKernels returns the fastest kernel set this machine runs under
+// the process's CPU mask.
 func admBestKernels() *admKernels {
-	switch {
-	case admHasAVX512:
+	switch f := cpu.Get(); {
+	case f.AVX512:
 		return &admAVX512Kernels
-	case admHasAVX2:
+	case f.AVX2:
 		return &admAVX2Kernels
 	}
 	return &admScalarKernels
@@ -75,19 +71,13 @@ func admKernelSets() []*admKernels {
 // admVecKernelSupport lists every vector kernel set of this build with
 // whether this machine runs it.
 func admVecKernelSupport() []admKernelSupport {
-	return []admKernelSupport{{&admAVX2Kernels, admHasAVX2}, {&admAVX512Kernels, admHasAVX512}}
-}
-
-// admAt returns a pointer to s[0], having checked that s holds n
-// elements: the assembly trusts it.
-func admAt[T any](s []T, n int) *T {
-	return &s[:n][0]
+	return []admKernelSupport{{&admAVX2Kernels, cpu.X86.AVX2}, {&admAVX512Kernels, cpu.X86.AVX512}}
 }
 
 func admDWT0Vert8Vec(lo, hi []int16, r *[4][]byte) {
 	n := len(lo) &^ 15
 	if n > 0 {
-		admDWT0Vert8AVX2(admAt(lo, n), admAt(hi, n), admAt(r[0], n), admAt(r[1], n), admAt(r[2], n), admAt(r[3], n), n)
+		admDWT0Vert8AVX2(kit.At(lo, n), kit.At(hi, n), kit.At(r[0], n), kit.At(r[1], n), kit.At(r[2], n), kit.At(r[3], n), n)
 	}
 	if n < len(lo) {
 		admDWT0Vert8(lo[n:], hi[n:], &[4][]byte{r[0][n:], r[1][n:], r[2][n:], r[3][n:]})
@@ -97,7 +87,7 @@ func admDWT0Vert8Vec(lo, hi []int16, r *[4][]byte) {
 func admDWT0Vert16Vec(lo, hi []int16, r *[4][]uint16, bpc uint) {
 	n := len(lo) &^ 15
 	if n > 0 {
-		admDWT0Vert16AVX2(admAt(lo, n), admAt(hi, n), admAt(r[0], n), admAt(r[1], n), admAt(r[2], n), admAt(r[3], n), n,
+		admDWT0Vert16AVX2(kit.At(lo, n), kit.At(hi, n), kit.At(r[0], n), kit.At(r[1], n), kit.At(r[2], n), kit.At(r[3], n), n,
 			uint64(bpc), int32(1)<<(bpc-1))
 	}
 	if n < len(lo) {
@@ -113,7 +103,7 @@ func admDWT0HorizVec(ll []int32, det *[3][]int16, lo, hi []int16) {
 func admDWT0HorizWide(ll []int32, det *[3][]int16, lo, hi []int16) {
 	n := len(ll) &^ 31
 	if n > 0 {
-		admDWT0HorizAVX512(admAt(ll, n), admAt(det[0], n), admAt(det[1], n), admAt(det[2], n), admAt(lo, 2*n+2), admAt(hi, 2*n+2), n)
+		admDWT0HorizAVX512(kit.At(ll, n), kit.At(det[0], n), kit.At(det[1], n), kit.At(det[2], n), kit.At(lo, 2*n+2), kit.At(hi, 2*n+2), n)
 	}
 	admDWT0HorizSpan(ll, det, lo, hi, n)
 }
@@ -125,7 +115,7 @@ func admDWT0HorizSpan(ll []int32, det *[3][]int16, lo, hi []int16, j int) {
 	d := [3][]int16{det[0][j:], det[1][j:], det[2][j:]}
 	n := len(ll) &^ 15
 	if n > 0 {
-		admDWT0HorizAVX2(admAt(ll, n), admAt(d[0], n), admAt(d[1], n), admAt(d[2], n), admAt(lo, 2*n+2), admAt(hi, 2*n+2), n)
+		admDWT0HorizAVX2(kit.At(ll, n), kit.At(d[0], n), kit.At(d[1], n), kit.At(d[2], n), kit.At(lo, 2*n+2), kit.At(hi, 2*n+2), n)
 	}
 	if n < len(ll) {
 		admDWT0Horiz(ll[n:], &[3][]int16{d[0][n:], d[1][n:], d[2][n:]}, lo[2*n:], hi[2*n:])

@@ -1,8 +1,4 @@
-package vmaf
-
-import "math"
-
-// ADM (Li et al.'s detail loss metric with its additive-impairment
+// Package adm is ADM (Li et al.'s detail loss metric with its additive-impairment
 // companion) in libvmaf's integer form: a four-level db2 wavelet transform
 // of both pictures, decoupling of the distorted detail bands into a restored
 // part and an additive part, CSF weighting, contrast masking and cube-root
@@ -10,8 +6,8 @@ import "math"
 // scores agree with it to the last printed digit. Level 0 works on 16-bit
 // bands, levels 1 to 3 on 32-bit bands, as libvmaf does; the two share the
 // structure but not the fixed-point details, so they are written out
-// separately (adm_level0.go, adm_levelN.go). Each level runs one band row
-// at a time (adm_rows.go) through a set of row kernels (adm_kernels.go).
+// separately (level0.go, levelN.go). Each level runs one band row
+// at a time (rows.go) through a set of row kernels (kernels.go).
 //
 // libvmaf's C, AVX2 and AVX-512 kernels agree except in three corners,
 // where this follows the AVX-512 kernels (what libvmaf runs on current x86
@@ -21,6 +17,13 @@ import "math"
 // to 16 columns (see adm.cm0Bias). Pictures with a side of 17 to 32
 // samples also take libvmaf's unmirrored first tap at level 3, which reads
 // neighbouring scratch memory (see adm.fillAbove).
+package adm
+
+import (
+	"math"
+
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature"
+)
 
 // admOptions holds the ADM parameters a model may set. All other libvmaf ADM
 // options stay at their defaults (Watson CSF, viewing distance 3 heights,
@@ -77,7 +80,7 @@ type adm struct {
 	refA, disA [2][]int32
 
 	// The current row of the detail bands h, v, d of level 0 and of
-	// levels 1 to 3, and the rings of decoupled rows (see adm_rows.go).
+	// levels 1 to 3, and the rings of decoupled rows (see rows.go).
 	ref16, dis16 [3][]int16
 	ref32, dis32 [3][]int32
 	ring16       *admRing[int16]
@@ -158,7 +161,7 @@ func newADMWith(w, h, bpc int, opt admOptions, k *admKernels) *adm {
 // compute scores one reference/distorted pair. Both planes must have the
 // geometry and bit depth the extractor was made for; planes that do not
 // get NaN scores.
-func (a *adm) compute(ref, dist plane) admScores {
+func (a *adm) compute(ref, dist feature.Plane) admScores {
 	if !a.fits(ref) || !a.fits(dist) {
 		nan := math.NaN()
 		return admScores{adm2: nan, aim: nan, adm3: nan, scale: [4]float64{nan, nan, nan, nan}}
@@ -201,11 +204,11 @@ func (a *adm) compute(ref, dist plane) admScores {
 
 // fits reports whether p has the extractor's geometry and holds all its
 // rows.
-func (a *adm) fits(p plane) bool {
+func (a *adm) fits(p feature.Plane) bool {
 	bps := 1
 	if a.bpc > 8 {
 		bps = 2
 	}
-	return p.w == a.w && p.h == a.h && p.bpc == a.bpc && a.tmp != nil &&
-		p.stride >= a.w*bps && len(p.data) >= p.stride*(a.h-1)+a.w*bps
+	return p.W == a.w && p.H == a.h && p.BitDepth == a.bpc && a.tmp != nil &&
+		p.Stride >= a.w*bps && len(p.Data) >= p.Stride*(a.h-1)+a.w*bps
 }

@@ -1,6 +1,6 @@
 //go:build !amd64 || purego
 
-package vmaf
+package adm
 
 // admBestKernels returns the fastest kernel set this machine runs.
 func admBestKernels() *admKernels { return &admScalarKernels }

@@ -1,6 +1,6 @@
 //go:build !purego
 
-package vmaf
+package adm
 
 import (
 	"testing"

@@ -1,4 +1,4 @@
-package vmaf
+package adm
 
 // admKernels is one implementation of ADM's row kernels. Every set must
 // give the bits of the portable one (admScalarKernels); vector sets only

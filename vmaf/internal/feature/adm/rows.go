@@ -1,4 +1,4 @@
-package vmaf
+package adm
 
 // ADM runs each level one band row at a time: transform row i of both
 // pictures, decouple and CSF-weight it, then mask row i-1, whose

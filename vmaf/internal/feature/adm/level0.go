@@ -1,6 +1,10 @@
-package vmaf
+package adm
 
-import "math"
+import (
+	"math"
+
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature"
+)
 
 // Level 0 of ADM: 16-bit detail bands carrying 6 more fractional bits than
 // the samples.
@@ -127,7 +131,7 @@ func admCSF0(m, f, src []int16, t int) {
 // one band row at a time (see admRows): it returns the DLM numerator and
 // denominator and the AIM numerator, and leaves the LL bands in
 // a.refA[0] and a.disA[0].
-func (a *adm) level0(ref, dist plane) (num, den, aim float32) {
+func (a *adm) level0(ref, dist feature.Plane) (num, den, aim float32) {
 	w, h := a.bw[0], a.bh[0]
 	bx0, bx1 := admBorder(w)
 	by0, by1 := admBorder(h)

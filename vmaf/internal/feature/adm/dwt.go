@@ -1,4 +1,8 @@
-package vmaf
+package adm
+
+import (
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature"
+)
 
 // The db2 analysis filters in Q15. The low-pass taps sum to 46342 (sqrt 2),
 // the high-pass taps to zero.
@@ -34,17 +38,17 @@ func admDWTPad(t []int16, n int) {
 // dwt0Row computes output row i of the level-0 transform of p: LL into
 // outA, the detail bands h (vertical high-pass), v (horizontal high-pass)
 // and d into det, a row each.
-func (a *adm) dwt0Row(p plane, i int, outA []int32, det *[3][]int16) {
+func (a *adm) dwt0Row(p feature.Plane, i int, outA []int32, det *[3][]int16) {
 	w, h := a.w, a.h
 	lo, hi := a.tmpLo[1:w+1], a.tmpHi[1:w+1]
 	if a.bpc == 8 {
 		for k := range a.rows8 {
-			a.rows8[k] = p.row8(admMirror(2*i-1+k, h))[:w]
+			a.rows8[k] = p.Row8(admMirror(2*i-1+k, h))[:w]
 		}
 		a.kern.dwt0Vert8(lo, hi, &a.rows8)
 	} else {
 		for k := range a.rows16 {
-			a.rows16[k] = p.row16(admMirror(2*i-1+k, h))[:w]
+			a.rows16[k] = p.Row16(admMirror(2*i-1+k, h))[:w]
 		}
 		a.kern.dwt0Vert16(lo, hi, &a.rows16, uint(a.bpc))
 	}

@@ -1,13 +1,15 @@
-package vmaf
+package adm
 
 import (
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/vmafsink/vmafsink/vmaf/internal/testpic"
 )
 
-// Row tests of the kernels of ADM levels 1 to 3 (see adm_kernels_test.go).
+// Row tests of the kernels of ADM levels 1 to 3 (see kernels_test.go).
 
 // admRandInt32 returns n values of magnitudes spread over every scale,
 // with the extremes, zero and small values among them.
@@ -33,7 +35,7 @@ func admRandInt32(rng *rand.Rand, n int) []int32 {
 func TestADMKernelDWTN(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	for _, k := range admOtherKernelSets(t) {
-		for _, w := range admKernelWidths {
+		for _, w := range testpic.KernelWidths {
 			for l, p := range admDWTN {
 				name := fmt.Sprintf("%s/w%d/level%d", k.name, w, l+1)
 				var r [4][]int32
@@ -43,8 +45,8 @@ func TestADMKernelDWTN(t *testing.T) {
 				lo, hi, wlo, whi := make([]int32, w), make([]int32, w), make([]int32, w), make([]int32, w)
 				k.dwtNVert(lo, hi, &r, &p)
 				admScalarKernels.dwtNVert(wlo, whi, &r, &p)
-				admEqual(t, name+" vertical low", lo, wlo)
-				admEqual(t, name+" vertical high", hi, whi)
+				testpic.Equal(t, name+" vertical low", lo, wlo)
+				testpic.Equal(t, name+" vertical high", hi, whi)
 
 				in := [2][]int32{admRandInt32(rng, 2*w+2), admRandInt32(rng, 2*w+2)}
 				for _, withLL := range []bool{true, false} {
@@ -58,9 +60,9 @@ func TestADMKernelDWTN(t *testing.T) {
 					}
 					k.dwtNHoriz(ll, &got, in[0], in[1], &p)
 					admScalarKernels.dwtNHoriz(wll, &want, in[0], in[1], &p)
-					admEqual(t, name+" horizontal LL", ll, wll)
+					testpic.Equal(t, name+" horizontal LL", ll, wll)
 					for b := range 3 {
-						admEqual(t, fmt.Sprintf("%s horizontal band %d", name, b), got[b], want[b])
+						testpic.Equal(t, fmt.Sprintf("%s horizontal band %d", name, b), got[b], want[b])
 					}
 				}
 			}
@@ -101,7 +103,7 @@ func admRandDecouple32(rng *rand.Rand, w, l int, scale uint) *admDecouple32Row {
 func TestADMKernelDecoupleN(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	for _, k := range admOtherKernelSets(t) {
-		for _, w := range admKernelWidths {
+		for _, w := range testpic.KernelWidths {
 			for _, scale := range []uint{12, 20, 25, 31} {
 				for _, gain := range []float64{1, 100, 1.7, 1e300} {
 					l := 1 + rng.IntN(3)
@@ -112,12 +114,12 @@ func TestADMKernelDecoupleN(t *testing.T) {
 					admScalarKernels.decoupleN(want, gain)
 					for b := range 3 {
 						name := fmt.Sprintf("%s/w%d/2^%d/gain%v band %d", k.name, w, scale, gain, b)
-						admEqual(t, name+" restored", got.rst[b], want.rst[b])
-						admEqual(t, name+" additive", got.add[b], want.add[b])
-						admEqual(t, name+" restored masker", got.mR[b], want.mR[b])
-						admEqual(t, name+" restored threshold", got.fR[b], want.fR[b])
-						admEqual(t, name+" additive masker", got.mA[b], want.mA[b])
-						admEqual(t, name+" additive threshold", got.fA[b], want.fA[b])
+						testpic.Equal(t, name+" restored", got.rst[b], want.rst[b])
+						testpic.Equal(t, name+" additive", got.add[b], want.add[b])
+						testpic.Equal(t, name+" restored masker", got.mR[b], want.mR[b])
+						testpic.Equal(t, name+" restored threshold", got.fR[b], want.fR[b])
+						testpic.Equal(t, name+" additive masker", got.mA[b], want.mA[b])
+						testpic.Equal(t, name+" additive threshold", got.fA[b], want.fA[b])
 					}
 				}
 			}
@@ -129,7 +131,7 @@ func TestADMKernelCMN(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 14))
 	c := newADMCSF()
 	for _, k := range admOtherKernelSets(t) {
-		for _, w := range admKernelWidths {
+		for _, w := range testpic.KernelWidths {
 			for l := 1; l < admLevels; l++ {
 				for _, bw := range []int{w, 480, 3000} {
 					var p admCMParams

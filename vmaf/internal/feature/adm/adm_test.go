@@ -1,12 +1,14 @@
-package vmaf
+package adm
 
 import (
 	"fmt"
-	"github.com/vmafsink/vmafsink/vmaf/internal/testpic"
 	"math"
 	"os"
 	"sort"
 	"testing"
+
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature"
+	"github.com/vmafsink/vmafsink/vmaf/internal/testpic"
 )
 
 // admTolerance is half a unit in libvmaf's sixth printed decimal: within
@@ -40,18 +42,18 @@ func TestADMGoldens(t *testing.T) {
 	worst := map[string]float64{}
 	where := map[string]string{}
 	frames := 0
-	for _, name := range goldenNames(t) {
+	for _, name := range testpic.GoldenNames(t) {
 		t.Run(name, func(t *testing.T) {
-			g := loadGolden(t, name, admMaxFrames())
-			p := g.ref[0]
+			g := testpic.LoadGolden(t, name, admMaxFrames())
+			p := g.Ref[0]
 			byGain := map[string]*adm{
 				"":       newADM(p.Width, p.Height, p.BitDepth, admOptions{enhnGainLimit: admDefaultGainLimit}),
 				"_egl_1": newADM(p.Width, p.Height, p.BitDepth, admOptions{enhnGainLimit: 1}),
 			}
-			for i, want := range g.frames {
+			for i, want := range g.Frames {
 				frames++
 				for suffix, a := range byGain {
-					got := admFeatures(a.compute(g.ref[i].plane(0), g.dist[i].plane(0)), suffix)
+					got := admFeatures(a.compute(g.Ref[i].Plane(0), g.Dist[i].Plane(0)), suffix)
 					for key, v := range got {
 						w, ok := want[key]
 						if !ok {
@@ -82,7 +84,7 @@ func TestADMGoldens(t *testing.T) {
 
 // admTestPlane makes a w x h plane of bpc bits with a smooth gradient plus
 // pseudo-random texture, at the given stride (in samples) and offset.
-func admTestPlane(w, h, bpc, stride, offset int, seed uint32) plane {
+func admTestPlane(w, h, bpc, stride, offset int, seed uint32) feature.Plane {
 	bps := 1
 	if bpc > 8 {
 		bps = 2
@@ -104,7 +106,7 @@ func admTestPlane(w, h, bpc, stride, offset int, seed uint32) plane {
 			}
 		}
 	}
-	return plane{data: data[offset*bps:], stride: stride * bps, w: w, h: h, bpc: bpc}
+	return feature.Plane{Data: data[offset*bps:], Stride: stride * bps, W: w, H: h, BitDepth: bpc}
 }
 
 // TestADMStride checks that the row stride and the bytes between rows do
@@ -189,8 +191,8 @@ func TestADMBadInput(t *testing.T) {
 	a := newADM(64, 48, 8, admOptions{})
 	good := admTestPlane(64, 48, 8, 64, 0, 1)
 	short := good
-	short.data = short.data[:len(short.data)-1]
-	for name, p := range map[string]plane{
+	short.Data = short.Data[:len(short.Data)-1]
+	for name, p := range map[string]feature.Plane{
 		"width":     admTestPlane(63, 48, 8, 64, 0, 1),
 		"bit depth": admTestPlane(64, 48, 10, 64, 0, 1),
 		"short":     short,

@@ -1,15 +1,19 @@
 //go:build !purego
 
-package vmaf
+package adm
 
-import "math"
+import (
+	"math"
 
-// Wrappers of the AVX2 kernels of levels 1 to 3 (see adm_amd64.go).
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature/internal/kit"
+)
+
+// Wrappers of the AVX2 kernels of levels 1 to 3 (see kernels_amd64.go).
 
 func admDWTNVertVec(lo, hi []int32, r *[4][]int32, p *admDWTNParams) {
 	n := len(lo) &^ 7
 	if n > 0 {
-		admDWTNVertAVX2(admAt(lo, n), admAt(hi, n), admAt(r[0], n), admAt(r[1], n), admAt(r[2], n), admAt(r[3], n), n,
+		admDWTNVertAVX2(kit.At(lo, n), kit.At(hi, n), kit.At(r[0], n), kit.At(r[1], n), kit.At(r[2], n), kit.At(r[3], n), n,
 			uint64(p.vShift), p.vRound)
 	}
 	if n < len(lo) {
@@ -27,9 +31,9 @@ func admDWTNHorizVec(ll []int32, det *[3][]int32, lo, hi []int32, p *admDWTNPara
 	if v > 0 {
 		var pll *int32
 		if ll != nil {
-			pll = admAt(ll, v)
+			pll = kit.At(ll, v)
 		}
-		admDWTNHorizAVX2(pll, admAt(det[0], v), admAt(det[1], v), admAt(det[2], v), admAt(lo, 2*v+3), admAt(hi, 2*v+3), v,
+		admDWTNHorizAVX2(pll, kit.At(det[0], v), kit.At(det[1], v), kit.At(det[2], v), kit.At(lo, 2*v+3), kit.At(hi, 2*v+3), v,
 			uint64(p.hShift), p.hRound)
 	}
 	if v < n {

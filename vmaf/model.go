@@ -3,6 +3,8 @@ package vmaf
 import (
 	"fmt"
 	"strconv"
+
+	"github.com/vmafsink/vmafsink/vmaf/internal/svm"
 )
 
 // Model is a VMAF model: a ν-SVR over extracted features, or a bootstrap
@@ -35,7 +37,7 @@ type subModel struct {
 	rescale            bool  // norm_type linear_rescale; otherwise none
 	slope, intercept   float64
 	slopes, intercepts []float64 // per feature
-	svm                svmModel
+	svm                svm.Model
 	clip               bool
 	clipMin, clipMax   float64
 	transform          bool // apply tf
@@ -223,7 +225,7 @@ func (m *Model) newSubModel(d modelDict, at string, cfg modelConfig) (subModel, 
 	}
 	s.chroma = d.Chroma.Set
 	var err error
-	if s.svm, err = newSVMModel(d.SVM, n); err != nil {
+	if s.svm, err = svm.New(d.SVM, n); err != nil {
 		return s, fmt.Errorf("%s.model: %w", at, err)
 	}
 	s.inputs = make([]int, n)

@@ -66,7 +66,7 @@ func (s *subModel) raw(features []float64) float64 {
 		}
 		x[i] = v
 	}
-	y := s.svm.predict(x)
+	y := s.svm.Predict(x)
 	if s.rescale {
 		y = (y - s.intercept) / s.slope
 	}

@@ -1,4 +1,7 @@
-package vmaf
+// Package svm is the prediction half of libsvm that libvmaf's models use:
+// a ν-SVR with an RBF kernel, evaluated in libsvm's order with the C
+// library's correctly rounded exp.
+package svm
 
 import (
 	"fmt"
@@ -6,9 +9,9 @@ import (
 	"github.com/vmafsink/vmafsink/vmaf/internal/modelfile"
 )
 
-// svmModel is a ν-SVR with an RBF kernel, its support vectors stored
+// Model is a ν-SVR with an RBF kernel, its support vectors stored
 // densely in one slice, dim values each.
-type svmModel struct {
+type Model struct {
 	gamma float64
 	rho   float64
 	dim   int
@@ -16,8 +19,9 @@ type svmModel struct {
 	sv    []float64
 }
 
-func newSVMModel(d modelfile.SVM, dim int) (svmModel, error) {
-	m := svmModel{gamma: d.Gamma, rho: d.Rho, dim: dim, coef: d.Coef, sv: make([]float64, len(d.SV)*dim)}
+// New makes the model of a decoded libsvm text for dim features.
+func New(d modelfile.SVM, dim int) (Model, error) {
+	m := Model{gamma: d.Gamma, rho: d.Rho, dim: dim, coef: d.Coef, sv: make([]float64, len(d.SV)*dim)}
 	for i, row := range d.SV {
 		if len(row) > dim {
 			return m, fmt.Errorf("support vector %d has index %d but the model has %d features", i, len(row), dim)
@@ -27,10 +31,10 @@ func newSVMModel(d modelfile.SVM, dim int) (svmModel, error) {
 	return m, nil
 }
 
-// predict returns the decision value for x (len dim), summing in libsvm's
+// Predict returns the decision value for x (len dim), summing in libsvm's
 // order. The float64 conversions stop the compiler fusing multiply-adds,
 // which would round differently from libvmaf.
-func (m *svmModel) predict(x []float64) float64 {
+func (m *Model) Predict(x []float64) float64 {
 	x = x[:m.dim]
 	var sum float64
 	for i, c := range m.coef {

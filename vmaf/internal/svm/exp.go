@@ -1,4 +1,4 @@
-package vmaf
+package svm
 
 import "math"
 

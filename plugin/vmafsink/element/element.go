@@ -152,7 +152,7 @@ func (e *vmafSink) SetProperty(obj *glib.Object, id uint, value *glib.Value) {
 	e.settingsMu.Unlock()
 	if err != nil {
 		e.logf(lvlWarning, "property %s: %v", properties[id].name, err)
-		e.warn("invalid value for property "+properties[id].name, err.Error())
+		e.warn("invalid value for property "+properties[id].name+": "+err.Error(), err.Error())
 		return
 	}
 	st := e.state.Load()

@@ -145,7 +145,10 @@ func clockTime(d time.Duration) C.guint64 {
 // and running-time of the last scored frame, duration (the frames scored
 // times the last frame's duration), and psnr-y, ssim, ms-ssim pooled by
 // pool-method.
-func (e *vmafSink) postPooled(st pipeline.Status, pooled []vmaf.Pooled, method vmaf.PoolMethod, last pipeline.Timing) {
+//
+// The engine's stream-level metrics (libvmaf's aggregate metrics, such
+// as apsnr_y from psnr=enable_apsnr=true) follow under their own names.
+func (e *vmafSink) postPooled(st pipeline.Status, pooled []vmaf.Pooled, aggregates []vmaf.Metric, method vmaf.PoolMethod, last pipeline.Timing) {
 	s := C.vs_structure_new(cVMAF, cPooled)
 	set := func(name string, v uint64) {
 		c := C.CString(name)
@@ -207,6 +210,9 @@ func (e *vmafSink) postPooled(st pipeline.Status, pooled []vmaf.Pooled, method v
 		if alias, ok := metricAliases[p.Name]; ok {
 			setD(alias, p.Value(method))
 		}
+	}
+	for _, a := range aggregates {
+		setD(a.Name, a.Value)
 	}
 	C.vs_post_element_message(e.self, s)
 }

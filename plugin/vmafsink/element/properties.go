@@ -27,6 +27,7 @@ import (
 type settings struct {
 	model              string
 	psnr, ssim, msSSIM bool
+	featureList        string // libvmaf --feature requests, ';'-separated
 	poolMethod         vmaf.PoolMethod
 	threads            uint
 	subsample          uint
@@ -91,21 +92,6 @@ func (s *settings) leadLimit() int {
 	return int(s.maxLead)
 }
 
-// features lists the extra metrics the boolean properties ask for.
-func (s *settings) features() []string {
-	var f []string
-	if s.psnr {
-		f = append(f, "psnr")
-	}
-	if s.ssim {
-		f = append(f, "float_ssim")
-	}
-	if s.msSSIM {
-		f = append(f, "float_ms_ssim")
-	}
-	return f
-}
-
 // ModelDirs splits the model-dirs property: directories separated by the
 // platform's list separator, as in PATH.
 func (s *settings) modelDirList() []string {
@@ -160,6 +146,26 @@ var ownProperties = []property{
 		func(s *settings) *bool { return &s.ssim }),
 	boolProperty("ms-ssim", "MS-SSIM", "Also compute MS-SSIM (float_ms_ssim; ms-ssim in frame messages)",
 		func(s *settings) *bool { return &s.msSSIM }),
+	{
+		name: "features",
+		spec: func() *glib.ParamSpec {
+			return glib.NewStringParam("features", "Features",
+				"Extra metrics in libvmaf's --feature grammar, NAME or NAME=option=value:option=value, several "+
+					"separated by ';', e.g. \"cambi=full_ref=true;ciede;psnr=enable_chroma=false\" (extractors: "+
+					strings.Join(vmaf.ExtractorNames(), ", ")+"). A request for psnr, float_ssim or float_ms_ssim "+
+					"replaces the boolean property's. Each frame message and the results file carry their outputs "+
+					"under libvmaf's names", nil, rw)
+		},
+		set: func(s *settings, v *glib.Value) error {
+			if err := setString(&s.featureList, v, ""); err != nil {
+				return err
+			}
+			// Kept even when refused: the start then fails saying why.
+			_, err := featureRequests(s.featureList)
+			return err
+		},
+		get: func(_ *vmafSink, s *settings) (*glib.Value, error) { return glib.GValue(s.featureList) },
+	},
 	enumProperty("pool-method", "Pool method", "How the pooled message's score summarises the frames' scores",
 		C.vs_pool_method_get_type(), int(vmaf.PoolMean), func(s *settings) *int { return (*int)(&s.poolMethod) }),
 	uintProperty("threads", "Threads", "Scoring worker threads (0: one per CPU)", 0, 1024, 0,

@@ -7,6 +7,7 @@ import (
 
 	"github.com/vmafsink/vmafsink/pipeline"
 	"github.com/vmafsink/vmafsink/report"
+	"github.com/vmafsink/vmafsink/vmaf"
 )
 
 // resultsFile writes the records to results-filename with the report
@@ -57,6 +58,20 @@ func (f *resultsFile) write(r *pipeline.Record) {
 		model = m.Version
 	}
 	f.err = f.w.WriteFrame(report.Frame{Num: r.Index, Model: model, Metrics: r.Metrics, Models: r.Models})
+}
+
+// setAggregates records the engine's stream-level metrics (libvmaf's
+// aggregate_metrics, such as psnr's apsnr_y), known once the run has
+// finished, for close to write.
+func (f *resultsFile) setAggregates(ms []vmaf.Metric) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.closed || len(ms) == 0 || f.open() != nil {
+		return
+	}
+	for _, m := range ms {
+		f.w.SetAggregate(m.Name, m.Value)
+	}
 }
 
 // close completes the document, an empty one if no frame was scored;

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/vmafsink/vmafsink/pipeline"
@@ -21,16 +22,20 @@ import (
 // it had built and leaves no file touched.
 func start(e *vmafSink, s settings) (*runState, error) {
 	spareProcessor()
-	spec, model, err := loadModel(s)
+	features, err := s.features()
+	if err != nil {
+		return nil, err
+	}
+	spec, model, err := loadModel(s, features)
 	if err != nil {
 		return nil, err
 	}
 	var st *runState // set before the first push, which is when OnApplied may run
-	runner, err := newRunner(e, s, model, func(kind pipeline.CommandKind, next int) { st.applied(kind, next) })
+	runner, err := newRunner(e, s, model, features, func(kind pipeline.CommandKind, next int) { st.applied(kind, next) })
 	if err != nil {
 		return nil, err
 	}
-	st = &runState{e: e, settings: s, runner: runner, last: pipeline.Untimed}
+	st = &runState{e: e, settings: s, features: features, runner: runner, last: pipeline.Untimed}
 	st.gate.init()
 	for i := range st.pads {
 		C.gst_segment_init(&st.pads[i].segment, C.GST_FORMAT_TIME)
@@ -53,7 +58,7 @@ func start(e *vmafSink, s settings) (*runState, error) {
 // engine can score it, so that a setting it cannot honour (engine=libvmaf
 // in a build without it, a model only libvmaf computes) is a settings
 // error at start rather than a scoring failure once the pipeline runs.
-func loadModel(s settings) (string, *vmaf.Model, error) {
+func loadModel(s settings, features []string) (string, *vmaf.Model, error) {
 	spec := s.modelSpec()
 	model, err := vmaf.ParseModelSpec(spec)
 	if err != nil {
@@ -62,8 +67,11 @@ func loadModel(s settings) (string, *vmaf.Model, error) {
 	if err := s.checkModel(model); err != nil {
 		return "", nil, err
 	}
-	probe, err := vmaf.NewContext(vmaf.Config{Models: []*vmaf.Model{model}, Features: s.features(), Engine: s.engine.String()})
+	probe, err := vmaf.NewContext(vmaf.Config{Models: []*vmaf.Model{model}, Features: features, Engine: s.engine.String()})
 	if err != nil {
+		if len(features) > 0 {
+			return "", nil, fmt.Errorf("engine %s with model %q and features %q: %w", s.engine, spec, strings.Join(features, ";"), err)
+		}
 		return "", nil, fmt.Errorf("engine %s with model %q: %w", s.engine, spec, err)
 	}
 	probe.Close()
@@ -72,7 +80,7 @@ func loadModel(s settings) (string, *vmaf.Model, error) {
 
 // newRunner makes the frame-boundary engine with the settings' pairing,
 // back-pressure and pause behaviour.
-func newRunner(e *vmafSink, s settings, model *vmaf.Model, applied func(pipeline.CommandKind, int)) (*pipeline.Runner, error) {
+func newRunner(e *vmafSink, s settings, model *vmaf.Model, features []string, applied func(pipeline.CommandKind, int)) (*pipeline.Runner, error) {
 	threads := int(s.threads)
 	if threads == 0 {
 		threads = runtime.NumCPU()
@@ -84,7 +92,7 @@ func newRunner(e *vmafSink, s settings, model *vmaf.Model, applied func(pipeline
 	return pipeline.New(pipeline.Config{
 		Scorer: vmaf.Config{
 			Models:    []*vmaf.Model{model},
-			Features:  s.features(),
+			Features:  features,
 			Threads:   threads,
 			Subsample: int(s.subsample),
 			Engine:    s.engine.String(),
@@ -137,7 +145,7 @@ func (st *runState) startControl(spec string) error {
 		Element:    e.name(),
 		Engine:     s.engine.String(),
 		ModelSpec:  spec,
-		Features:   s.features(),
+		Features:   st.features,
 		Runner:     st.runner,
 		Logger:     slog.New(&slogHandler{e: e}),
 	})

@@ -19,6 +19,7 @@ import (
 type runState struct {
 	e        *vmafSink
 	settings settings
+	features []string // the extra metrics' requests (settings.features)
 	runner   *pipeline.Runner
 	frames   framePool
 	results  *resultsFile  // nil without results-filename
@@ -133,9 +134,11 @@ func (st *runState) finish() (did bool) {
 		st.lastMu.Lock()
 		last := st.last
 		st.lastMu.Unlock()
-		st.e.postPooled(st.runner.Status(), st.runner.Pooled(), st.settings.poolMethod, last)
+		aggregates := st.runner.Aggregates()
+		st.e.postPooled(st.runner.Status(), st.runner.Pooled(), aggregates, st.settings.poolMethod, last)
 		st.e.notifyScores()
 		if st.results != nil {
+			st.results.setAggregates(aggregates)
 			if err := st.results.close(); err != nil {
 				st.e.fail(errWrite, "cannot write the VMAF results file", err.Error())
 			}

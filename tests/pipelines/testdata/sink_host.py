@@ -198,6 +198,90 @@ def case_props(ref, dist):
     p.set_state(Gst.State.NULL)
 
 
+def case_features(ref, dist):
+    # Extra metrics requested in libvmaf's --feature grammar, beside the
+    # psnr property, whose request the features property's replaces.
+    import json
+    import os
+    import tempfile
+    path = os.path.join(tempfile.mkdtemp(), "scores.json")
+    p = Gst.parse_launch(files(ref, dist) + f"vmafsink name=v psnr=true results-filename={path}")
+    v = p.get_by_name("v")
+    v.set_property("features", "cambi=full_ref=true; ciede;psnr=enable_chroma=false:enable_apsnr=true")
+    out(features=v.get_property("features"))
+    bus = p.get_bus()
+    p.set_state(Gst.State.PLAYING)
+    frames, got, pooled_msg, eos = 0, {}, None, False
+    deadline = time.time() + 60
+    while time.time() < deadline and not eos:
+        m = bus.timed_pop_filtered(int(0.1 * SEC), Gst.MessageType.ELEMENT | Gst.MessageType.EOS | Gst.MessageType.ERROR)
+        if m is None:
+            continue
+        if m.type == Gst.MessageType.ERROR:
+            out(error=m.parse_error()[0].message)
+            break
+        if m.type == Gst.MessageType.EOS:
+            eos = True
+            break
+        s = m.get_structure()
+        if s.get_name() != "VMAF":
+            continue
+        if s.get_string("type") == "pooled":
+            pooled_msg = s
+            continue
+        frames += 1
+        for f in ("cambi", "cambi_full_reference", "cambi_source", "ciede2000", "psnr_y", "psnr-y", "psnr_cb", "vmaf"):
+            ok, val = s.get_double(f)
+            if ok:
+                got[f] = got.get(f, 0) + 1
+    p.set_state(Gst.State.NULL)
+    out(eos=eos, frames=frames)
+    for f in ("cambi", "cambi_full_reference", "cambi_source", "ciede2000", "psnr_y", "psnr-y", "psnr_cb", "vmaf"):
+        out(**{"with_" + ("psnr_y_alias" if f == "psnr-y" else f): got.get(f, 0)})
+    for f in ("ciede2000-mean", "cambi_full_reference-mean", "psnr_y-mean", "apsnr_y", "psnr_cb-mean"):
+        ok, val = pooled_msg.get_double(f) if pooled_msg else (False, 0)
+        out(**{"pooled_" + f.replace("-", "_"): round(val, 6) if ok else "none"})
+    with open(path) as fh:
+        doc = json.load(fh)
+    fm = doc["frames"]
+    out(file_frames=len(fm),
+        file_ciede=sum(1 for f in fm if "ciede2000" in f["metrics"]),
+        file_cambi=sum(1 for f in fm if "cambi_full_reference" in f["metrics"]),
+        file_apsnr_y=round(doc.get("aggregate_metrics", {}).get("apsnr_y", -1), 6),
+        file_ciede_mean=round(doc["pooled_metrics"]["ciede2000"]["mean"], 6))
+
+
+def case_bad_features(ref, dist):
+    # A request the engine refuses: a warning when set, a settings error
+    # at start, and the pipeline neither starts nor hangs.
+    for factory in ("vmafsink", "vmafpass"):
+        spec = Gst.ElementFactory.make(factory).find_property("features")
+        out(**{factory + "_features_ready": bool(spec.flags & Gst.PARAM_MUTABLE_READY)})
+    p = Gst.parse_launch(files(ref, dist) + "vmafsink name=v frame-message=false")
+    v = p.get_by_name("v")
+    bus = p.get_bus()
+    v.set_property("features", "ciede;cambi=bogus=1")
+    m = wait(bus, Gst.MessageType.WARNING, 5)
+    out(set_warning=m.parse_warning()[0].message if m else "none")
+    ret = p.set_state(Gst.State.PLAYING)
+    out(start_return=ret.value_nick)
+    m = wait(bus, Gst.MessageType.ERROR, 10)
+    if m:
+        err, dbg = m.parse_error()
+        out(start_error=err.message, start_error_domain=err.domain)
+    else:
+        out(start_error="none")
+    t0 = time.time()
+    p.set_state(Gst.State.NULL)
+    out(null_seconds=round(time.time() - t0, 1))
+    # The same element starts once the request is fixed.
+    v.set_property("features", "ciede")
+    p.set_state(Gst.State.PLAYING)
+    s, eos = pooled(bus, 30)
+    out(fixed_eos=eos, fixed_scored=field(s, "frames-scored"),
+        fixed_ciede=s.has_field("ciede2000-mean") if s else False)
+    p.set_state(Gst.State.NULL)
+
 CASES = {
     "props": case_props,
     "paused": case_paused,
@@ -206,6 +290,8 @@ CASES = {
     "ref-ends": case_ref_ends,
     "one-linked": case_one_linked,
     "latency": case_latency,
+    "features": case_features,
+    "bad-features": case_bad_features,
 }
 
 if __name__ == "__main__":

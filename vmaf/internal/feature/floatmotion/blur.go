@@ -63,10 +63,11 @@ func reflect(t, n int) int {
 type rows struct {
 	ext  []float32
 	taps []*float32
+	avx2 bool // run the vector passes
 }
 
 func newRows(w, radius int) *rows {
-	return &rows{ext: make([]float32, w+2*radius), taps: make([]*float32, 2*radius+1)}
+	return &rows{ext: make([]float32, w+2*radius), taps: make([]*float32, 2*radius+1), avx2: hasAVX2()}
 }
 
 // blur filters src into dst, columns first, then rows. Each sample's taps
@@ -78,7 +79,7 @@ func newRows(w, radius int) *rows {
 func (s *rows) blur(src, dst plane, f []float32) {
 	w, r := src.w, len(f)/2
 	vec := 0
-	if hasAVX2 {
+	if s.avx2 {
 		vec = w &^ 7
 	}
 	for i := range src.h {

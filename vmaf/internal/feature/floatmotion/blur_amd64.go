@@ -2,10 +2,11 @@
 
 package floatmotion
 
-import "golang.org/x/sys/cpu"
+import "github.com/vmafsink/vmafsink/vmaf/internal/cpu"
 
-// hasAVX2 tells whether the CPU and OS run the AVX2 blur.
-var hasAVX2 = cpu.X86.HasAVX2
+// hasAVX2 tells whether the CPU and OS run the AVX2 blur and the
+// process's CPU mask allows it; instances read it when they are made.
+func hasAVX2() bool { return cpu.Get().AVX2 }
 
 // vblur is the blur's vertical pass over n columns (a multiple of 8):
 // dst[j] is the sum over k of f[k]·rows[k][j].

@@ -2,7 +2,7 @@
 
 package floatmotion
 
-const hasAVX2 = false
+func hasAVX2() bool { return false }
 
 func vblur(dst *float32, rows []*float32, f []float32, n int) {
 	panic("floatmotion: no vector blur on this platform")

@@ -36,11 +36,12 @@ type rows struct {
 	// ra and rb point at the rows of ref and dis under each tap, for the
 	// vector filters.
 	ra, rb []*float32
+	avx2   bool // run the vector filters
 }
 
 func newRows(w, radius int) *rows {
 	r := &rows{ra: make([]*float32, 2*radius+1), rb: make([]*float32, 2*radius+1),
-		nv: make([]float32, w), dv: make([]float32, w)}
+		nv: make([]float32, w), dv: make([]float32, w), avx2: hasAVX2()}
 	for c := range r.ext {
 		r.ext[c] = make([]float32, w+2*radius)
 		r.out[c] = make([]float32, w)
@@ -59,7 +60,7 @@ func newRows(w, radius int) *rows {
 func (s *rows) vertical5(ref, dis plane, f []float32, i int) {
 	w, r := ref.w, len(f)/2
 	from := 0
-	if hasAVX2 && w >= 8 {
+	if s.avx2 && w >= 8 {
 		ra, rb := s.ra[:len(f)], s.rb[:len(f)]
 		for k := range f {
 			y := reflect(i-r+k, ref.h)
@@ -94,7 +95,7 @@ func (s *rows) vertical5(ref, dis plane, f []float32, i int) {
 func (s *rows) vertical2(ref, dis plane, f []float32, i int) {
 	w, r := ref.w, len(f)/2
 	from := 0
-	if hasAVX2 && w >= 8 {
+	if s.avx2 && w >= 8 {
 		ra, rb := s.ra[:len(f)], s.rb[:len(f)]
 		for k := range f {
 			y := reflect(i-r+k, ref.h)
@@ -129,7 +130,7 @@ func (s *rows) margins(c, w, r int) {
 // horizontal filters ext row c along the row into out row c.
 func (s *rows) horizontal(c int, f []float32, w int) {
 	from := 0
-	if hasAVX2 && w >= 8 {
+	if s.avx2 && w >= 8 {
 		from = w &^ 7
 		hconv(&s.out[c][0], &s.ext[c][0], f, from)
 	}
@@ -150,7 +151,7 @@ func (s *rows) horizontal(c int, f []float32, w int) {
 // skipping the odd ones in scalar code.
 func (s *rows) horizontalEven(c int, f []float32, w int, dst []float32) {
 	from := 0
-	if hasAVX2 && w >= 8 {
+	if s.avx2 && w >= 8 {
 		n := w &^ 7
 		hconv(&s.out[c][0], &s.ext[c][0], f, n)
 		from = (n + 1) / 2

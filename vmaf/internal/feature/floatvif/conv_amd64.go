@@ -2,10 +2,11 @@
 
 package floatvif
 
-import "golang.org/x/sys/cpu"
+import "github.com/vmafsink/vmafsink/vmaf/internal/cpu"
 
-// hasAVX2 tells whether the CPU and OS run the AVX2 filters.
-var hasAVX2 = cpu.X86.HasAVX2
+// hasAVX2 tells whether the CPU and OS run the AVX2 filters and the
+// process's CPU mask allows them; instances read it when they are made.
+func hasAVX2() bool { return cpu.Get().AVX2 }
 
 // vconv5 is the vertical pass of vertical5 over n columns (a multiple of
 // 8), ra[k] and rb[k] pointing at the k-th tap's rows of ref and dis.

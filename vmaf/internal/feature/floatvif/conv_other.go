@@ -2,7 +2,7 @@
 
 package floatvif
 
-const hasAVX2 = false
+func hasAVX2() bool { return false }
 
 func vconv5(m1, m2, xx, yy, xy *float32, ra, rb []*float32, f []float32, n int) {
 	panic("floatvif: no vector filters on this platform")

@@ -15,6 +15,7 @@ type statistic struct {
 	// widened to float64 is below sigmaNsq exactly when it is below this,
 	// which lets the vector code compare in float32.
 	below float32
+	avx2  bool // run the vector statistic
 }
 
 func newStatistic(gainLimit, sigmaNsq float64) statistic {
@@ -28,6 +29,7 @@ func newStatistic(gainLimit, sigmaNsq float64) statistic {
 		sigmaNsq:    sigmaNsq,
 		sigmaMaxInv: float32(float64(sq) / (255.0 * 255.0)),
 		below:       below,
+		avx2:        hasAVX2(),
 	}
 }
 
@@ -39,7 +41,7 @@ func (s *statistic) row(mu1, mu2, xx, yy, xy, nv, dv []float32) (num, den float3
 	n := len(mu1)
 	mu2, xx, yy, xy = mu2[:n], xx[:n], yy[:n], xy[:n]
 	from := 0
-	if hasAVX2 && n >= 8 {
+	if s.avx2 && n >= 8 {
 		from = n &^ 7
 		statVec(&mu1[0], &mu2[0], &xx[0], &yy[0], &xy[0], &nv[0], &dv[0], from, s.gainLimit, s.sigmaMaxInv, s.below, s.sigmaNsq)
 		for j, v := range nv[:from] {

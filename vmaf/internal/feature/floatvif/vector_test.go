@@ -10,7 +10,7 @@ import (
 // give the scalar code's bits on random rows that include the statistic's
 // edge cases (negative, zero and tiny variances, negative covariance).
 func TestVectorMatchesScalar(t *testing.T) {
-	if !hasAVX2 {
+	if !hasAVX2() {
 		t.Skip("no AVX2")
 	}
 	rng := rand.New(rand.NewPCG(1, 2))

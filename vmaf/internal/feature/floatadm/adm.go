@@ -23,13 +23,16 @@ type adm struct {
 	den          []float32    // a row of reference coefficients + eps
 	gain         [3][]float32 // a row of each band's gains
 	tapY, tapX   [4][]int
+	// sse2 runs the SSE2 loops, which give the portable loops' bits; the
+	// reciprocal division (divRow) is part of the numbers, not a choice.
+	sse2 bool
 }
 
 func newADM(w, h int, p *params) *adm {
 	bw, bh := (w+1)/2, (h+1)/2
 	n := bw * bh
 	plane := func() []float32 { return make([]float32, n) }
-	x := &adm{p: p, w: w, h: h, ref: make([]float32, w*h), dis: make([]float32, w*h)}
+	x := &adm{p: p, w: w, h: h, ref: make([]float32, w*h), dis: make([]float32, w*h), sse2: hasSSE2()}
 	for k := range 2 {
 		x.refA[k], x.disA[k] = plane(), plane()
 	}

@@ -211,7 +211,11 @@ func (x *adm) cmRow(inner *[3]float32, src, scaled, mask *[3][]float32, r0, r1, 
 			scaled[b][r1+jLo : r1+jHi],
 		}
 	}
-	thresholds(thr, &rows)
+	if x.sse2 {
+		thresholds(thr, &rows)
+	} else {
+		thresholdsGo(thr, &rows, 0)
+	}
 	sh, sv, sd := src[0][r1+jLo:r1+jHi], src[1][r1+jLo:r1+jHi], src[2][r1+jLo:r1+jHi]
 	sh, sv, sd = sh[:len(thr)], sv[:len(thr)], sd[:len(thr)]
 	ih, iv, id := inner[0], inner[1], inner[2]

@@ -62,7 +62,11 @@ func (x *adm) decouple(ref, dis *bands, w, h int) {
 			r: [3][]float32{x.r[0][lo:hi], x.r[1][lo:hi], x.r[2][lo:hi]},
 			a: [3][]float32{x.a[0][lo:hi], x.a[1][lo:hi], x.a[2][lo:hi]},
 		}
-		decoupleRow(&rows, egl)
+		if x.sse2 {
+			decoupleRow(&rows, egl)
+		} else {
+			decoupleGo(&rows, 0, egl)
+		}
 	}
 }
 

@@ -54,7 +54,11 @@ func (x *adm) dwt2(src []float32, sstride, w, h int, dst *bands, loOnly bool) {
 		r3 := src[x.tapY[3][i]*sstride:][:len(lo)]
 		// Both filters, whether or not hi is wanted: a skipped scale 0
 		// is rare.
-		vertical(lo, hi, r0, r1, r2, r3)
+		if x.sse2 {
+			vertical(lo, hi, r0, r1, r2, r3)
+		} else {
+			verticalGo(lo, hi, r0, r1, r2, r3, 0)
+		}
 		o := i * ow
 		if loOnly {
 			x.dwtRow(lo, dst.a[o:o+ow], x.spare[:ow])
@@ -81,7 +85,11 @@ func (x *adm) dwtRow(src, lo, hi []float32) {
 	end := max((w-3)/2+1, 1)
 	end = min(end, len(lo))
 	edge(0)
-	horizontal(src, lo, hi, end)
+	if x.sse2 {
+		horizontal(src, lo, hi, end)
+	} else {
+		horizontalGo(src, lo, hi, 1, end)
+	}
 	for j := max(end, 1); j < len(lo); j++ {
 		edge(j)
 	}

@@ -1,5 +1,11 @@
 package floatadm
 
+import "github.com/vmafsink/vmafsink/vmaf/internal/cpu"
+
+// hasSSE2 tells whether the process's CPU mask lets the SSE2 loops run;
+// instances read it when they are made.
+func hasSSE2() bool { return cpu.Get().SSE2 }
+
 // vertical is the wavelet's vertical pass over one output row: four
 // columns at a time with SSE2, whose lanes repeat filter4's products and
 // sums in its order, the rest with verticalGo.

@@ -116,7 +116,11 @@ func cmdExtractors(ctx context.Context, g globals, args []string, stdout, stderr
 			if o.DefaultOnly {
 				notes = append(notes, "default only")
 			}
-			fmt.Fprintf(tw, "  %s\t%s\t= %s\t%s\n", o.Name, o.Type, o.Default, strings.Join(notes, ", "))
+			line := fmt.Sprintf("  %s\t%s\t= %s", o.Name, o.Type, o.Default)
+			if len(notes) > 0 {
+				line += "\t" + strings.Join(notes, ", ")
+			}
+			fmt.Fprintln(tw, line)
 		}
 		tw.Flush()
 	}

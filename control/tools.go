@@ -62,7 +62,7 @@ type scoreArgs struct {
 }
 
 type swapArgs struct {
-	Model     string `json:"model" jsonschema:"built-in model version (e.g. vmaf_v0.6.1, vmaf_v0.6.1neg, vmaf_4k_v0.6.1), a model file path, or libvmaf's key=value grammar (version=...|path=...[:name=...])"`
+	Model     string `json:"model" jsonschema:"built-in model version (e.g. vmaf_v0.6.1, vmaf_v0.6.1neg, vmaf_4k_v0.6.1, vmaf_float_v0.6.1), a model file path, or libvmaf's key=value grammar (version=...|path=...[:name=...])"`
 	Name      string `json:"name,omitempty" jsonschema:"metric name for the new model's score (default: the model's own name)"`
 	Wait      bool   `json:"wait,omitempty" jsonschema:"block until the swap is applied and return the first frame index scored by the new model"`
 	TimeoutMS int    `json:"timeout_ms,omitempty" jsonschema:"with wait: give up after this many milliseconds (default 30000)"`

@@ -15,6 +15,7 @@ import (
 	"syscall"
 
 	"github.com/vmafsink/vmafsink/report"
+	"github.com/vmafsink/vmafsink/vmaf"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -72,6 +73,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 }
 
 func score(ctx context.Context, s *settings, stdout, stderr io.Writer) error {
+	vmaf.SetCPUMask(uint64(s.cpuMask))
 	models, err := s.loadModels()
 	if err != nil {
 		return err
@@ -100,11 +102,18 @@ func score(ctx context.Context, s *settings, stdout, stderr io.Writer) error {
 
 	j := &job{s: s, models: models, stdout: stdout, stderr: stderr, ref: ref, dist: dist}
 	switch {
-	case s.noPrediction && len(s.models) == 0:
+	case s.noPrediction && len(s.models) == 0 && len(s.features) > 0 && s.mcpSocket == "":
 		// libvmaf's tool then loads no model at all and extracts only
-		// the --feature metrics; the engine still needs one, whose
-		// features are left out.
-		j.results.hide = notExtraFeature(s.features)
+		// the --feature metrics; so does the engine.
+		j.models = nil
+	case s.noPrediction && len(s.models) == 0:
+		// A measurement an agent steers needs a model to swap; its
+		// outputs and features are left out.
+		hide, err := notExtraFeature(s.features)
+		if err != nil {
+			return err
+		}
+		j.results.hide = hide
 	case s.noPrediction:
 		j.results.hide = modelOutputs(models)
 	}

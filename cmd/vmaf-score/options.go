@@ -31,6 +31,7 @@ type settings struct {
 	formatSet bool
 
 	threads, subsample  int
+	cpuMask             int // libvmaf's --cpumask: kernel sets turned off
 	frameCnt            int
 	skipRef, skipDist   int
 	quiet, showProgress bool
@@ -114,8 +115,8 @@ var options = []option{
 		}},
 	{0, "subsample", "N", "score only every Nth frame",
 		func(s *settings, v string) error { return parseUint(v, "--subsample", &s.subsample) }},
-	{'c', "cpumask", "MASK", "accepted for compatibility; ignored",
-		func(s *settings, v string) error { var n int; return parseUint(v, "-c/--cpumask", &n) }},
+	{'c', "cpumask", "MASK", "restrict the vector kernels as libvmaf does (bits: 1 SSE2, 2 SSSE3, 4 SSE4.1, 8 AVX2, 16 AVX-512)",
+		func(s *settings, v string) error { return parseUint(v, "-c/--cpumask", &s.cpuMask) }},
 	{0, "gpumask", "MASK", "accepted for compatibility; ignored",
 		func(s *settings, v string) error { var n int; return parseUint(v, "--gpumask", &n) }},
 	{0, "aom_ctc", "VERSION", "AOM common test conditions preset: models and features (v1.0 to v7.0)",

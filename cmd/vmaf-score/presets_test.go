@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"testing"
 )
@@ -114,4 +115,28 @@ func extraLog(t *testing.T, pair string) []map[string]float64 {
 	}
 	t.Fatalf("no extra/%s.extra.json.xz in %v", pair, goldenDirs())
 	return nil
+}
+
+// TestCPUMask scores a pair with the vector kernels and without them
+// (--cpumask 31 turns every set off): the logs must be identical.
+func TestCPUMask(t *testing.T) {
+	dir := t.TempDir()
+	var logs [2][]byte
+	for i, mask := range []string{"0", "31"} {
+		out := filepath.Join(dir, mask+".json")
+		res := vmafScore(t, "-r", goldenY4M(t, smallRef), "-d", goldenY4M(t, smallDist), "--cpumask", mask,
+			"--feature", "float_vif", "--feature", "float_adm", "--feature", "float_motion", "-q", "--json", "-o", out)
+		if res.code != 0 {
+			t.Fatalf("--cpumask %s: exit %d: %s", mask, res.code, res.stderr)
+		}
+		var err error
+		if logs[i], err = os.ReadFile(out); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Only the measured speed may differ.
+	fps := regexp.MustCompile(`"fps": [^,]*,`)
+	if a, b := fps.ReplaceAll(logs[0], nil), fps.ReplaceAll(logs[1], nil); string(a) != string(b) || len(a) == len(logs[0]) {
+		t.Errorf("scores differ with the vector kernels turned off (or the logs have no fps field to ignore)")
+	}
 }

@@ -84,15 +84,17 @@ func modelOutputs(models []*vmaf.Model) func(string) bool {
 
 // notExtraFeature returns a test for the metric names that none of the
 // --feature extractors reports.
-func notExtraFeature(features []string) func(string) bool {
-	return func(name string) bool {
-		for _, f := range features {
-			if name == f || (f == "psnr" && strings.HasPrefix(name, "psnr_")) {
-				return false
-			}
-		}
-		return true
+func notExtraFeature(features []string) (func(string) bool, error) {
+	probe, err := vmaf.NewContext(vmaf.Config{Features: features})
+	if err != nil {
+		return nil, err
 	}
+	defer probe.Close()
+	keep := map[string]bool{}
+	for _, n := range probe.MetricNames() {
+		keep[n] = true
+	}
+	return func(name string) bool { return !keep[name] }, nil
 }
 
 // results takes the engine's per-frame results, on the engine's goroutine.

@@ -40,6 +40,7 @@ const (
 // (subscriptions, log levels, per-listen ids); the params it hands every
 // legacy session for a frame are the same, so their line is encoded once.
 func (s *Server) sendingMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
+	s.sendNext = next
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		if method != methodResourceUpdated && method != methodLogMessage {
 			return next(ctx, method, req)
@@ -94,7 +95,11 @@ func (s *Server) receivingMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("invalid params: unknown logging level %q (want one of %s)", lvl, strings.Join(logLevels, ", "))}
 			}
 		}
-		if sess := s.lookup(req.GetSession()); sess != nil {
+		sess := s.lookup(req.GetSession())
+		if sl, ok := ctx.Value(slotKey{}).(*httpSlot); ok && sess == nil {
+			sess = s.adopt(req.GetSession(), sl)
+		}
+		if sess != nil {
 			if int(sess.inFlight.Add(1)) > s.opts.MaxInFlight {
 				sess.inFlight.Add(-1)
 				return nil, &jsonrpc.Error{Code: RPCBusy, Message: fmt.Sprintf("%s: more than %d requests in flight; wait for replies", CodeBusy, s.opts.MaxInFlight)}

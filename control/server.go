@@ -48,6 +48,18 @@ type Options struct {
 	MaxWait time.Duration
 	// ListTimeout bounds one vmaf_list_models call (default 10s).
 	ListTimeout time.Duration
+	// HTTPAddr, when set, also serves the server over HTTP on this
+	// loopback address (HOST:PORT; port 0 lets the system choose, see
+	// Server.HTTPAddr): Streamable HTTP at /mcp, HTTP+SSE at /sse. Other
+	// addresses are refused.
+	HTTPAddr string
+	// HTTPTokenFile names a file holding a bearer token, read at start,
+	// that every HTTP request must carry (Authorization: Bearer TOKEN).
+	HTTPTokenFile string
+	// HTTPIdleTimeout closes a Streamable HTTP session that has had no
+	// request open, not even a listening GET, for this long (default 10
+	// minutes): a client may go without ending its session.
+	HTTPIdleTimeout time.Duration
 	// Version is reported to clients as the server version.
 	Version string
 	// Logger receives connection events (default: discarded).
@@ -85,6 +97,9 @@ func (o Options) withDefaults() Options {
 	if o.ListTimeout <= 0 {
 		o.ListTimeout = 10 * time.Second
 	}
+	if o.HTTPIdleTimeout <= 0 {
+		o.HTTPIdleTimeout = 10 * time.Minute
+	}
 	if o.Version == "" {
 		o.Version = "dev"
 	}
@@ -97,7 +112,7 @@ func (o Options) withDefaults() Options {
 // maxListings bounds concurrent vmaf_list_models calls.
 const maxListings = 2
 
-// Server is an MCP server for one Target on one Unix socket.
+// Server is an MCP server for one Target on a Unix socket, on HTTP, or both.
 type Server struct {
 	opts   Options
 	target Target
@@ -105,8 +120,9 @@ type Server struct {
 	mcp    *mcp.Server
 	uid    int
 
-	ln   *net.UnixListener
-	sock socketFile
+	ln    *net.UnixListener // nil without a socket
+	sock  socketFile
+	httpf *httpFront // nil without HTTP
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -116,7 +132,13 @@ type Server struct {
 	sessions map[*mcp.ServerSession]*session
 	conns    map[*wireConn]struct{} // every open connection, for shutdown
 	perPeer  map[int32]int          // open connections by peer pid
-	listing  chan struct{}          // vmaf_list_models calls running
+	slots    map[*httpSlot]struct{} // HTTP clients holding a slot
+	httpIDs  map[string]*httpActivity
+	listing  chan struct{} // vmaf_list_models calls running
+
+	// sendNext is the SDK's sending handler below ours, which HTTP
+	// sessions' writers call to send what the middleware queued.
+	sendNext mcp.MethodHandler
 
 	latest    atomic.Pointer[Record]
 	shared    atomic.Pointer[sharedLines]
@@ -127,18 +149,24 @@ type Server struct {
 // session is our side of one connected client.
 type session struct {
 	ss       *mcp.ServerSession
-	wire     *wireConn
+	wire     *wireConn // nil over HTTP
+	slot     *httpSlot // nil over the socket
 	out      *outbox
 	peer     peer
 	inFlight atomic.Int32
 	subs     map[string]bool // guarded by Server.mu
 }
 
-// Start binds the socket at path and serves t on it until Close. Errors in
-// binding (missing directory, a live server on path) are returned here.
+// Start binds the socket at path (if not empty) and the HTTP address of
+// opts (if set), and serves t on them until Close. Errors in binding
+// (missing directory, a live server on path, an address in use or not on
+// loopback) are returned here.
 func Start(path string, t Target, opts Options) (*Server, error) {
 	if t == nil {
 		return nil, errors.New("control: nil target")
+	}
+	if path == "" && opts.HTTPAddr == "" {
+		return nil, errors.New("control: socket path is empty and no HTTP address is given: nothing to serve on")
 	}
 	s := newServer(path, t, opts)
 	if err := s.start(); err != nil {
@@ -148,20 +176,40 @@ func Start(path string, t Target, opts Options) (*Server, error) {
 }
 
 func (s *Server) start() error {
-	ln, sf, err := listenSocket(s.path, s.allowGID())
-	if err != nil {
-		return err
+	if s.path != "" {
+		ln, sf, err := listenSocket(s.path, s.allowGID())
+		if err != nil {
+			return err
+		}
+		s.ln, s.sock = ln, sf
 	}
-	s.ln, s.sock = ln, sf
-	// Every goroutine serving the socket descends from these two and
+	if s.opts.HTTPAddr != "" {
+		if err := s.startHTTP(); err != nil {
+			if s.ln != nil {
+				s.ln.Close()
+				s.sock.remove()
+			}
+			return err
+		}
+	}
+	// Every goroutine serving the control plane descends from these and
 	// inherits the label, so a CPU profile of the host process shows what
-	// the control plane costs (go tool pprof -tagfocus vmafsink=control).
+	// it costs (go tool pprof -tagfocus vmafsink=control).
 	pprof.Do(context.Background(), pprof.Labels("vmafsink", "control"), func(context.Context) {
-		s.wg.Add(2)
-		go s.acceptLoop()
+		s.wg.Add(1)
 		go s.publish()
+		if s.ln != nil {
+			s.wg.Add(1)
+			go s.acceptLoop()
+			s.opts.Logger.Info("control socket listening", "path", s.path)
+		}
+		if s.httpf != nil {
+			s.wg.Add(2)
+			go s.serveHTTP()
+			go s.reapIdle()
+			s.opts.Logger.Info("control HTTP listening", "address", s.HTTPAddr())
+		}
 	})
-	s.opts.Logger.Info("control socket listening", "path", s.path)
 	return nil
 }
 
@@ -188,6 +236,8 @@ func newServer(path string, t Target, opts Options) *Server {
 		sessions: make(map[*mcp.ServerSession]*session),
 		conns:    make(map[*wireConn]struct{}),
 		perPeer:  make(map[int32]int),
+		slots:    make(map[*httpSlot]struct{}),
+		httpIDs:  make(map[string]*httpActivity),
 		listing:  make(chan struct{}, maxListings),
 	}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "vmafsink", Title: "vmafsink VMAF measurement", Version: opts.Version}, &mcp.ServerOptions{
@@ -217,7 +267,7 @@ func (s *Server) allowGID() int {
 	return -1
 }
 
-// Path returns the socket path.
+// Path returns the socket path ("" without a socket).
 func (s *Server) Path() string { return s.path }
 
 // Close disconnects every client, stops serving and removes the socket
@@ -225,7 +275,9 @@ func (s *Server) Path() string { return s.path }
 func (s *Server) Close() error {
 	s.closeOnce.Do(func() {
 		s.cancel()
-		s.ln.Close()
+		if s.ln != nil {
+			s.ln.Close()
+		}
 		s.mu.Lock()
 		for w := range s.conns {
 			w.Close()
@@ -233,14 +285,15 @@ func (s *Server) Close() error {
 		s.mu.Unlock()
 		// The socket goes first: whatever still runs, nobody can connect.
 		s.sock.remove()
+		s.closeHTTP()
 		done := make(chan struct{})
 		go func() { s.wg.Wait(); close(done) }()
 		select {
 		case <-done:
 		case <-time.After(s.opts.CloseTimeout):
-			s.opts.Logger.Warn("control socket closed with handlers still running; not waiting for them", "path", s.path, "waited", s.opts.CloseTimeout)
+			s.opts.Logger.Warn("control plane closed with handlers still running; not waiting for them", "path", s.path, "waited", s.opts.CloseTimeout)
 		}
-		s.opts.Logger.Info("control socket closed", "path", s.path)
+		s.opts.Logger.Info("control plane closed", "path", s.path)
 	})
 	return nil
 }
@@ -338,7 +391,7 @@ func (s *Server) track(w *wireConn, p peer) string {
 	switch {
 	case s.ctx.Err() != nil:
 		return "the server is shutting down"
-	case len(s.conns) >= s.opts.MaxSessions:
+	case s.clientsLocked() >= s.opts.MaxSessions:
 		return fmt.Sprintf("%d clients already connected (the limit; mcp-max-clients)", s.opts.MaxSessions)
 	case s.perPeer[p.pid] >= s.opts.MaxSessionsPerPeer:
 		return fmt.Sprintf("process %d already has %d connections, its share of the %d client slots", p.pid, s.perPeer[p.pid], s.opts.MaxSessions)

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/vmafsink/vmafsink/control"
 	"github.com/vmafsink/vmafsink/control/attach"
@@ -10,7 +11,7 @@ import (
 	"github.com/vmafsink/vmafsink/vmaf"
 )
 
-// With --mcp-uds the pairs go through a pipeline.Runner, the engine the
+// With --mcp-uds or --mcp-http the pairs go through a pipeline.Runner, the engine the
 // GStreamer element uses: model swaps, pause and resume queued by an agent
 // take effect between two pairs, and every record names the model that
 // scored it, in the output file too.
@@ -59,14 +60,34 @@ func (j *job) newRunnerSink() (sink, error) {
 		ModelSpec: spec,
 		Engine:    j.s.engine,
 		Features:  j.s.features,
-		Options:   control.Options{MaxSessions: j.s.mcpMaxClients},
+		Options: control.Options{MaxSessions: j.s.mcpMaxClients,
+			HTTPAddr: j.s.mcpHTTP, HTTPTokenFile: j.s.mcpTokenFile},
 	})
 	if err != nil {
 		rs.cancel()
 		r.Close()
-		return nil, fmt.Errorf("--mcp-uds %s: %w", j.s.mcpSocket, err)
+		return nil, fmt.Errorf("%s: %w", j.s.mcpFlags(), err)
+	}
+	if a, ok := rs.srv.(interface{ HTTPAddr() string }); ok && a.HTTPAddr() != "" {
+		// With port 0 this is the only way a client learns the port.
+		fmt.Fprintf(j.stderr, "vmaf-score: MCP on http://%s/mcp (HTTP+SSE on /sse)\n", a.HTTPAddr())
 	}
 	return rs, nil
+}
+
+// serveMCP reports whether the run serves the control plane.
+func (s *settings) serveMCP() bool { return s.mcpSocket != "" || s.mcpHTTP != "" }
+
+// mcpFlags names the control plane's options as given, for errors.
+func (s *settings) mcpFlags() string {
+	var f []string
+	if s.mcpSocket != "" {
+		f = append(f, "--mcp-uds "+s.mcpSocket)
+	}
+	if s.mcpHTTP != "" {
+		f = append(f, "--mcp-http "+s.mcpHTTP)
+	}
+	return strings.Join(f, ", ")
 }
 
 // releaser adapts a frame's release function to pipeline.Releaser; a func

@@ -42,6 +42,8 @@ type settings struct {
 	streams       [2]int // which video stream of each FFmpeg input: 0 the first
 	align         string // "order" or "pts"
 	mcpSocket     string
+	mcpHTTP       string   // loopback HOST:PORT for MCP over HTTP
+	mcpTokenFile  string   // bearer token file for --mcp-http
 	mcpMaxClients int      // 0: the control plane's default
 	modelDirs     []string // directories whose model files an agent may swap in
 
@@ -168,7 +170,11 @@ var options = []option{
 		}},
 	{0, "mcp-uds", "SOCK", "serve live scores and commands over MCP on this Unix socket",
 		func(s *settings, v string) error { s.mcpSocket = v; return nil }},
-	{0, "mcp-max-clients", "N", "with --mcp-uds: clients served at once (default 32; one process may hold half)",
+	{0, "mcp-http", "ADDR:PORT", "serve the same over MCP Streamable HTTP (/mcp) and HTTP+SSE (/sse) on this loopback address (port 0: any free port, printed on stderr)",
+		func(s *settings, v string) error { s.mcpHTTP = v; return nil }},
+	{0, "mcp-http-token-file", "FILE", "with --mcp-http: every request must carry the bearer token this file holds",
+		func(s *settings, v string) error { s.mcpTokenFile = v; return nil }},
+	{0, "mcp-max-clients", "N", "with --mcp-uds or --mcp-http: clients served at once, on both (default 32; one process may hold half of the socket's)",
 		func(s *settings, v string) error {
 			if err := parseUint(v, "--mcp-max-clients", &s.mcpMaxClients); err != nil {
 				return err
@@ -178,7 +184,7 @@ var options = []option{
 			}
 			return nil
 		}},
-	{0, "model-dir", "DIR", "with --mcp-uds: a directory whose model files an agent may swap in (repeatable)",
+	{0, "model-dir", "DIR", "with --mcp-uds or --mcp-http: a directory whose model files an agent may swap in (repeatable)",
 		func(s *settings, v string) error { s.modelDirs = append(s.modelDirs, v); return nil }},
 	{0, "list-features", "", "list the feature extractors, their options and outputs, and exit",
 		func(s *settings, _ string) error { s.listFeatures = true; return nil }},
@@ -342,6 +348,9 @@ func (s *settings) check() error {
 	}
 	if s.ref == "-" && s.dist == "-" {
 		return usagef("only one of --reference and --distorted can read standard input")
+	}
+	if s.mcpTokenFile != "" && s.mcpHTTP == "" {
+		return usagef("--mcp-http-token-file needs --mcp-http")
 	}
 	return nil
 }

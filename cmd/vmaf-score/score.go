@@ -222,7 +222,7 @@ func newPairPool(n int) pairPool {
 func (j *job) run(ctx context.Context) error {
 	s := j.s
 	newSink := j.newEngineSink
-	if s.mcpSocket != "" {
+	if s.serveMCP() {
 		newSink = j.newRunnerSink
 	}
 	sk, err := newSink()

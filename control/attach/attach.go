@@ -12,7 +12,7 @@ import (
 
 // Config says what to serve and where.
 type Config struct {
-	Socket string
+	Socket string // the Unix socket; empty: HTTP only (Options.HTTPAddr)
 	Runner *pipeline.Runner
 	// ModelDirs are the directories whose model files a swap may name
 	// (the model-dirs property).
@@ -63,6 +63,9 @@ func (p *Plane) Close() error {
 	p.target.Close()
 	return err
 }
+
+// HTTPAddr returns the address the HTTP transport listens on, or "".
+func (p *Plane) HTTPAddr() string { return p.srv.HTTPAddr() }
 
 // Server returns the MCP server.
 func (p *Plane) Server() *control.Server { return p.srv }

@@ -102,7 +102,7 @@ func score(ctx context.Context, s *settings, stdout, stderr io.Writer) error {
 
 	j := &job{s: s, models: models, stdout: stdout, stderr: stderr, ref: ref, dist: dist}
 	switch {
-	case s.noPrediction && len(s.models) == 0 && len(s.features) > 0 && s.mcpSocket == "":
+	case s.noPrediction && len(s.models) == 0 && len(s.features) > 0 && !s.serveMCP():
 		// libvmaf's tool then loads no model at all and extracts only
 		// the --feature metrics; so does the engine.
 		j.models = nil

@@ -38,7 +38,7 @@ func TestParseArgs(t *testing.T) {
 		{"last format wins", "-r r.y4m -d d.y4m --csv --xml", base(func(s *settings) { s.format, s.formatSet = report.XML, true })},
 		{"frames", "-r r.y4m -d d.y4m --frame_cnt 0x10 --frame_skip_ref 2 --frame_skip_dist 010 --subsample 3",
 			base(func(s *settings) { s.frameCnt, s.skipRef, s.skipDist, s.subsample = 16, 2, 8, 3 })},
-		{"ignored masks", "-r r.y4m -d d.y4m -c 7 --gpumask 0", base(nil)},
+		{"masks", "-r r.y4m -d d.y4m -c 7 --gpumask 0", base(func(s *settings) { s.cpuMask = 7 })},
 		{"own options", "-r r.y4m -d d.mkv --engine native --scale-dist lanczos --align pts --mcp-uds /tmp/s --ffmpeg --progress --model-dir /m",
 			base(func(s *settings) {
 				s.dist, s.engine, s.scaleDist, s.align, s.mcpSocket = "d.mkv", "native", "lanczos", "pts", "/tmp/s"

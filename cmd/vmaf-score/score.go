@@ -85,6 +85,9 @@ func modelOutputs(models []*vmaf.Model) func(string) bool {
 // notExtraFeature returns a test for the metric names that none of the
 // --feature extractors reports.
 func notExtraFeature(features []string) (func(string) bool, error) {
+	if len(features) == 0 {
+		return func(string) bool { return true }, nil
+	}
 	probe, err := vmaf.NewContext(vmaf.Config{Features: features})
 	if err != nil {
 		return nil, err

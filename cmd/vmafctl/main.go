@@ -4,7 +4,7 @@
 //
 //	vmafctl -s SOCK status | features | score [-n N] [-worst N] |
 //	        swap MODEL [-name NAME] [-wait] | pause [-wait] | resume [-wait] |
-//	        models | extractors | watch [-n N]
+//	        models | extractors | watch [-n N] | stdio
 //
 // Every command takes -json for machine-readable output. Exit codes: 0
 // done; 1 other error; 2 usage; 3 cannot reach the socket; 4 request
@@ -50,6 +50,9 @@ commands:
   models                      models a swap may name
   extractors                  every feature extractor, its outputs and options
   watch [-n N]                stream per-frame scores live
+  stdio                       bridge stdin/stdout to the socket, for MCP hosts
+                              that start servers as subprocesses; ends (status 0)
+                              when either side closes
 
 The socket defaults to $VMAF_SOCKET. Every command accepts -json.
 exit codes: 0 ok, 1 error, 2 usage, 3 cannot connect, 4 refused,
@@ -116,5 +119,6 @@ func init() {
 		"models":     cmdModels,
 		"extractors": cmdExtractors,
 		"watch":      cmdWatch,
+		"stdio":      cmdStdio,
 	}
 }

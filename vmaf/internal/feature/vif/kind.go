@@ -5,13 +5,11 @@ import (
 	"github.com/vmafsink/vmafsink/vmaf/internal/feature/internal/kit"
 )
 
-const defaultEnhnGainLimit = 100.0 // libvmaf's default vif_enhn_gain_limit
-
 // Kind is libvmaf 3.2.0's integer "vif" extractor, the one the default
 // models use.
 var Kind = &feature.Kind{Name: "vif", Options: []feature.Option{
 	{Name: "debug", Type: feature.Bool},
-	{Name: "vif_enhn_gain_limit", Alias: "egl", Type: feature.Double, Default: defaultEnhnGainLimit, Min: 1, Max: defaultEnhnGainLimit, Param: true},
+	{Name: "vif_enhn_gain_limit", Alias: "egl", Type: feature.Double, Default: vifDefaultEnhnGainLimit, Min: 1, Max: vifDefaultEnhnGainLimit, Param: true},
 	{Name: "vif_skip_scale0", Alias: "ssclz", Type: feature.Bool, Param: true},
 }, Outputs: kit.Suffixed("integer_vif_scale0", "integer_vif_scale1", "integer_vif_scale2", "integer_vif_scale3"),
 	New: newExtractor, Check: check}

@@ -1,34 +1,73 @@
 // An MCP client no one on this project wrote — the official TypeScript
-// SDK — attached the way a stdio host (Claude Desktop, Claude Code, the
-// MCP Inspector) attaches: it spawns `socat STDIO UNIX-CONNECT:SOCKET`.
-// It lists and calls every tool, reads the resources and prompts,
-// subscribes to live scores, and prints a JSON report for the Go test
-// (tests/pipelines/mcp_tsclient_test.go) to check.
+// SDK — attached the way hosts (Claude Desktop, Claude Code, the MCP
+// Inspector) attach: over stdio by spawning `socat STDIO UNIX-CONNECT:SOCKET`
+// or `vmafctl -s SOCKET stdio`, or over HTTP (Streamable HTTP at /mcp, the
+// older HTTP+SSE transport at /sse). It lists and calls every tool, reads
+// the resources and prompts, subscribes to live scores, and prints a JSON
+// report for the Go tests (tests/pipelines/mcp_tsclient_test.go) to check.
 //
-//   node client.mjs SOCKET [UPDATES]
+//   node client.mjs SOCKET [UPDATES]                  (socat)
+//   node client.mjs TRANSPORT TARGET [UPDATES]
+//
+// TRANSPORT is socat or vmafctl (TARGET a socket path; the vmafctl binary
+// is $VMAFCTL, default vmafctl on PATH), or http or sse (TARGET the base
+// URL, http://127.0.0.1:PORT). Over HTTP, $VMAF_MCP_TOKEN is sent as a
+// bearer token and $VMAF_MCP_ORIGIN as the Origin header. With
+// VMAF_MCP_CONNECT_ONLY=1 the client only connects and reports the
+// outcome ({connected} or {connectError, code}), for refusal checks.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import {
   LoggingMessageNotificationSchema,
   ResourceUpdatedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 
-const socket = process.argv[2];
-const wantUpdates = Number(process.argv[3] ?? 10);
-if (!socket) {
-  console.error("usage: node client.mjs SOCKET [UPDATES]");
+const transports = ["socat", "vmafctl", "http", "sse"];
+let [kind, target, updates] = process.argv.slice(2);
+if (!transports.includes(kind)) {
+  [kind, target, updates] = ["socat", process.argv[2], process.argv[3]];
+}
+const wantUpdates = Number(updates ?? 10);
+if (!target) {
+  console.error("usage: node client.mjs SOCKET [UPDATES] | node client.mjs socat|vmafctl|http|sse TARGET [UPDATES]");
   process.exit(2);
 }
 
-const transport = new StdioClientTransport({
-  command: "socat",
-  args: ["STDIO", `UNIX-CONNECT:${socket}`],
-  stderr: "inherit",
-});
+function makeTransport() {
+  const headers = {};
+  if (process.env.VMAF_MCP_TOKEN) headers.Authorization = `Bearer ${process.env.VMAF_MCP_TOKEN}`;
+  if (process.env.VMAF_MCP_ORIGIN) headers.Origin = process.env.VMAF_MCP_ORIGIN;
+  switch (kind) {
+    case "socat":
+      return new StdioClientTransport({ command: "socat", args: ["STDIO", `UNIX-CONNECT:${target}`], stderr: "inherit" });
+    case "vmafctl":
+      return new StdioClientTransport({ command: process.env.VMAFCTL || "vmafctl", args: ["-s", target, "stdio"], stderr: "inherit" });
+    case "http":
+      return new StreamableHTTPClientTransport(new URL("/mcp", target), { requestInit: { headers } });
+    case "sse":
+      return new SSEClientTransport(new URL("/sse", target), { requestInit: { headers } });
+  }
+}
+
+const transport = makeTransport();
 const client = new Client({ name: "vmafsink-ts-check", version: "1.0.0" });
-await client.connect(transport);
+try {
+  await client.connect(transport);
+} catch (e) {
+  if (process.env.VMAF_MCP_CONNECT_ONLY !== "1") throw e;
+  console.log(JSON.stringify({ connectError: String(e?.message ?? e), code: e?.code ?? null }));
+  process.exit(0);
+}
+if (process.env.VMAF_MCP_CONNECT_ONLY === "1") {
+  await client.close();
+  console.log(JSON.stringify({ connected: true }));
+  process.exit(0);
+}
 
 const report = {
+  transport: kind,
   server: client.getServerVersion(),
   capabilities: client.getServerCapabilities(),
   tools: [],

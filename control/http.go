@@ -146,6 +146,19 @@ func (s *Server) HTTPAddr() string {
 	return s.httpf.ln.Addr().String()
 }
 
+// where says where the server listens, for people: the socket, the
+// HTTP endpoint, or both.
+func (s *Server) where() string {
+	var w []string
+	if s.path != "" {
+		w = append(w, "socket "+s.path)
+	}
+	if a := s.HTTPAddr(); a != "" {
+		w = append(w, "http://"+a+pathStreamable)
+	}
+	return strings.Join(w, ", ")
+}
+
 // closeHTTP stops the listener, drops every connection (hanging streams
 // included) and ends the HTTP sessions.
 func (s *Server) closeHTTP() {

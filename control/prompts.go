@@ -74,7 +74,7 @@ func (s *Server) promptMonitor(_ context.Context, req *mcp.GetPromptRequest) (*m
 	}
 	st := s.target.Status()
 	var b strings.Builder
-	fmt.Fprintf(&b, "Monitor the VMAF measurement served by this MCP server (socket %s).\n\n", s.path)
+	fmt.Fprintf(&b, "Monitor the VMAF measurement served by this MCP server (%s).\n\n", s.where())
 	fmt.Fprintf(&b, "Now: state %s, model %s, %dx%d %s, %d frames scored", st.State, st.Model, st.Width, st.Height, st.Format, st.FramesScored)
 	if st.LastScore != nil {
 		fmt.Fprintf(&b, ", last score %.2f", *st.LastScore)

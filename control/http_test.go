@@ -382,7 +382,7 @@ func TestHTTPStalledListener(t *testing.T) {
 	f.feat = big
 	f.mu.Unlock()
 	start := time.Now()
-	const frames = 400
+	const frames = 800
 	for range frames {
 		f.frame(1)
 		time.Sleep(2 * time.Millisecond)
@@ -396,5 +396,17 @@ func TestHTTPStalledListener(t *testing.T) {
 		ev.mu.Lock()
 		defer ev.mu.Unlock()
 		return len(ev.updates) > 0 && metaRecord(t, ev.updates[len(ev.updates)-1].Meta).Frame == frames-1
+	})
+	// The stalled stream was cut at a write deadline, which ended its
+	// session and gave its slot back.
+	waitFor(t, 10*time.Second, "the stalled SSE session cut", func() bool {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		for _, sess := range s.sessions {
+			if sess.slot != nil && sess.slot.transport == "sse" {
+				return false
+			}
+		}
+		return s.clientsLocked() == 1
 	})
 }

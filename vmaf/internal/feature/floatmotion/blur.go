@@ -15,35 +15,6 @@ func newPlane(w, h int) plane {
 
 func (p plane) row(y int) []float32 { return p.data[y*p.stride : y*p.stride+p.w] }
 
-// load converts a plane to float32 as libvmaf's float extractors do:
-// deeper samples divided down to the 8-bit range (10-bit by 4, 12-bit by
-// 16, 16-bit by 256), then centred by subtracting 128.
-func load(dst plane, src feature.Plane) {
-	if src.BitDepth == 8 {
-		for y := range dst.h {
-			d, s := dst.row(y), src.Row8(y)[:dst.w]
-			for x, v := range s {
-				d[x] = float32(v) - 128
-			}
-		}
-		return
-	}
-	// libvmaf knows 10, 12 and 16 bits; New refuses other depths.
-	div := float32(4)
-	switch src.BitDepth {
-	case 12:
-		div = 16
-	case 16:
-		div = 256
-	}
-	for y := range dst.h {
-		d, s := dst.row(y), src.Row16(y)[:dst.w]
-		for x, v := range s {
-			d[x] = float32(v)/div - 128
-		}
-	}
-}
-
 // reflect maps a tap outside 0..n-1 back inside by mirroring about the
 // first and last samples (the edge sample is not repeated), as libvmaf
 // 3.2 does for the far edge too.
@@ -57,43 +28,63 @@ func reflect(t, n int) int {
 	return t
 }
 
-// rows is the blur's scratch: the vertical pass's row with room for the
-// reflected margins the horizontal pass reads, and the rows under each
-// tap for the vector pass.
+// rows is the blur's scratch: the source rows the vertical pass reads,
+// converted once each into a ring, the vertical pass's row with room for
+// the reflected margins the horizontal pass reads, and the rows under
+// each tap for the vector pass. Working row by row keeps the converted
+// picture out of memory: only the blurred one is written.
 type rows struct {
+	ring [][]float32 // source row y in ring[y%len(filter)]
 	ext  []float32
 	taps []*float32
 	avx2 bool // run the vector passes
 }
 
 func newRows(w, radius int) *rows {
-	return &rows{ext: make([]float32, w+2*radius), taps: make([]*float32, 2*radius+1), avx2: hasAVX2()}
+	s := &rows{ring: make([][]float32, 2*radius+1), ext: make([]float32, w+2*radius),
+		taps: make([]*float32, 2*radius+1), avx2: hasAVX2()}
+	for i := range s.ring {
+		s.ring[i] = make([]float32, w)
+	}
+	return s
 }
 
-// blur filters src into dst, columns first, then rows. Each sample's taps
-// are summed in order from zero in float32, one product rounded at a
-// time, which is the order libvmaf's AVX and C paths share; the float32
-// conversions forbid fused multiply-add, which would change the bits. The
-// vector passes do the same lane by lane; the scalar loops finish the
-// columns past the last multiple of 8.
-func (s *rows) blur(src, dst plane, f []float32) {
-	w, r := src.w, len(f)/2
+// source fills row with source row y converted to float32.
+type source func(y int, row []float32)
+
+// blur filters the dst.w×dst.h picture src gives into dst, columns
+// first, then rows. Each sample's taps are summed in order from zero in
+// float32, one product rounded at a time, which is the order libvmaf's
+// AVX and C paths share; the float32 conversions forbid fused
+// multiply-add, which would change the bits. The vector passes do the
+// same lane by lane; the scalar loops finish the columns past the last
+// multiple of 8.
+//
+// The ring holds len(f) rows, and every output row reads rows within r
+// of it (reflected ones included), so the rows it needs are loaded and
+// still there.
+func (s *rows) blur(src source, dst plane, f []float32) {
+	w, h, r, slots := dst.w, dst.h, len(f)/2, len(f)
 	vec := 0
 	if s.avx2 {
 		vec = w &^ 7
 	}
-	for i := range src.h {
+	loaded := 0
+	for i := range h {
+		for ; loaded < h && loaded <= i+r; loaded++ {
+			src(loaded, s.ring[loaded%slots][:w])
+		}
 		if vec > 0 {
 			taps := s.taps[:len(f)]
 			for k := range f {
-				taps[k] = &src.data[reflect(i-r+k, src.h)*src.stride]
+				taps[k] = &s.ring[reflect(i-r+k, h)%slots][0]
 			}
 			vblur(&s.ext[r], taps, f, vec)
 		}
 		mid := s.ext[r+vec : r+w]
 		clear(mid)
 		for k, fk := range f {
-			a := src.row(reflect(i-r+k, src.h))[vec:w]
+			a := s.ring[reflect(i-r+k, h)%slots][vec:w]
 			for j := range mid {
 				mid[j] += float32(fk * a[j])
 			}
@@ -114,5 +105,55 @@ func (s *rows) blur(src, dst plane, f []float32) {
 				o[j] += float32(fk * e[j])
 			}
 		}
+	}
+}
+
+// planeSource converts a picture's rows as libvmaf's float extractors
+// do: deeper samples divided down to the 8-bit range (10-bit by 4, 12-bit
+// by 16, 16-bit by 256), then centred by subtracting 128. Dividing by a
+// power of two and multiplying by its reciprocal are both exact, so the
+// vector conversion multiplies.
+type planeSource struct {
+	p    feature.Plane
+	div  float32
+	avx2 bool
+}
+
+func newPlaneSource(p feature.Plane, avx2 bool) planeSource {
+	// libvmaf knows 10, 12 and 16 bits; New refuses other depths.
+	div := float32(4)
+	switch p.BitDepth {
+	case 8:
+		div = 1
+	case 12:
+		div = 16
+	case 16:
+		div = 256
+	}
+	return planeSource{p: p, div: div, avx2: avx2}
+}
+
+func (ps *planeSource) row(y int, d []float32) {
+	vec := 0
+	if ps.p.BitDepth == 8 {
+		s := ps.p.Row8(y)[:len(d)]
+		if ps.avx2 {
+			if vec = len(d) &^ 7; vec > 0 {
+				convert8(&d[0], &s[0], vec)
+			}
+		}
+		for x, v := range s[vec:] {
+			d[vec+x] = float32(v) - 128
+		}
+		return
+	}
+	s := ps.p.Row16(y)[:len(d)]
+	if ps.avx2 {
+		if vec = len(d) &^ 7; vec > 0 {
+			convert16(&d[0], &s[0], 1/ps.div, vec)
+		}
+	}
+	for x, v := range s[vec:] {
+		d[vec+x] = float32(v)/ps.div - 128
 	}
 }

@@ -4,8 +4,8 @@ package floatmotion
 
 import "github.com/vmafsink/vmafsink/vmaf/internal/cpu"
 
-// hasAVX2 tells whether the CPU and OS run the AVX2 blur and the
-// process's CPU mask allows it; instances read it when they are made.
+// hasAVX2 tells whether the CPU and OS run the AVX2 kernels and the
+// process's CPU mask allows them; instances read it when they are made.
 func hasAVX2() bool { return cpu.Get().AVX2 }
 
 // vblur is the blur's vertical pass over n columns (a multiple of 8):
@@ -19,3 +19,21 @@ func vblur(dst *float32, rows []*float32, f []float32, n int)
 //
 //go:noescape
 func hblur(o, e *float32, f []float32, n int)
+
+// convert8 sets dst[j] to src[j] − 128 for n samples (a multiple of 8).
+//
+//go:noescape
+func convert8(dst *float32, src *byte, n int)
+
+// convert16 sets dst[j] to src[j]·scale − 128 for n samples (a multiple
+// of 8).
+//
+//go:noescape
+func convert16(dst *float32, src *uint16, scale float32, n int)
+
+// absDiff8 adds to sums[k], in column order, |a[j] − b[j]| of the first
+// n columns (a multiple of 8) of the k-th of 8 rows stride samples apart
+// in a and b.
+//
+//go:noescape
+func absDiff8(a, b *float32, stride, n int, sums *[8]float32)

@@ -10,7 +10,6 @@ import "github.com/vmafsink/vmafsink/vmaf/internal/feature"
 type motion struct {
 	config
 	planes int // 1, or 3 with motion_add_uv
-	src    [3]plane
 	ring   [3][3]plane // ring[n%3][plane] is frame n's blur
 	half   [3][3]plane // their bilinear halves, for motion_add_scale1
 	rows   *rows
@@ -37,7 +36,6 @@ func newSequential(f feature.Format, s feature.Settings) (feature.Sequential, er
 	for p := range m.planes {
 		w, h := f.PlaneSize(p)
 		widest = max(widest, w)
-		m.src[p] = newPlane(w, h)
 		for n := range m.ring {
 			m.ring[n][p] = newPlane(w, h)
 			if c.addScale1 {
@@ -89,8 +87,8 @@ func (m *motion) Push(index int, ref, _ *feature.Frame, emit feature.Emit) error
 	n := m.frames
 	cur := &m.ring[n%3]
 	for p := range m.planes {
-		load(m.src[p], ref.Planes[p])
-		m.rows.blur(m.src[p], cur[p], m.filter)
+		src := newPlaneSource(ref.Planes[p], m.rows.avx2)
+		m.rows.blur(src.row, cur[p], m.filter)
 		if m.addScale1 {
 			scaleBilinear(cur[p], m.half[n%3][p])
 		}
@@ -131,9 +129,9 @@ func (m *motion) Flush(emit feature.Emit) error {
 func (m *motion) difference(a, b int) float64 {
 	var score float64
 	for p := range m.planes {
-		d := meanAbsDiff(m.ring[a][p], m.ring[b][p])
+		d := meanAbsDiff(m.ring[a][p], m.ring[b][p], m.rows.avx2)
 		if m.addScale1 {
-			d += meanAbsDiff(m.half[a][p], m.half[b][p])
+			d += meanAbsDiff(m.half[a][p], m.half[b][p], m.rows.avx2)
 		}
 		score += float64(d)
 	}

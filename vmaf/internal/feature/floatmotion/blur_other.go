@@ -10,7 +10,9 @@ func vblur(dst *float32, rows []*float32, f []float32, n int) {
 
 func hblur(o, e *float32, f []float32, n int) { panic("floatmotion: no vector blur on this platform") }
 
-func convert8(dst *float32, src *byte, n int) { panic("floatmotion: no vector conversion on this platform") }
+func convert8(dst *float32, src *byte, n int) {
+	panic("floatmotion: no vector conversion on this platform")
+}
 
 func convert16(dst *float32, src *uint16, scale float32, n int) {
 	panic("floatmotion: no vector conversion on this platform")

@@ -9,7 +9,7 @@ import "github.com/vmafsink/vmafsink/vmaf/internal/feature"
 // by Flush.
 type motion struct {
 	config
-	planes int // 1, or 3 with motion_add_uv
+	planes int         // 1, or 3 with motion_add_uv
 	ring   [3][3]plane // ring[n%3][plane] is frame n's blur
 	half   [3][3]plane // their bilinear halves, for motion_add_scale1
 	rows   *rows

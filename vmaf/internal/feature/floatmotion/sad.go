@@ -18,7 +18,7 @@ func meanAbsDiff(a, b plane, vec bool) float32 {
 			lines = [8]float32{}
 			absDiff8(&a.row(y)[0], &b.row(y)[0], a.stride, cols, &lines)
 			for k, line := range lines {
-				sum += lineAbsDiff(a.row(y+k)[cols:], b.row(y+k)[cols:], line)
+				sum += lineAbsDiff(a.row(y + k)[cols:], b.row(y + k)[cols:], line)
 			}
 		}
 	}

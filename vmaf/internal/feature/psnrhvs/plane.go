@@ -111,45 +111,61 @@ func (b *block) masking(w *weights, ratio float32) float32 {
 	return float32(math.Sqrt(float64(e*ratio)) / 32)
 }
 
+// terms sets t to the block pair's error terms, coefficient by
+// coefficient in raster order: the squared CSF-weighted difference left
+// after masking. s and d hold the blocks' samples and end with their
+// coefficients.
+func terms(s, d *block, wt *weights, t *[64]float32) {
+	sr, dr := varianceRatios(s, d)
+	fdct8x8(&s.c)
+	fdct8x8(&d.c)
+	m := max(s.masking(wt, sr), d.masking(wt, dr))
+	for k := range 64 {
+		diff := s.c[k] - d.c[k]
+		if diff < 0 {
+			diff = -diff
+		}
+		e := float32(diff)
+		if k > 0 {
+			// Differences below the masking threshold are not seen.
+			t := m / wt.mask[k]
+			if e < t {
+				e = 0
+			} else {
+				e -= t
+			}
+		}
+		we := e * wt.csf[k]
+		t[k] = we * we
+	}
+}
+
 // planeError is libvmaf's PSNR-HVS error of one plane (w×h samples as
 // libvmaf sizes it): the mean over every coefficient of every block of
-// the squared CSF-weighted difference left after masking, normalised by
-// the squared peak. It accumulates in a single float32, block by block
-// in raster order, as libvmaf does, which makes the order part of the
-// result.
+// the error terms, normalised by the squared peak. It accumulates in a
+// single float32, block by block in raster order, as libvmaf does,
+// which makes the order part of the result.
 func planeError(ref, dist feature.Plane, w, h, depth int, wt *weights) float64 {
 	var s, d block
+	var t [64]float32
 	var sum float32
 	n := 0
 	for y := 0; y < h-7; y += blockStep {
 		for x := 0; x < w-7; x += blockStep {
 			s.load(ref, x, y)
 			d.load(dist, x, y)
-			sr, dr := varianceRatios(&s, &d)
-			fdct8x8(&s.c)
-			fdct8x8(&d.c)
-			m := max(s.masking(wt, sr), d.masking(wt, dr))
-			for k := range 64 {
-				diff := s.c[k] - d.c[k]
-				if diff < 0 {
-					diff = -diff
-				}
-				e := float32(diff)
-				if k > 0 {
-					// Differences below the masking threshold are not seen.
-					t := m / wt.mask[k]
-					if e < t {
-						e = 0
-					} else {
-						e -= t
-					}
-				}
-				we := e * wt.csf[k]
-				sum += float32(we * we)
+			terms(&s, &d, wt, &t)
+			for _, v := range t {
+				sum += v
 			}
 			n += 64
 		}
 	}
+	return normalise(sum, n, depth)
+}
+
+// normalise turns the sum of n error terms into the plane's error.
+func normalise(sum float32, n, depth int) float64 {
 	sum /= float32(n)
 	peak := int32(1)<<depth - 1
 	sum /= float32(peak * peak)

@@ -27,6 +27,8 @@ type extractor struct {
 	// chroma is rounded down, so that the last column or row of an odd
 	// size is not compared.
 	w, h [3]int
+	// vec is the vector kernel's scratch, nil where it cannot run.
+	vec *vecScratch
 }
 
 func newExtractor(f feature.Format, _ feature.Settings) (feature.Extractor, error) {
@@ -39,7 +41,7 @@ func newExtractor(f feature.Format, _ feature.Settings) (feature.Extractor, erro
 		// libvmaf refuses luma-only input: its score weighs all three planes.
 		return nil, fmt.Errorf("feature psnr_hvs: needs colour; 4:0:0 (luma-only) input is not supported")
 	}
-	x := &extractor{depth: f.BitDepth}
+	x := &extractor{depth: f.BitDepth, vec: newVecScratch()}
 	x.w[0], x.h[0] = f.Width, f.Height
 	switch f.Chroma {
 	case feature.Chroma420:
@@ -63,7 +65,11 @@ func newExtractor(f feature.Format, _ feature.Settings) (feature.Extractor, erro
 func (x *extractor) Extract(_ int, ref, dist *feature.Frame, out []float64) error {
 	var mse [3]float64
 	for p := range 3 {
-		mse[p] = planeError(ref.Planes[p], dist.Planes[p], x.w[p], x.h[p], x.depth, &planeWeights[p])
+		if x.vec != nil {
+			mse[p] = x.vec.planeError(ref.Planes[p], dist.Planes[p], x.w[p], x.h[p], x.depth, &planeWeights[p])
+		} else {
+			mse[p] = planeError(ref.Planes[p], dist.Planes[p], x.w[p], x.h[p], x.depth, &planeWeights[p])
+		}
 		out[p] = decibels(mse[p])
 	}
 	out[3] = decibels(mse[0]*.8 + .1*(mse[1]+mse[2]))

@@ -52,8 +52,8 @@ func (c *chroma) Extract(_ int, ref, dist *feature.Frame, out []float64) error {
 	var score [2]float32
 	var singular [2]bool
 	for i := range score {
-		toFloat(c.ref, ref.Planes[1+i], c.w, c.rows, c.scale)
-		toFloat(c.dis, dist.Planes[1+i], c.w, c.rows, c.scale)
+		toFloat(c.ref, ref.Planes[1+i], c.w, c.rows, c.scale, c.eng.avx2)
+		toFloat(c.dis, dist.Planes[1+i], c.w, c.rows, c.scale, c.eng.avx2)
 		score[i], singular[i] = c.eng.score(c.ref, c.dis)
 	}
 	// A plane whose covariance is singular (a flat one, say) takes the
@@ -87,8 +87,15 @@ func depthScale(name string, depth int) (float32, error) {
 
 // toFloat converts the rows marked in rows of the top-left w×len(rows)
 // of a plane as libvmaf's float extractors do, centred on zero: deeper
-// samples scaled to the 8-bit range, then 128 subtracted.
-func toFloat(dst []float32, p feature.Plane, w int, rows []bool, scale float32) {
+// samples scaled to the 8-bit range, then 128 subtracted. With avx2 the
+// vector kernels convert the first multiple of 8 samples of each row:
+// multiplying by the reciprocal of a power of two is the same as
+// dividing by it.
+func toFloat(dst []float32, p feature.Plane, w int, rows []bool, scale float32, avx2 bool) {
+	vec := 0
+	if avx2 {
+		vec = w &^ 7
+	}
 	for y, used := range rows {
 		if !used {
 			continue
@@ -96,14 +103,20 @@ func toFloat(dst []float32, p feature.Plane, w int, rows []bool, scale float32) 
 		out := dst[y*w : (y+1)*w]
 		if p.BitDepth == 8 {
 			in := p.Row8(y)[:len(out)]
-			for i, v := range in {
-				out[i] = float32(v) - 128
+			if vec > 0 {
+				convert8AVX2(&out[0], &in[0], vec)
+			}
+			for i, v := range in[vec:] {
+				out[vec+i] = float32(v) - 128
 			}
 			continue
 		}
 		in := p.Row16(y)[:len(out)]
-		for i, v := range in {
-			out[i] = float32(v)/scale - 128
+		if vec > 0 {
+			convert16AVX2(&out[0], &in[0], 1/scale, vec)
+		}
+		for i, v := range in[vec:] {
+			out[vec+i] = float32(v)/scale - 128
 		}
 	}
 }

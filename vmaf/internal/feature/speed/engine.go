@@ -72,6 +72,7 @@ type engine struct {
 	solver    *solveWork
 	y, x      []float32 // block×nb
 	ref, dis  result
+	avx2      bool // run the vector kernels
 }
 
 func newEngine(name string, w, h int, p params) (*engine, error) {
@@ -89,9 +90,10 @@ func newEngine(name string, w, h int, p params) (*engine, error) {
 		cov:       make([]float32, block*block),
 		eig:       make([]float32, block),
 		eigen:     newEigenWork(block),
-		solver:    newSolveWork(block, d.nb),
+		solver:    newSolveWork(block, d.nb, hasAVX2()),
 		y:         make([]float32, block*d.nb),
 		x:         make([]float32, block*d.nb),
+		avx2:      hasAVX2(),
 	}
 	for i := range e.centred {
 		e.centred[i] = make([]float64, d.subW*d.subH)
@@ -129,7 +131,7 @@ func (e *engine) reduce(src []float32) {
 		e.scaler.scale(e.scaled, src)
 		src = e.scaled
 	}
-	blurDecimate(e.down, src, e.sw, e.sh, e.dw, e.dh, e.antialias, e.col)
+	blurDecimate(e.down, src, e.sw, e.sh, e.dw, e.dh, e.antialias, e.col, e.avx2)
 	blur(e.mean, e.down, e.tmp, e.dw, e.dh, e.smooth)
 	for i, m := range e.mean {
 		e.down[i] -= m

@@ -81,7 +81,13 @@ func (e *engine) covariance() {
 	}
 	for a := 0; a < block; a++ {
 		for b := 0; b <= a; b++ {
-			v := float32(covSum(e.centred[a], e.centred[b], e.subW, e.subH) / float64(n))
+			var s float64
+			if e.avx2 {
+				s = covSumAVX2(&e.centred[a][0], &e.centred[b][0], e.subW, e.subH)
+			} else {
+				s = covSum(e.centred[a], e.centred[b], e.subW, e.subH)
+			}
+			v := float32(s / float64(n))
 			e.cov[a*block+b] = v
 			e.cov[b*block+a] = v
 		}

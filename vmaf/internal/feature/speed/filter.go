@@ -78,9 +78,14 @@ func dot(f, x []float32) float32 {
 // column of src (w×h) blurred with the separable filter f. libvmaf blurs
 // the whole plane and then keeps those samples; each kept sample is the
 // same sum either way, so only they are computed. col is scratch of w.
-func blurDecimate(dst, src []float32, w, h, dw, dh int, f, col []float32) {
+func blurDecimate(dst, src []float32, w, h, dw, dh int, f, col []float32, avx2 bool) {
 	r := len(f) / 2
 	var rows [64][]float32
+	var taps [64]*float32
+	vec := 0
+	if avx2 {
+		vec = len(col) &^ 7
+	}
 	for a := 0; a < dh; a++ {
 		i := a << numScales
 		for k := range f {
@@ -88,15 +93,22 @@ func blurDecimate(dst, src []float32, w, h, dw, dh int, f, col []float32) {
 			rows[k] = src[ii*w : (ii+1)*w]
 		}
 		// Tap by tap over the whole row: each column still sums its taps
-		// in order from zero.
-		first := rows[0][:len(col)]
+		// in order from zero. The vector kernel does the same eight
+		// columns at a time, the loops the rest.
+		if vec > 0 {
+			for k := range f {
+				taps[k] = &rows[k][0]
+			}
+			columnsAVX2(&col[0], taps[:len(f)], f, vec)
+		}
+		first := rows[0][vec:len(col)]
 		for j, v := range first {
-			col[j] = f[0] * v
+			col[vec+j] = f[0] * v
 		}
 		for k := 1; k < len(f); k++ {
-			c, row := f[k], rows[k][:len(col)]
+			c, row := f[k], rows[k][vec:len(col)]
 			for j, v := range row {
-				col[j] += c * v
+				col[vec+j] += c * v
 			}
 		}
 		out := dst[a*dw : (a+1)*dw]

@@ -7,14 +7,15 @@ package speed
 
 type solveWork struct {
 	n                int
+	avx2             bool // multiply with mulAVX2
 	q, r, qk, z, tmp []float32 // n×n
 	v                []float32
 	rect             []float32 // n×m: Qᵀ·Y
 }
 
-func newSolveWork(n, m int) *solveWork {
+func newSolveWork(n, m int, avx2 bool) *solveWork {
 	nn := n * n
-	return &solveWork{n: n, q: make([]float32, nn), r: make([]float32, nn), qk: make([]float32, nn),
+	return &solveWork{n: n, avx2: avx2, q: make([]float32, nn), r: make([]float32, nn), qk: make([]float32, nn),
 		z: make([]float32, nn), tmp: make([]float32, nn), v: make([]float32, n), rect: make([]float32, n*m)}
 }
 
@@ -38,6 +39,16 @@ func mul(dst, x, y []float32, rows, inner, cols int) {
 			}
 		}
 	}
+}
+
+// mul is mul, with the vector kernel when the instance may use it.
+func (w *solveWork) mul(dst, x, y []float32, rows, inner, cols int) {
+	if w.avx2 {
+		_, _, _ = dst[rows*cols-1], x[rows*inner-1], y[inner*cols-1]
+		mulAVX2(&dst[0], &x[0], &y[0], rows, inner, cols)
+		return
+	}
+	mul(dst, x, y, rows, inner, cols)
 }
 
 func norm32(v []float32) float32 {
@@ -83,12 +94,12 @@ func (w *solveWork) decompose(a []float32) {
 		for i := 0; i < n; i++ {
 			qk[i*n+i]++
 		}
-		mul(w.tmp, qk, z, n, n, n)
+		w.mul(w.tmp, qk, z, n, n, n)
 		copy(z, w.tmp)
-		mul(w.tmp, qk, q, n, n, n)
+		w.mul(w.tmp, qk, q, n, n, n)
 		copy(q, w.tmp)
 	}
-	mul(w.r, q, a, n, n, n)
+	w.mul(w.r, q, a, n, n, n)
 }
 
 func identity(m []float32, n int) {
@@ -103,7 +114,7 @@ func identity(m []float32, n int) {
 func (w *solveWork) solve(k, y, x []float32, m int) bool {
 	n := w.n
 	w.decompose(k)
-	mul(w.rect, w.q, y, n, n, m)
+	w.mul(w.rect, w.q, y, n, n, m)
 	r, b := w.r, w.rect
 	for i := n - 1; i >= 0; i-- {
 		den := r[i*n+i]

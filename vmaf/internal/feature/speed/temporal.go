@@ -81,19 +81,29 @@ func (t *temporal) Push(index int, ref, dist *feature.Frame, emit feature.Emit) 
 func (t *temporal) diffRow(dst []float32, prev8 []byte, prev16 []uint16, cur feature.Plane, y int) {
 	o := y * t.w
 	out := dst[o : o+t.w]
+	vec := 0
+	if t.eng.avx2 {
+		vec = t.w &^ 7
+	}
 	if cur.BitDepth == 8 {
 		c := cur.Row8(y)[:len(out)]
 		p := prev8[o : o+len(c)]
-		for i, v := range c {
-			out[i] = float32(int32(p[i]) - int32(v))
+		if vec > 0 {
+			diff8AVX2(&out[0], &p[0], &c[0], vec)
+		}
+		for i := vec; i < len(c); i++ {
+			out[i] = float32(int32(p[i]) - int32(c[i]))
 		}
 		return
 	}
 	c := cur.Row16(y)[:len(out)]
 	p := prev16[o : o+len(c)]
 	inv := 1 / t.scale
-	for i, v := range c {
-		out[i] = float32(int32(p[i])-int32(v)) * inv
+	if vec > 0 {
+		diff16AVX2(&out[0], &p[0], &c[0], inv, vec)
+	}
+	for i := vec; i < len(c); i++ {
+		out[i] = float32(int32(p[i])-int32(c[i])) * inv
 	}
 }
 

@@ -1,0 +1,49 @@
+//go:build amd64 && !purego
+
+package speed
+
+import "github.com/vmafsink/vmafsink/vmaf/internal/cpu"
+
+// hasAVX2 tells whether the CPU and OS run the AVX2 (with FMA) kernels
+// and the process's CPU mask allows them; instances read it when they
+// are made.
+func hasAVX2() bool { return cpu.Get().AVX2 }
+
+// covSumAVX2 is covSum over a w×h span, with the same accumulators.
+//
+//go:noescape
+func covSumAVX2(x, y *float64, w, h int) float64
+
+// mulAVX2 is mul, eight columns at a time.
+//
+//go:noescape
+func mulAVX2(dst, x, y *float32, rows, inner, cols int)
+
+// columnsAVX2 sets dst[j], for n columns (a multiple of 8), to the sum
+// over k of f[k]·rows[k][j], the first product taken as it is and each
+// next one added in order.
+//
+//go:noescape
+func columnsAVX2(dst *float32, rows []*float32, f []float32, n int)
+
+// convert8AVX2 sets dst[j] to src[j] − 128 for n samples (a multiple of 8).
+//
+//go:noescape
+func convert8AVX2(dst *float32, src *byte, n int)
+
+// convert16AVX2 sets dst[j] to src[j]·scale − 128 for n samples (a
+// multiple of 8).
+//
+//go:noescape
+func convert16AVX2(dst *float32, src *uint16, scale float32, n int)
+
+// diff8AVX2 sets dst[j] to a[j] − b[j] for n samples (a multiple of 8).
+//
+//go:noescape
+func diff8AVX2(dst *float32, a, b *byte, n int)
+
+// diff16AVX2 sets dst[j] to (a[j] − b[j])·scale for n samples (a
+// multiple of 8).
+//
+//go:noescape
+func diff16AVX2(dst *float32, a, b *uint16, scale float32, n int)

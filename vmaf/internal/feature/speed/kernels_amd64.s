@@ -1,0 +1,327 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+DATA centre<>+0(SB)/4, $128.0
+GLOBL centre<>(SB), RODATA|NOPTR, $4
+
+// covSum's accumulators: a0..a3 in Y0, b0..b3 in Y1, the unfused tail
+// in X2. Fused multiply-adds round once, as math.FMA does.
+
+// func covSumAVX2(x, y *float64, w, h int) float64
+TEXT ·covSumAVX2(SB), NOSPLIT, $0-40
+	MOVQ   x+0(FP), SI
+	MOVQ   y+8(FP), DI
+	MOVQ   w+16(FP), R8
+	MOVQ   h+24(FP), DX
+	SHLQ   $3, R8 // row bytes
+	MOVQ   R8, R9
+	ANDQ   $-64, R9 // bytes in runs of eight
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD X2, X2, X2
+
+row:
+	TESTQ DX, DX
+	JZ    sum
+	XORQ  AX, AX
+
+eight:
+	CMPQ        AX, R9
+	JGE         four
+	VMOVUPD     (SI)(AX*1), Y3
+	VFMADD231PD (DI)(AX*1), Y3, Y0
+	VMOVUPD     32(SI)(AX*1), Y4
+	VFMADD231PD 32(DI)(AX*1), Y4, Y1
+	ADDQ        $64, AX
+	JMP         eight
+
+four:
+	LEAQ        32(AX), R10
+	CMPQ        R10, R8
+	JGT         tail
+	VMOVUPD     (SI)(AX*1), Y3
+	VFMADD231PD (DI)(AX*1), Y3, Y0
+	MOVQ        R10, AX
+
+tail:
+	CMPQ   AX, R8
+	JGE    next
+	VMOVSD (SI)(AX*1), X3
+	VMULSD (DI)(AX*1), X3, X3
+	VADDSD X3, X2, X2
+	ADDQ   $8, AX
+	JMP    tail
+
+next:
+	ADDQ R8, SI
+	ADDQ R8, DI
+	DECQ DX
+	JMP  row
+
+sum:
+	// (a0+b0) + (a1+b1) + (a2+b2) + (a3+b3) + tail, left to right.
+	VADDPD       Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VUNPCKHPD    X0, X0, X3
+	VADDSD       X3, X0, X4
+	VADDSD       X1, X4, X4
+	VUNPCKHPD    X1, X1, X3
+	VADDSD       X3, X4, X4
+	VADDSD       X2, X4, X4
+	VMOVSD       X4, ret+32(FP)
+	VZEROUPPER
+	RET
+
+// func mulAVX2(dst, x, y *float32, rows, inner, cols int)
+TEXT ·mulAVX2(SB), NOSPLIT, $0-48
+	MOVQ   dst+0(FP), DI
+	MOVQ   x+8(FP), SI
+	MOVQ   y+16(FP), BX
+	MOVQ   rows+24(FP), R8
+	MOVQ   inner+32(FP), R9
+	MOVQ   cols+40(FP), R11
+	SHLQ   $2, R11 // row bytes of dst and y
+	MOVQ   R11, R12
+	ANDQ   $-32, R12 // bytes in whole vectors
+	VXORPS Y15, Y15, Y15
+
+mrow:
+	TESTQ R8, R8
+	JZ    mdone
+	XORQ  AX, AX
+
+clrv:
+	CMPQ    AX, R12
+	JGE     clrs
+	VMOVUPS Y15, (DI)(AX*1)
+	ADDQ    $32, AX
+	JMP     clrv
+
+clrs:
+	CMPQ AX, R11
+	JGE  kstart
+	MOVL $0, (DI)(AX*1)
+	ADDQ $4, AX
+	JMP  clrs
+
+kstart:
+	MOVQ BX, R13 // row k of y
+	XORQ CX, CX
+
+kloop:
+	CMPQ     CX, R9
+	JGE      mnext
+	VMOVSS   (SI)(CX*4), X0
+	VUCOMISS X15, X0
+	JNE      nonzero
+	JPS      nonzero
+	JMP      knext // a zero factor adds nothing; mul skips it too
+
+nonzero:
+	VBROADCASTSS X0, Y0
+	XORQ         AX, AX
+
+kv:
+	CMPQ    AX, R12
+	JGE     ks
+	VMULPS  (R13)(AX*1), Y0, Y1
+	VADDPS  (DI)(AX*1), Y1, Y1
+	VMOVUPS Y1, (DI)(AX*1)
+	ADDQ    $32, AX
+	JMP     kv
+
+ks:
+	CMPQ   AX, R11
+	JGE    knext
+	VMULSS (R13)(AX*1), X0, X1
+	VADDSS (DI)(AX*1), X1, X1
+	VMOVSS X1, (DI)(AX*1)
+	ADDQ   $4, AX
+	JMP    ks
+
+knext:
+	ADDQ R11, R13
+	INCQ CX
+	JMP  kloop
+
+mnext:
+	LEAQ (SI)(R9*4), SI
+	ADDQ R11, DI
+	DECQ R8
+	JMP  mrow
+
+mdone:
+	VZEROUPPER
+	RET
+
+// func columnsAVX2(dst *float32, rows []*float32, f []float32, n int)
+TEXT ·columnsAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), DI
+	MOVQ rows_base+8(FP), SI
+	MOVQ f_base+32(FP), BX
+	MOVQ f_len+40(FP), CX
+	MOVQ n+56(FP), R10
+	SHLQ $2, R10
+	XORQ AX, AX
+
+	// Four blocks of eight columns at a time, for independent sums.
+cquad:
+	LEAQ         128(AX), R9
+	CMPQ         R9, R10
+	JGT          cone
+	MOVQ         (SI), R8
+	VBROADCASTSS (BX), Y7
+	VMULPS       (R8)(AX*1), Y7, Y0
+	VMULPS       32(R8)(AX*1), Y7, Y1
+	VMULPS       64(R8)(AX*1), Y7, Y2
+	VMULPS       96(R8)(AX*1), Y7, Y3
+	MOVQ         $1, R11
+
+cquadtap:
+	CMPQ         R11, CX
+	JGE          cquadstore
+	MOVQ         (SI)(R11*8), R8
+	VBROADCASTSS (BX)(R11*4), Y7
+	VMULPS       (R8)(AX*1), Y7, Y4
+	VADDPS       Y4, Y0, Y0
+	VMULPS       32(R8)(AX*1), Y7, Y5
+	VADDPS       Y5, Y1, Y1
+	VMULPS       64(R8)(AX*1), Y7, Y6
+	VADDPS       Y6, Y2, Y2
+	VMULPS       96(R8)(AX*1), Y7, Y8
+	VADDPS       Y8, Y3, Y3
+	INCQ         R11
+	JMP          cquadtap
+
+cquadstore:
+	VMOVUPS Y0, (DI)(AX*1)
+	VMOVUPS Y1, 32(DI)(AX*1)
+	VMOVUPS Y2, 64(DI)(AX*1)
+	VMOVUPS Y3, 96(DI)(AX*1)
+	ADDQ    $128, AX
+	JMP     cquad
+
+cone:
+	CMPQ         AX, R10
+	JGE          cdone
+	MOVQ         (SI), R8
+	VBROADCASTSS (BX), Y7
+	VMULPS       (R8)(AX*1), Y7, Y0
+	MOVQ         $1, R11
+
+conetap:
+	CMPQ         R11, CX
+	JGE          conestore
+	MOVQ         (SI)(R11*8), R8
+	VBROADCASTSS (BX)(R11*4), Y7
+	VMULPS       (R8)(AX*1), Y7, Y4
+	VADDPS       Y4, Y0, Y0
+	INCQ         R11
+	JMP          conetap
+
+conestore:
+	VMOVUPS Y0, (DI)(AX*1)
+	ADDQ    $32, AX
+	JMP     cone
+
+cdone:
+	VZEROUPPER
+	RET
+
+// The conversions and differences are exact in float32, as the scalar
+// ones are.
+
+// func convert8AVX2(dst *float32, src *byte, n int)
+TEXT ·convert8AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), DI
+	MOVQ         src+8(FP), SI
+	MOVQ         n+16(FP), CX
+	VBROADCASTSS centre<>(SB), Y15
+	XORQ         AX, AX
+
+c8:
+	CMPQ      AX, CX
+	JGE       c8done
+	VPMOVZXBD (SI)(AX*1), Y0
+	VCVTDQ2PS Y0, Y0
+	VSUBPS    Y15, Y0, Y0
+	VMOVUPS   Y0, (DI)(AX*4)
+	ADDQ      $8, AX
+	JMP       c8
+
+c8done:
+	VZEROUPPER
+	RET
+
+// func convert16AVX2(dst *float32, src *uint16, scale float32, n int)
+TEXT ·convert16AVX2(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), DI
+	MOVQ         src+8(FP), SI
+	VBROADCASTSS scale+16(FP), Y14
+	MOVQ         n+24(FP), CX
+	VBROADCASTSS centre<>(SB), Y15
+	XORQ         AX, AX
+
+c16:
+	CMPQ      AX, CX
+	JGE       c16done
+	VPMOVZXWD (SI)(AX*2), Y0
+	VCVTDQ2PS Y0, Y0
+	VMULPS    Y14, Y0, Y0
+	VSUBPS    Y15, Y0, Y0
+	VMOVUPS   Y0, (DI)(AX*4)
+	ADDQ      $8, AX
+	JMP       c16
+
+c16done:
+	VZEROUPPER
+	RET
+
+// func diff8AVX2(dst *float32, a, b *byte, n int)
+TEXT ·diff8AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), BX
+	MOVQ n+24(FP), CX
+	XORQ AX, AX
+
+d8:
+	CMPQ      AX, CX
+	JGE       d8done
+	VPMOVZXBD (SI)(AX*1), Y0
+	VPMOVZXBD (BX)(AX*1), Y1
+	VPSUBD    Y1, Y0, Y0
+	VCVTDQ2PS Y0, Y0
+	VMOVUPS   Y0, (DI)(AX*4)
+	ADDQ      $8, AX
+	JMP       d8
+
+d8done:
+	VZEROUPPER
+	RET
+
+// func diff16AVX2(dst *float32, a, b *uint16, scale float32, n int)
+TEXT ·diff16AVX2(SB), NOSPLIT, $0-40
+	MOVQ         dst+0(FP), DI
+	MOVQ         a+8(FP), SI
+	MOVQ         b+16(FP), BX
+	VBROADCASTSS scale+24(FP), Y14
+	MOVQ         n+32(FP), CX
+	XORQ         AX, AX
+
+d16:
+	CMPQ      AX, CX
+	JGE       d16done
+	VPMOVZXWD (SI)(AX*2), Y0
+	VPMOVZXWD (BX)(AX*2), Y1
+	VPSUBD    Y1, Y0, Y0
+	VCVTDQ2PS Y0, Y0
+	VMULPS    Y14, Y0, Y0
+	VMOVUPS   Y0, (DI)(AX*4)
+	ADDQ      $8, AX
+	JMP       d16
+
+d16done:
+	VZEROUPPER
+	RET

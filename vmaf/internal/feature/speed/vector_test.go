@@ -1,0 +1,180 @@
+package speed
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature"
+)
+
+// TestCovSumMatchesScalar holds the vector covariance sum to covSum,
+// bit for bit, at widths around its runs of eight and four.
+func TestCovSumMatchesScalar(t *testing.T) {
+	if !hasAVX2() {
+		t.Skip("no vector kernels here")
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for w := 1; w <= 20; w++ {
+		for _, h := range []int{1, 2, 7} {
+			x, y := make([]float64, w*h), make([]float64, w*h)
+			for i := range x {
+				x[i], y[i] = rng.NormFloat64()*100, rng.NormFloat64()*100
+			}
+			got, want := covSumAVX2(&x[0], &y[0], w, h), covSum(x, y, w, h)
+			if math.Float64bits(got) != math.Float64bits(want) {
+				t.Errorf("%dx%d: %v, want %v", w, h, got, want)
+			}
+		}
+	}
+}
+
+// TestMulMatchesScalar holds the vector product to mul, bit for bit,
+// with zero (and negative zero) factors mul skips.
+func TestMulMatchesScalar(t *testing.T) {
+	if !hasAVX2() {
+		t.Skip("no vector kernels here")
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, d := range [][3]int{{1, 1, 1}, {3, 5, 9}, {25, 25, 25}, {25, 25, 72}, {4, 7, 17}} {
+		rows, inner, cols := d[0], d[1], d[2]
+		x, y := make([]float32, rows*inner), make([]float32, inner*cols)
+		for i := range x {
+			switch rng.IntN(4) {
+			case 0:
+				x[i] = 0
+			case 1:
+				x[i] = float32(math.Copysign(0, -1))
+			default:
+				x[i] = float32(rng.NormFloat64())
+			}
+		}
+		for i := range y {
+			y[i] = float32(rng.NormFloat64() * 10)
+		}
+		got, want := make([]float32, rows*cols), make([]float32, rows*cols)
+		for i := range got {
+			got[i] = 7 // mul clears what was there
+		}
+		mulAVX2(&got[0], &x[0], &y[0], rows, inner, cols)
+		mul(want, x, y, rows, inner, cols)
+		for i := range got {
+			if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+				t.Fatalf("%v: entry %d is %v, want %v", d, i, got[i], want[i])
+			}
+		}
+	}
+}
+
+// TestBlurDecimateMatchesScalar holds the vector column pass to the
+// loops, bit for bit, for filters of several kernel scales.
+func TestBlurDecimateMatchesScalar(t *testing.T) {
+	if !hasAVX2() {
+		t.Skip("no vector kernels here")
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, ks := range []float32{0.1, 1, 2.3, 4} {
+		f := antialiasFilter(ks)
+		for _, w := range []int{83, 960, 1003} {
+			h := 90
+			src := make([]float32, w*h)
+			for i := range src {
+				src[i] = float32(rng.NormFloat64() * 40)
+			}
+			dw, dh := w>>numScales, h>>numScales
+			got, want := make([]float32, dw*dh), make([]float32, dw*dh)
+			blurDecimate(got, src, w, h, dw, dh, f, make([]float32, w), true)
+			blurDecimate(want, src, w, h, dw, dh, f, make([]float32, w), false)
+			for i := range got {
+				if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+					t.Fatalf("kernel scale %g, width %d: sample %d is %v, want %v", ks, w, i, got[i], want[i])
+				}
+			}
+		}
+	}
+}
+
+// scalarOnly turns an engine's vector kernels off.
+func scalarOnly(e *engine) {
+	e.avx2 = false
+	e.solver.avx2 = false
+}
+
+// TestExtractorsMatchScalar runs both extractors with and without the
+// vector kernels on noise at every depth, with odd widths, and wants the
+// same bits.
+func TestExtractorsMatchScalar(t *testing.T) {
+	if !hasAVX2() {
+		t.Skip("no vector kernels here")
+	}
+	for _, depth := range []int{8, 10, 12, 16} {
+		f := feature.Format{Width: 261, Height: 187, BitDepth: depth, Chroma: feature.Chroma444}
+		mask := 1<<depth - 1
+		frames := make([]*feature.Frame, 3)
+		for i := range frames {
+			n := noise(i + 1)
+			frames[i] = frame(f, func(p, x, y int) int { return (n(p, x, y)<<(depth-8) + x*y) & mask })
+		}
+		for _, opts := range []string{"", "speed_kernelscale=3", "speed_prescale=1.5:speed_prescale_method=bilinear"} {
+			vec, ref := chromaValues(t, f, opts, frames, false), chromaValues(t, f, opts, frames, true)
+			for i := range vec {
+				if math.Float64bits(vec[i]) != math.Float64bits(ref[i]) {
+					t.Errorf("speed_chroma %d-bit %q: output %d is %v, want %v", depth, opts, i, vec[i], ref[i])
+				}
+			}
+			vec, ref = temporalValues(t, f, opts, frames, false), temporalValues(t, f, opts, frames, true)
+			for i := range vec {
+				if math.Float64bits(vec[i]) != math.Float64bits(ref[i]) {
+					t.Errorf("speed_temporal %d-bit %q: frame %d is %v, want %v", depth, opts, i, vec[i], ref[i])
+				}
+			}
+		}
+	}
+}
+
+func chromaValues(t *testing.T, f feature.Format, opts string, frames []*feature.Frame, scalar bool) []float64 {
+	t.Helper()
+	s, err := ChromaKind.Parse(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := ChromaKind.New(f, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if scalar {
+		scalarOnly(x.(*chroma).eng)
+	}
+	out := make([]float64, 3)
+	var all []float64
+	for i := 1; i < len(frames); i++ {
+		if err := x.Extract(i, frames[0], frames[i], out); err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, out...)
+	}
+	return all
+}
+
+func temporalValues(t *testing.T, f feature.Format, opts string, frames []*feature.Frame, scalar bool) []float64 {
+	t.Helper()
+	s, err := TemporalKind.Parse(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := TemporalKind.NewSequential(f, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if scalar {
+		scalarOnly(x.(*temporal).eng)
+	}
+	var all []float64
+	emit := func(_ int, out []float64) { all = append(all, out...) }
+	for i, fr := range frames {
+		if err := x.Push(i, fr, frames[(i+1)%len(frames)], emit); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return all
+}

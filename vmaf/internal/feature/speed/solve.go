@@ -7,7 +7,7 @@ package speed
 
 type solveWork struct {
 	n                int
-	avx2             bool // multiply with mulAVX2
+	avx2             bool      // multiply with mulAVX2
 	q, r, qk, z, tmp []float32 // n×n
 	v                []float32
 	rect             []float32 // n×m: Qᵀ·Y

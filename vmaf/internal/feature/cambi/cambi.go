@@ -69,6 +69,9 @@ type extractor struct {
 	enc, src geometry
 	buf      buffers
 	heat     *heatmaps // nil unless heatmaps_path is set
+	// vec: the AVX-512 kernels may run, as the CPU mask was when the
+	// instance was made.
+	vec bool
 }
 
 func newExtractor(f feature.Format, s feature.Settings) (feature.Extractor, error) {
@@ -76,7 +79,7 @@ func newExtractor(f feature.Format, s feature.Settings) (feature.Extractor, erro
 	if err != nil {
 		return nil, err
 	}
-	x := &extractor{cfg: cfg}
+	x := &extractor{cfg: cfg, vec: hasVector()}
 	x.enc = newGeometry(f.Width, f.Height, cfg.encW, cfg.encH, cfg.encWindow, cfg.speedup)
 	x.src = newGeometry(f.Width, f.Height, cfg.srcW, cfg.srcH, cfg.srcWindow, cfg.speedup)
 	maxW, maxH := x.enc.w, x.enc.h
@@ -140,7 +143,7 @@ func (x *extractor) score(index int, fr *feature.Frame, g *geometry, heat *heatm
 			w, h = nw, nh
 			img = img[:w*h]
 		}
-		modeFilter(img, w, h, b.modeRows)
+		modeFilter(img, w, h, b.modeRows, x.vec)
 		var all []float32
 		if heat != nil {
 			all = b.cvals[:w*h]

@@ -187,29 +187,32 @@ func TestSpatialMask(t *testing.T) {
 	}
 }
 
-// TestModeFilter checks the 3x3 mode filter against its definition.
+// TestModeFilter checks the 3x3 mode filter against its definition,
+// with and without the vector kernel.
 func TestModeFilter(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
-	for _, size := range [][2]int{{1, 1}, {1, 5}, {5, 1}, {2, 3}, {3, 3}, {9, 7}, {33, 20}} {
-		w, h := size[0], size[1]
-		img := randomLevels(rng, w, h)
-		orig := slices.Clone(img)
-		modeFilter(img, w, h, make([]uint16, 3*w))
-		at := func(x, y int) uint16 { return orig[y*w+x] }
-		hmode := func(x, y int) uint16 {
-			if x == 0 || x == w-1 {
-				return at(x, y)
-			}
-			return mode3(at(x-1, y), at(x, y), at(x+1, y))
-		}
-		for y := 0; y < h; y++ {
-			for x := 0; x < w; x++ {
-				want := at(x, y)
-				if y > 0 && y < h-1 {
-					want = mode3(hmode(x, y-1), hmode(x, y), hmode(x, y+1))
+	for _, size := range [][2]int{{1, 1}, {1, 5}, {5, 1}, {2, 3}, {3, 3}, {9, 7}, {33, 20}, {34, 5}, {35, 4}, {97, 9}, {130, 6}} {
+		for _, vec := range []bool{false, hasVector()} {
+			w, h := size[0], size[1]
+			img := randomLevels(rng, w, h)
+			orig := slices.Clone(img)
+			modeFilter(img, w, h, make([]uint16, 3*w), vec)
+			at := func(x, y int) uint16 { return orig[y*w+x] }
+			hmode := func(x, y int) uint16 {
+				if x == 0 || x == w-1 {
+					return at(x, y)
 				}
-				if img[y*w+x] != want {
-					t.Fatalf("%dx%d (%d,%d): %d, want %d", w, h, x, y, img[y*w+x], want)
+				return mode3(at(x-1, y), at(x, y), at(x+1, y))
+			}
+			for y := 0; y < h; y++ {
+				for x := 0; x < w; x++ {
+					want := at(x, y)
+					if y > 0 && y < h-1 {
+						want = mode3(hmode(x, y-1), hmode(x, y), hmode(x, y+1))
+					}
+					if img[y*w+x] != want {
+						t.Fatalf("%dx%d vector %v (%d,%d): %d, want %d", w, h, vec, x, y, img[y*w+x], want)
+					}
 				}
 			}
 		}

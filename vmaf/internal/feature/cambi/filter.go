@@ -32,17 +32,32 @@ func mode3(a, b, c uint16) uint16 {
 // taken as libvmaf does: the mode across each row's triples (the first
 // and last columns kept), then the mode down each column of those. The
 // first and last rows are left as they are. rows holds 3·w scratch.
-func modeFilter(img []uint16, w, h int, rows []uint16) {
+// With vec, the rows go through the vector kernel (modeRow).
+func modeFilter(img []uint16, w, h int, rows []uint16, vec bool) {
 	if h < 3 {
 		return
 	}
 	ring := [3][]uint16{rows[:w], rows[w : 2*w], rows[2*w : 3*w]}
-	horizontalMode(img[:w], ring[0])
-	horizontalMode(img[w:2*w], ring[1])
+	horizontal, vertical := horizontalMode, modeRowGo
+	if vec {
+		horizontal, vertical = horizontalModeVec, modeRow
+	}
+	horizontal(img[:w], ring[0])
+	horizontal(img[w:2*w], ring[1])
 	for y := 2; y < h; y++ {
 		above, mid, below := ring[(y-2)%3], ring[(y-1)%3], ring[y%3]
-		horizontalMode(img[y*w:(y+1)*w], below)
-		verticalMode(above, mid, below, img[(y-1)*w:y*w])
+		horizontal(img[y*w:(y+1)*w], below)
+		vertical(above, mid, below, img[(y-1)*w:y*w])
+	}
+}
+
+// horizontalModeVec is horizontalMode through modeRow.
+func horizontalModeVec(in, out []uint16) {
+	w := len(in)
+	out = out[:w]
+	out[0], out[w-1] = in[0], in[w-1]
+	if w > 2 {
+		modeRow(in[:w-2], in[1:w-1], in[2:], out[1:w-1])
 	}
 }
 
@@ -107,8 +122,8 @@ func horizontalMode(in, out []uint16) {
 	}
 }
 
-// verticalMode is the mode down each column of three rows.
-func verticalMode(a, b, c, out []uint16) {
+// modeRowGo is the mode down each column of three rows.
+func modeRowGo(a, b, c, out []uint16) {
 	n := len(out)
 	a, b, c = a[:n], b[:n], c[:n]
 	x := 0

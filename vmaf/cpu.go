@@ -15,9 +15,9 @@ import "github.com/vmafsink/vmafsink/vmaf/internal/cpu"
 // changes speed, never scores. What each bit turns off:
 //
 //   - AVX512 (16): integer VIF's and ADM's AVX-512 kernels, which fall back
-//     to their AVX2 ones.
-//   - AVX2 (8): the AVX2 kernels of integer VIF, ADM and motion, and of
-//     float VIF's filters and float motion's blur; the portable Go code
+//     to their AVX2 ones, and the AVX-512 kernels of CAMBI and PSNR-HVS.
+//   - AVX2 (8): the AVX2 kernels of integer VIF, ADM and motion, of float
+//     VIF's filters, float motion's blur and SpEED; the portable Go code
 //     runs instead (and AVX-512 goes too).
 //   - SSE4.1 (4), SSSE3 (2): no kernel uses these alone; either turns off
 //     AVX2 and AVX-512 with it.

@@ -18,7 +18,7 @@ func TestCPUMaskSameScores(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := Config{Models: []*Model{m}, Threads: 2, Features: []string{"psnr", "float_ssim", "float_vif", "float_adm", "float_motion"}}
+	cfg := Config{Models: []*Model{m}, Threads: 2, Features: []string{"psnr", "float_ssim", "float_vif", "float_adm", "float_motion", "cambi", "psnr_hvs", "speed_chroma", "speed_temporal"}}
 	score := func(mask uint64) []*Result {
 		SetCPUMask(mask)
 		return scoreAll(t, cfg, g.ref, g.dist)

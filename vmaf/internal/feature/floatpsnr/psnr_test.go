@@ -107,24 +107,37 @@ func BenchmarkExtract(b *testing.B) {
 	}
 }
 
-// TestExactSum checks the integer sum against libvmaf's float32 squares
-// summed in float64, bit for bit, on noise at every depth.
+// TestExactSum checks the integer sums, scalar and vector, against
+// libvmaf's float32 squares summed in float64, bit for bit, on noise at
+// every depth, and on the largest differences each depth allows.
 func TestExactSum(t *testing.T) {
 	for _, depth := range []int{8, 10, 12, 16} {
-		f := feature.Format{Width: 67, Height: 41, BitDepth: depth, Chroma: feature.Chroma420}
 		mask := 1<<depth - 1
-		ref := frame(f, func(x, y int) int { return int(uint32(x*7919+y*104729)*2654435761>>7) & mask })
-		dist := frame(f, func(x, y int) int { return int(uint32(x*15485863+y*32452843)*2654435761>>9) & mask })
-		scale := float32(int(1) << (depth - 8))
-		var want float64
-		for y := 0; y < f.Height; y++ {
-			for x := 0; x < f.Width; x++ {
-				e := float32(ref.Planes[0].At(x, y))/scale - float32(dist.Planes[0].At(x, y))/scale
-				want += float64(e * e)
+		for _, tc := range []struct {
+			w, h      int
+			ref, dist func(x, y int) int
+		}{
+			{67, 41, func(x, y int) int { return int(uint32(x*7919+y*104729)*2654435761>>7) & mask },
+				func(x, y int) int { return int(uint32(x*15485863+y*32452843)*2654435761>>9) & mask }},
+			// Rows longer than a kernel's run, every difference the
+			// largest, in both signs.
+			{70001, 2, func(x, y int) int { return mask * ((x + y) & 1) }, func(x, y int) int { return mask * ((x + y + 1) & 1) }},
+		} {
+			f := feature.Format{Width: tc.w, Height: tc.h, BitDepth: depth, Chroma: feature.Chroma420}
+			ref, dist := frame(f, tc.ref), frame(f, tc.dist)
+			scale := float32(int(1) << (depth - 8))
+			var want float64
+			for y := 0; y < f.Height; y++ {
+				for x := 0; x < f.Width; x++ {
+					e := float32(ref.Planes[0].At(x, y))/scale - float32(dist.Planes[0].At(x, y))/scale
+					want += float64(e * e)
+				}
 			}
-		}
-		if got := sumSquaredError(ref.Planes[0], dist.Planes[0], scale); got != want {
-			t.Errorf("%d-bit: %v, want %v", depth, got, want)
+			for _, vec := range []bool{false, hasAVX2()} {
+				if got := sumSquaredError(ref.Planes[0], dist.Planes[0], scale, vec); got != want {
+					t.Errorf("%d-bit %dx%d (vector %v): %v, want %v", depth, tc.w, tc.h, vec, got, want)
+				}
+			}
 		}
 	}
 }

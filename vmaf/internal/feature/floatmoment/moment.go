@@ -18,7 +18,10 @@ var Kind = &feature.Kind{
 	New: newExtractor,
 }
 
-type extractor struct{ scale float32 }
+type extractor struct {
+	scale float32
+	avx2  bool // sum with the vector kernels
+}
 
 func newExtractor(f feature.Format, _ feature.Settings) (feature.Extractor, error) {
 	switch f.BitDepth {
@@ -29,14 +32,14 @@ func newExtractor(f feature.Format, _ feature.Settings) (feature.Extractor, erro
 	if f.Width < 1 || f.Height < 1 {
 		return nil, fmt.Errorf("feature float_moment: empty picture %dx%d", f.Width, f.Height)
 	}
-	return &extractor{scale: float32(int(1) << (f.BitDepth - 8))}, nil
+	return &extractor{scale: float32(int(1) << (f.BitDepth - 8)), avx2: hasAVX2()}, nil
 }
 
 func (x *extractor) Extract(_ int, ref, dist *feature.Frame, out []float64) error {
 	n := float64(ref.Planes[0].W * ref.Planes[0].H)
-	s1, s2 := moments(ref.Planes[0], x.scale)
+	s1, s2 := moments(ref.Planes[0], x.scale, x.avx2)
 	out[0], out[2] = s1/n, s2/n
-	s1, s2 = moments(dist.Planes[0], x.scale)
+	s1, s2 = moments(dist.Planes[0], x.scale, x.avx2)
 	out[1], out[3] = s1/n, s2/n
 	return nil
 }
@@ -46,8 +49,9 @@ func (x *extractor) Extract(_ int, ref, dist *feature.Frame, out []float64) erro
 // samples and their sums are exact in those types at every depth, and so
 // are the squares up to 12 bits (integers below 2²⁴ over a power of two),
 // so integer sums scaled at the end are the same numbers; 16-bit squares
-// are rounded in float32 and take libvmaf's path.
-func moments(p feature.Plane, scale float32) (sum, sumSq float64) {
+// are rounded in float32 and take libvmaf's path. With vec the kernels
+// sum the first multiple of 16 samples of each row.
+func moments(p feature.Plane, scale float32, vec bool) (sum, sumSq float64) {
 	if p.BitDepth == 16 {
 		var s int64
 		for y := 0; y < p.H; y++ {
@@ -63,13 +67,25 @@ func moments(p feature.Plane, scale float32) (sum, sumSq float64) {
 	for y := 0; y < p.H; y++ {
 		var rs, rsq int64
 		if p.BitDepth == 8 {
-			for _, b := range p.Row8(y) {
+			row, i := p.Row8(y), 0
+			for end := len(row) &^ 15; vec && i < end; {
+				n := min(maxRun8, end-i)
+				s, sq := sums8(&row[i], n)
+				rs, rsq, i = rs+s, rsq+sq, i+n
+			}
+			for _, b := range row[i:] {
 				v := int64(b)
 				rs += v
 				rsq += v * v
 			}
 		} else {
-			for _, w := range p.Row16(y) {
+			row, i := p.Row16(y), 0
+			for end := len(row) &^ 15; vec && i < end; {
+				n := min(maxRun16, end-i)
+				s, sq := sums16(&row[i], n)
+				rs, rsq, i = rs+s, rsq+sq, i+n
+			}
+			for _, w := range row[i:] {
 				v := int64(w)
 				rs += v
 				rsq += v * v
@@ -80,5 +96,13 @@ func moments(p feature.Plane, scale float32) (sum, sumSq float64) {
 	}
 	return float64(s) / float64(scale), float64(sq) / float64(scale*scale)
 }
+
+// The longest runs the kernels take: a 32-bit lane gathers two squares
+// from each 16 samples, at most 2·255² at 8 bits and 2·4095² at 12, and
+// must stay below 2³¹.
+const (
+	maxRun8  = 1 << 16
+	maxRun16 = 1 << 9
+)
 
 func (x *extractor) Close() {}

@@ -96,24 +96,36 @@ func BenchmarkExtract(b *testing.B) {
 	}
 }
 
-// TestExactSums checks the integer sums against libvmaf's float32 samples
-// and squares summed in float64, bit for bit, on noise at every depth.
+// TestExactSums checks the integer sums, scalar and vector, against
+// libvmaf's float32 samples and squares summed in float64, bit for bit,
+// on noise at every depth, and on rows of the largest samples longer
+// than a kernel's run.
 func TestExactSums(t *testing.T) {
 	for _, depth := range []int{8, 10, 12, 16} {
-		f := feature.Format{Width: 67, Height: 41, BitDepth: depth, Chroma: feature.Chroma420}
 		mask := 1<<depth - 1
-		p := frame(f, func(x, y int) int { return int(uint32(x*7919+y*104729)*2654435761>>7) & mask }).Planes[0]
-		scale := float32(int(1) << (depth - 8))
-		var sum, sq float64
-		for y := 0; y < f.Height; y++ {
-			for x := 0; x < f.Width; x++ {
-				v := float32(p.At(x, y)) / scale
-				sum += float64(v)
-				sq += float64(v * v)
+		for _, tc := range []struct {
+			w, h int
+			fill func(x, y int) int
+		}{
+			{67, 41, func(x, y int) int { return int(uint32(x*7919+y*104729)*2654435761>>7) & mask }},
+			{70001, 2, func(x, y int) int { return mask - (x+y)%3 }},
+		} {
+			f := feature.Format{Width: tc.w, Height: tc.h, BitDepth: depth, Chroma: feature.Chroma420}
+			p := frame(f, tc.fill).Planes[0]
+			scale := float32(int(1) << (depth - 8))
+			var sum, sq float64
+			for y := 0; y < f.Height; y++ {
+				for x := 0; x < f.Width; x++ {
+					v := float32(p.At(x, y)) / scale
+					sum += float64(v)
+					sq += float64(v * v)
+				}
 			}
-		}
-		if s, s2 := moments(p, scale); s != sum || s2 != sq {
-			t.Errorf("%d-bit: %v %v, want %v %v", depth, s, s2, sum, sq)
+			for _, vec := range []bool{false, hasAVX2()} {
+				if s, s2 := moments(p, scale, vec); s != sum || s2 != sq {
+					t.Errorf("%d-bit %dx%d (vector %v): %v %v, want %v %v", depth, tc.w, tc.h, vec, s, s2, sum, sq)
+				}
+			}
 		}
 	}
 }

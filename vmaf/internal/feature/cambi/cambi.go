@@ -130,9 +130,9 @@ func (x *extractor) score(index int, fr *feature.Frame, g *geometry, heat *heatm
 		return 0, fmt.Errorf("feature cambi: frame %d: %w", index, err)
 	}
 	if x.cfg.encBitDepth < 10 {
-		antiDither(img, w, h)
+		antiDither(img, w, h, x.vec)
 	}
-	spatialMask(img, b.mask[:w*h], w, h, b)
+	spatialMask(img, b.mask[:w*h], w, h, b, x.vec)
 
 	var perScale [numScales]float64
 	for scale := 0; scale < numScales; scale++ {

@@ -158,15 +158,23 @@ func randomLevels(rng *rand.Rand, w, h int) []uint16 {
 	return img
 }
 
-// TestSpatialMask checks the flat-pixel mask against its definition.
+// TestSpatialMask checks the flat-pixel mask against its definition,
+// with and without the vector kernels.
 func TestSpatialMask(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	for _, size := range [][2]int{{1, 1}, {1, 9}, {9, 1}, {3, 3}, {8, 8}, {23, 17}, {64, 40}} {
-		w, h := size[0], size[1]
+	for _, size := range [][2]int{{1, 1}, {1, 9}, {9, 1}, {3, 3}, {8, 8}, {23, 17}, {64, 40}, {6, 9}, {22, 9}, {40, 12}, {131, 20}} {
+		for _, vec := range []bool{false, hasVector()} {
+			testSpatialMask(t, rng, size[0], size[1], vec)
+		}
+	}
+}
+
+func testSpatialMask(t *testing.T, rng *rand.Rand, w, h int, vec bool) {
+	{
 		img := randomLevels(rng, w, h)
 		b := buffers{flat: make([]uint8, 8*w), colSums: make([]int32, w)}
 		got := make([]uint8, w*h)
-		spatialMask(img, got, w, h, &b)
+		spatialMask(img, got, w, h, &b, vec)
 		at := func(x, y int) uint16 { return img[y*w+x] }
 		limit := maskIndex(w, h)
 		for y := 0; y < h; y++ {
@@ -180,7 +188,7 @@ func TestSpatialMask(t *testing.T) {
 					}
 				}
 				if want := b2u(n > limit); got[y*w+x] != want {
-					t.Fatalf("%dx%d (%d,%d): mask %d, want %d", w, h, x, y, got[y*w+x], want)
+					t.Fatalf("%dx%d vector %v (%d,%d): mask %d, want %d", w, h, vec, x, y, got[y*w+x], want)
 				}
 			}
 		}

@@ -35,13 +35,18 @@ func (x *extractor) cValues(img []uint16, mask []uint8, w, h, pad int, all []flo
 	}
 	levelRow := cfg.levelRow
 	fill := func(r int) []int16 {
-		out, lv, m := rowsOf(r), img[r*w:(r+1)*w], mask[r*w:(r+1)*w]
+		row := rowsOf(r)
+		out, lv, m := row, img[r*w:(r+1)*w], mask[r*w:(r+1)*w]
+		if x.vec {
+			n := levelRowsPrefix(lv, m, out, cfg)
+			out, lv, m = out[n:], lv[n:], m[n:]
+		}
 		lv, m = lv[:len(out)], m[:len(out)]
 		for i, v := range lv {
 			// m is 0 or 1: m-1 is all ones (-1) for pixels not flat.
 			out[i] = levelRow[v&maxLevelMask] | int16(int8(m[i])-1)
 		}
-		return out
+		return row
 	}
 	for y := 0; y < min(pad, h); y++ {
 		addRows(hist, fill(y), w, pad, 1)

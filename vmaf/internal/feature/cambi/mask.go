@@ -6,8 +6,9 @@ import "math/bits"
 // (cut off at the picture's edges) holds more than maskIndex pixels
 // equal to both their right and lower neighbours (a missing neighbour
 // counts as equal). The count is exact integer arithmetic, so any
-// summation order gives libvmaf's mask.
-func spatialMask(img []uint16, mask []uint8, w, h int, b *buffers) {
+// summation order gives libvmaf's mask. With vec, the vector kernels
+// take most of each row.
+func spatialMask(img []uint16, mask []uint8, w, h int, b *buffers, vec bool) {
 	const pad = maskFilterSize >> 1
 	limit := int32(maskIndex(w, h))
 	// Rows y-pad-1..y+pad of flat pixels are kept, row r at slot r mod 8.
@@ -22,10 +23,15 @@ func spatialMask(img []uint16, mask []uint8, w, h int, b *buffers) {
 			return out
 		}
 		below := img[(r+1)*w : (r+2)*w]
-		right := row[1:]
-		below, o := below[:len(row)], out[:len(right)]
+		x0 := 0
+		if vec {
+			x0 = flatPrefix(row, below, out)
+		}
+		left, right := row[x0:], row[x0+1:]
+		down, o := below[x0:len(row)], out[x0:w-1]
+		left, down = left[:len(right)], down[:len(right)]
 		for x, v := range right {
-			o[x] = b2u(row[x] == v) & b2u(row[x] == below[x])
+			o[x] = b2u(left[x] == v) & b2u(left[x] == down[x])
 		}
 		out[w-1] = b2u(row[w-1] == below[w-1])
 		return out
@@ -40,13 +46,17 @@ func spatialMask(img []uint16, mask []uint8, w, h int, b *buffers) {
 		add, sub := y+pad, y-pad-1
 		switch {
 		case add < h && sub >= 0:
-			slideCols(cols, fill(add), flatRow(sub))
+			slideCols(cols, fill(add), flatRow(sub), vec)
 		case add < h:
 			addRow(cols, fill(add), 1)
 		case sub >= 0:
 			addRow(cols, flatRow(sub), -1)
 		}
-		boxRow(cols, mask[y*w:(y+1)*w], pad, limit)
+		if vec {
+			boxRowVec(cols, mask[y*w:(y+1)*w], limit)
+		} else {
+			boxRow(cols, mask[y*w:(y+1)*w], pad, limit)
+		}
 	}
 }
 
@@ -88,10 +98,34 @@ func boxRow(cols []int32, out []uint8, pad int, limit int32) {
 	}
 }
 
-func slideCols(cols []int32, add, sub []uint8) {
+func slideCols(cols []int32, add, sub []uint8, vec bool) {
+	if vec {
+		n := slideColsPrefix(cols, add, sub)
+		cols, add, sub = cols[n:], add[n:], sub[n:]
+	}
 	add, sub = add[:len(cols)], sub[:len(cols)]
 	for x := range cols {
 		cols[x] += int32(add[x]) - int32(sub[x])
+	}
+}
+
+// boxRowVec is boxRow for the 7x7 window: the interior columns with
+// the vector kernel, the few others summed directly.
+func boxRowVec(cols []int32, out []uint8, limit int32) {
+	const pad = maskFilterSize >> 1
+	w := len(cols)
+	out = out[:w]
+	n := boxInterior(cols, out, limit)
+	for x := 0; x < w; x++ {
+		if x == pad && n > 0 {
+			x += n - 1
+			continue
+		}
+		var sum int32
+		for _, c := range cols[max(x-pad, 0):min(x+pad+1, w)] {
+			sum += c
+		}
+		out[x] = b2u(sum > limit)
 	}
 }
 

@@ -109,13 +109,19 @@ func toTenBit(p feature.Plane, g *geometry, img []uint16) error {
 // antiDither averages each level with its right and lower neighbours
 // (2x2, or 2x1 on the last column and row), for encodes below 10 bits.
 // Each sample reads only samples after it, so working in place in
-// raster order is the same as reading the original picture.
-func antiDither(img []uint16, w, h int) {
+// raster order is the same as reading the original picture. With vec,
+// the vector kernel takes the start of each row.
+func antiDither(img []uint16, w, h int, vec bool) {
 	for y := 0; y < h-1; y++ {
 		r0, r1 := img[y*w:(y+1)*w], img[(y+1)*w:(y+2)*w]
-		right, below, belowRight := r0[1:], r1[:w-1], r1[1:]
+		x0 := 0
+		if vec {
+			x0 = antiDitherPrefix(r0, r1)
+		}
+		right, below, belowRight := r0[x0+1:], r1[x0:w-1], r1[x0+1:]
+		start := r0[x0:]
 		for x, v := range right {
-			r0[x] = uint16((uint32(r0[x]) + uint32(v) + uint32(below[x]) + uint32(belowRight[x])) >> 2)
+			start[x] = uint16((uint32(start[x]) + uint32(v) + uint32(below[x]) + uint32(belowRight[x])) >> 2)
 		}
 		r0[w-1] = uint16((uint32(r0[w-1]) + uint32(r1[w-1])) >> 1)
 	}

@@ -1,0 +1,78 @@
+//go:build amd64 && !purego
+
+package cambi
+
+// The row kernels below do a prefix of a row with AVX-512 and return
+// its length; the portable loop does the rest. Each computes exactly
+// what the portable loop would (integer arithmetic, comparisons), so
+// the split changes nothing.
+
+//go:noescape
+func antiDither32(r0, r1 *uint16, n int)
+
+//go:noescape
+func flat32(row, below *uint16, out *uint8, n int)
+
+//go:noescape
+func slideCols16(cols *int32, add, sub *uint8, n int)
+
+//go:noescape
+func box7x16(cols *int32, out *uint8, n int, limit int32)
+
+//go:noescape
+func levelRows32(img *uint16, mask *uint8, out *int16, n int, base, size int)
+
+// antiDitherPrefix averages r0[x] with r0[x+1], r1[x] and r1[x+1] for a
+// prefix of x < len(r0)-1.
+func antiDitherPrefix(r0, r1 []uint16) int {
+	n := (len(r0) - 1) &^ 31
+	if n > 0 {
+		_ = r1[n]
+		_ = r0[n]
+		antiDither32(&r0[0], &r1[0], n)
+	}
+	return n
+}
+
+// flatPrefix marks the pixels of row equal to their right neighbour
+// and to the one below, for a prefix of x < len(row)-1.
+func flatPrefix(row, below []uint16, out []uint8) int {
+	n := (len(row) - 1) &^ 31
+	if n > 0 {
+		_, _, _ = row[n], below[n-1], out[n-1]
+		flat32(&row[0], &below[0], &out[0], n)
+	}
+	return n
+}
+
+// slideColsPrefix is slideCols over a prefix of cols.
+func slideColsPrefix(cols []int32, add, sub []uint8) int {
+	n := len(cols) &^ 15
+	if n > 0 {
+		_, _ = add[n-1], sub[n-1]
+		slideCols16(&cols[0], &add[0], &sub[0], n)
+	}
+	return n
+}
+
+// boxInterior marks out[x] for x in [3, 3+n), the columns whose 7-wide
+// window lies inside the row, and returns n.
+func boxInterior(cols []int32, out []uint8, limit int32) int {
+	n := (len(cols) - 6) &^ 15
+	if n > 0 {
+		_, _ = cols[n+5], out[n+2]
+		box7x16(&cols[0], &out[3], n, limit)
+	}
+	return max(n, 0)
+}
+
+// levelRowsPrefix is the histogram rows of a prefix of a row of levels
+// (see cValues), from the band as cfg sets it.
+func levelRowsPrefix(img []uint16, mask []uint8, out []int16, cfg *config) int {
+	n := len(out) &^ 31
+	if n > 0 {
+		_, _ = img[n-1], mask[n-1]
+		levelRows32(&img[0], &mask[0], &out[0], n, cfg.bandBase, cfg.bandSize)
+	}
+	return n
+}

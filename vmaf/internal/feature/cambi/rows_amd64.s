@@ -1,0 +1,174 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+// func antiDither32(r0, r1 *uint16, n int)
+//
+// r0[x] = (r0[x] + r0[x+1] + r1[x] + r1[x+1]) >> 2 for x < n, n a
+// multiple of 32. The sums of four levels (at most 4·1024) fit in 16
+// bits. Each store lands before every sample still to be read.
+TEXT ·antiDither32(SB), NOSPLIT, $0-24
+	MOVQ r0+0(FP), AX
+	MOVQ r1+8(FP), BX
+	MOVQ n+16(FP), CX
+	SHLQ $1, CX
+	XORQ SI, SI
+	TESTQ CX, CX
+	JZ adone
+
+aloop:
+	VMOVDQU16 (AX)(SI*1), Z0
+	VMOVDQU16 2(AX)(SI*1), Z1
+	VPADDW Z1, Z0, Z0
+	VMOVDQU16 (BX)(SI*1), Z1
+	VPADDW Z1, Z0, Z0
+	VMOVDQU16 2(BX)(SI*1), Z1
+	VPADDW Z1, Z0, Z0
+	VPSRLW $2, Z0, Z0
+	VMOVDQU16 Z0, (AX)(SI*1)
+	ADDQ $64, SI
+	CMPQ SI, CX
+	JLT aloop
+
+adone:
+	VZEROUPPER
+	RET
+
+// func flat32(row, below *uint16, out *uint8, n int)
+//
+// out[x] = 1 where row[x] equals both row[x+1] and below[x], else 0,
+// for x < n, n a multiple of 32.
+TEXT ·flat32(SB), NOSPLIT, $0-32
+	MOVQ row+0(FP), AX
+	MOVQ below+8(FP), BX
+	MOVQ out+16(FP), DI
+	MOVQ n+24(FP), CX
+	XORQ SI, SI
+	TESTQ CX, CX
+	JZ fdone
+
+floop:
+	VMOVDQU16 (AX)(SI*2), Z0
+	VMOVDQU16 2(AX)(SI*2), Z1
+	VPCMPEQW Z1, Z0, K1
+	VMOVDQU16 (BX)(SI*2), Z1
+	VPCMPEQW Z1, Z0, K1, K1
+	VPMOVM2B K1, Y0
+	VPABSB Y0, Y0
+	VMOVDQU8 Y0, (DI)(SI*1)
+	ADDQ $32, SI
+	CMPQ SI, CX
+	JLT floop
+
+fdone:
+	VZEROUPPER
+	RET
+
+// func slideCols16(cols *int32, add, sub *uint8, n int)
+//
+// cols[x] += add[x] - sub[x] for x < n, n a multiple of 16.
+TEXT ·slideCols16(SB), NOSPLIT, $0-32
+	MOVQ cols+0(FP), AX
+	MOVQ add+8(FP), BX
+	MOVQ sub+16(FP), DX
+	MOVQ n+24(FP), CX
+	XORQ SI, SI
+	TESTQ CX, CX
+	JZ sdone
+
+sloop:
+	VPMOVZXBD (BX)(SI*1), Z0
+	VPMOVZXBD (DX)(SI*1), Z1
+	VPSUBD Z1, Z0, Z0
+	VMOVDQU32 (AX)(SI*4), Z1
+	VPADDD Z1, Z0, Z0
+	VMOVDQU32 Z0, (AX)(SI*4)
+	ADDQ $16, SI
+	CMPQ SI, CX
+	JLT sloop
+
+sdone:
+	VZEROUPPER
+	RET
+
+// func box7x16(cols *int32, out *uint8, n int, limit int32)
+//
+// out[x] = 1 where cols[x] + ... + cols[x+6] > limit, else 0, for x < n,
+// n a multiple of 16.
+TEXT ·box7x16(SB), NOSPLIT, $0-28
+	MOVQ cols+0(FP), AX
+	MOVQ out+8(FP), DI
+	MOVQ n+16(FP), CX
+	MOVL limit+24(FP), DX
+	VPBROADCASTD DX, Z7
+	XORQ SI, SI
+	TESTQ CX, CX
+	JZ bdone
+
+bloop:
+	VMOVDQU32 (AX)(SI*4), Z0
+	VMOVDQU32 4(AX)(SI*4), Z1
+	VPADDD Z1, Z0, Z0
+	VMOVDQU32 8(AX)(SI*4), Z1
+	VPADDD Z1, Z0, Z0
+	VMOVDQU32 12(AX)(SI*4), Z1
+	VPADDD Z1, Z0, Z0
+	VMOVDQU32 16(AX)(SI*4), Z1
+	VPADDD Z1, Z0, Z0
+	VMOVDQU32 20(AX)(SI*4), Z1
+	VPADDD Z1, Z0, Z0
+	VMOVDQU32 24(AX)(SI*4), Z1
+	VPADDD Z1, Z0, Z0
+	VPCMPGTD Z7, Z0, K1
+	VPMOVM2B K1, X0
+	VPABSB X0, X0
+	VMOVDQU8 X0, (DI)(SI*1)
+	ADDQ $16, SI
+	CMPQ SI, CX
+	JLT bloop
+
+bdone:
+	VZEROUPPER
+	RET
+
+// func levelRows32(img *uint16, mask *uint8, out *int16, n int, base, size int)
+//
+// out[x] = the histogram row of level img[x]&2047 (level - base when it
+// is within [base, base+size) and at most 1024), or -1 where it has none
+// or mask[x] is 0, for x < n, n a multiple of 32.
+TEXT ·levelRows32(SB), NOSPLIT, $0-48
+	MOVQ img+0(FP), AX
+	MOVQ mask+8(FP), BX
+	MOVQ out+16(FP), DI
+	MOVQ n+24(FP), CX
+	MOVQ base+32(FP), DX
+	VPBROADCASTW DX, Z4
+	MOVQ size+40(FP), DX
+	VPBROADCASTW DX, Z5
+	MOVQ $2047, DX
+	VPBROADCASTW DX, Z6
+	MOVQ $1024, DX
+	VPBROADCASTW DX, Z7
+	VPTERNLOGD $0xff, Z8, Z8, Z8
+	XORQ SI, SI
+	TESTQ CX, CX
+	JZ ldone
+
+lloop:
+	VMOVDQU16 (AX)(SI*2), Z0
+	VPANDD Z6, Z0, Z0
+	VPSUBW Z4, Z0, Z1
+	VPCMPUW $1, Z5, Z1, K1
+	VPCMPUW $2, Z7, Z0, K1, K1
+	VMOVDQU8 (BX)(SI*1), Y2
+	VPTESTMB Y2, Y2, K1, K1
+	VMOVDQA64 Z8, Z2
+	VMOVDQU16 Z1, K1, Z2
+	VMOVDQU16 Z2, (DI)(SI*2)
+	ADDQ $32, SI
+	CMPQ SI, CX
+	JLT lloop
+
+ldone:
+	VZEROUPPER
+	RET

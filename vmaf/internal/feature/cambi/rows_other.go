@@ -1,0 +1,9 @@
+//go:build !amd64 || purego
+
+package cambi
+
+func antiDitherPrefix(r0, r1 []uint16) int                                     { return 0 }
+func flatPrefix(row, below []uint16, out []uint8) int                          { return 0 }
+func slideColsPrefix(cols []int32, add, sub []uint8) int                       { return 0 }
+func boxInterior(cols []int32, out []uint8, limit int32) int                   { return 0 }
+func levelRowsPrefix(img []uint16, mask []uint8, out []int16, cfg *config) int { return 0 }

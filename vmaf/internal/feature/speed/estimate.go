@@ -62,15 +62,29 @@ func (e *engine) estimate(out *result) bool {
 // it.
 func (e *engine) covariance() {
 	n := e.subW * e.subH
-	for p := 0; p < block; p++ {
-		si, sj := p/blockSize, p%blockSize
-		var sum float32
+	// Each position's float32 sum runs in raster order over its span;
+	// the five positions of a block row read the same rows, so their
+	// sums are taken side by side, five independent chains.
+	var sums [block]float32
+	for si := 0; si < blockSize; si++ {
+		var s0, s1, s2, s3, s4 float32
 		for i := 0; i < e.subH; i++ {
-			for _, v := range e.down[(si+i)*e.dw+sj : (si+i)*e.dw+sj+e.subW] {
-				sum += v
+			row := e.down[(si+i)*e.dw : (si+i)*e.dw+e.subW+blockSize-1]
+			for j := 0; j < e.subW; j++ {
+				r := row[j : j+blockSize : j+blockSize]
+				s0 += r[0]
+				s1 += r[1]
+				s2 += r[2]
+				s3 += r[3]
+				s4 += r[4]
 			}
 		}
-		mean := float64(sum / float32(n))
+		sums[si*blockSize], sums[si*blockSize+1], sums[si*blockSize+2] = s0, s1, s2
+		sums[si*blockSize+3], sums[si*blockSize+4] = s3, s4
+	}
+	for p := 0; p < block; p++ {
+		si, sj := p/blockSize, p%blockSize
+		mean := float64(sums[p] / float32(n))
 		c := e.centred[p]
 		for i := 0; i < e.subH; i++ {
 			row := c[i*e.subW : (i+1)*e.subW]

@@ -121,12 +121,19 @@ func (w *solveWork) solve(k, y, x []float32, m int) bool {
 		if float64(abs32(den)) < eigenEps {
 			return false
 		}
-		for j := 0; j < m; j++ {
-			t := b[i*m+j]
-			for kk := i + 1; kk < n; kk++ {
-				t -= x[kk*m+j] * r[i*n+kk]
+		// Row i of X, each entry subtracting the known ones in order of
+		// kk; the entries are independent, so the loop over them is
+		// innermost.
+		xi := x[i*m : (i+1)*m]
+		copy(xi, b[i*m:(i+1)*m])
+		for kk := i + 1; kk < n; kk++ {
+			c, xk := r[i*n+kk], x[kk*m:(kk+1)*m]
+			for j, v := range xk {
+				xi[j] -= v * c
 			}
-			x[i*m+j] = t / den
+		}
+		for j := range xi {
+			xi[j] /= den
 		}
 	}
 	return true

@@ -107,9 +107,13 @@ func (t *temporal) diffRow(dst []float32, prev8 []byte, prev16 []uint16, cur fea
 	}
 }
 
-// keep copies a frame's luma samples for the next frame's difference.
+// keep copies the rows of a frame's luma that the next frame's
+// difference reads.
 func (t *temporal) keep(dst8 []byte, dst16 []uint16, p feature.Plane) {
-	for y := 0; y < t.h; y++ {
+	for y, used := range t.rows {
+		if !used {
+			continue
+		}
 		if p.BitDepth == 8 {
 			copy(dst8[y*t.w:(y+1)*t.w], p.Row8(y))
 		} else {

@@ -31,11 +31,11 @@ func newVecScratch() *vecScratch {
 
 // blocks16 sets s.terms to the error terms of the 16 blocks whose
 // top-left samples are src[0] (reference) and src[1] (distorted) and the
-// next 15 at 7-sample steps (byte offsets idx), with bps bytes per
-// sample and sampleMask keeping a sample's bits of the 4 bytes read.
+// next 15 at 7-sample steps (byte offsets idx), with bps (1 or 2) bytes
+// per sample. It reads nothing outside the blocks.
 //
 //go:noescape
-func blocks16(src *[2]*byte, stride *[2]int, bps int, idx *[16]int32, wt *weights, s *vecScratch, sampleMask uint32)
+func blocks16(src *[2]*byte, stride *[2]int, bps int, idx *[16]int32, wt *weights, s *vecScratch)
 
 var laneOffsets = func() (o [2][lanes]int32) {
 	for b := range lanes {
@@ -54,34 +54,23 @@ func (v *vecScratch) planeError(ref, dist feature.Plane, w, h, depth int, wt *we
 	if nb < lanes {
 		return planeError(ref, dist, w, h, depth, wt)
 	}
-	bps, sampleMask, idx := 1, uint32(0xff), &laneOffsets[0]
+	bps, idx := 1, &laneOffsets[0]
 	if depth > 8 {
-		bps, sampleMask, idx = 2, 0xffff, &laneOffsets[1]
+		bps, idx = 2, &laneOffsets[1]
 	}
 	stride := [2]int{ref.Stride, dist.Stride}
-	var s, d block
-	var t [64]float32
 	var sum float32
 	n := 0
 	for y := 0; y < h-7; y += blockStep {
 		for done := 0; done < nb; {
 			g := min(done, nb-lanes)
 			x := g * blockStep
-			// The kernel reads 4 bytes from each sample's first byte.
-			end := (x+blockStep*(lanes-1)+7)*bps + 4
-			if (y+7)*ref.Stride+end <= len(ref.Data) && (y+7)*dist.Stride+end <= len(dist.Data) {
-				src := [2]*byte{&ref.Data[y*ref.Stride+x*bps], &dist.Data[y*dist.Stride+x*bps]}
-				blocks16(&src, &stride, bps, idx, wt, v, sampleMask)
-			} else {
-				for b := done - g; b < lanes; b++ {
-					s.load(ref, x+blockStep*b, y)
-					d.load(dist, x+blockStep*b, y)
-					terms(&s, &d, wt, &t)
-					for k, e := range t {
-						v.terms[k][b] = e
-					}
-				}
-			}
+			// The blocks' last samples, which the plane's rows hold.
+			end := (x + blockStep*(lanes-1) + blockSize) * bps
+			_ = ref.Data[(y+7)*ref.Stride+end-1]
+			_ = dist.Data[(y+7)*dist.Stride+end-1]
+			src := [2]*byte{&ref.Data[y*ref.Stride+x*bps], &dist.Data[y*dist.Stride+x*bps]}
+			blocks16(&src, &stride, bps, idx, wt, v)
 			for b := done - g; b < lanes; b++ {
 				for k := range 64 {
 					sum += v.terms[k][b]

@@ -40,15 +40,25 @@ DATA fconst<>+12(SB)/4, $0x42800000
 DATA fconst<>+16(SB)/4, $0x41800000
 GLOBL fconst<>(SB), RODATA|NOPTR, $20
 
-// GATHER loads sample j of the current row of every block into dst, as
-// int32, and stores it at off(DI). R9 points at the sample of block 0.
-#define GATHER(dst, off) \
+// GATHER loads the 4 bytes at off(R9) of every block into Z8.
+#define GATHER(off) \
 	KXNORW K0, K0, K1; \
-	VPXORD dst, dst, dst; \
-	VPGATHERDD (R9)(Z31*1), K1, dst; \
-	VPANDD Z30, dst, dst; \
-	VMOVDQU32 dst, off(DI); \
-	ADDQ R8, R9
+	VPXORD Z8, Z8, Z8; \
+	VPGATHERDD off(R9)(Z31*1), K1, Z8
+
+// BYTES splits Z8's bytes into the samples a, b, c, d (8-bit).
+#define BYTES(a, b, c, d) \
+	VPANDD Z30, Z8, a; \
+	VPSRLD $8, Z8, b; \
+	VPANDD Z30, b, b; \
+	VPSRLD $16, Z8, c; \
+	VPANDD Z30, c, c; \
+	VPSRLD $24, Z8, d
+
+// WORDS splits Z8's words into the samples a and b (16-bit).
+#define WORDS(a, b) \
+	VPANDD Z29, Z8, a; \
+	VPSRLD $16, Z8, b
 
 // VARSTEP adds sample off(DI)'s squared deviations from the block mean
 // (Z16) to Z21 and from its quadrant's mean mq to acc.
@@ -168,21 +178,23 @@ name: \
 	DECQ CX; \
 	JNZ name
 
-// func blocks16(src *[2]*byte, stride *[2]int, bps int, idx *[16]int32, wt *weights, s *vecScratch, sampleMask uint32)
-TEXT ·blocks16(SB), NOSPLIT, $0-52
+// func blocks16(src *[2]*byte, stride *[2]int, bps int, idx *[16]int32, wt *weights, s *vecScratch)
+TEXT ·blocks16(SB), NOSPLIT, $0-48
 	MOVQ src+0(FP), AX
 	MOVQ stride+8(FP), BX
 	MOVQ bps+16(FP), R8
 	MOVQ idx+24(FP), R10
 	MOVQ wt+32(FP), R11
 	MOVQ s+40(FP), R12
-	MOVL sampleMask+48(FP), R13
 	VMOVDQU32 (R10), Z31
+	MOVL $0xff, R13
 	VPBROADCASTD R13, Z30
+	MOVL $0xffff, R13
+	VPBROADCASTD R13, Z29
 	XORQ R15, R15
 
 plane:
-	MOVQ (AX)(R15*8), SI
+	MOVQ (AX)(R15*8), R9
 	MOVQ (BX)(R15*8), DX
 	MOVQ R15, DI
 	SHLQ $12, DI
@@ -197,15 +209,35 @@ plane:
 	XORQ R14, R14
 
 rows:
-	MOVQ SI, R9
-	GATHER(Z0, 0)
-	GATHER(Z1, 64)
-	GATHER(Z2, 128)
-	GATHER(Z3, 192)
-	GATHER(Z4, 256)
-	GATHER(Z5, 320)
-	GATHER(Z6, 384)
-	GATHER(Z7, 448)
+	// A row of a block is 8 samples, 8 or 16 bytes: two or four
+	// 4-byte gathers, none reaching past the block.
+	CMPQ R8, $1
+	JNE rows16
+	GATHER(0)
+	BYTES(Z0, Z1, Z2, Z3)
+	GATHER(4)
+	BYTES(Z4, Z5, Z6, Z7)
+	JMP store
+
+rows16:
+	GATHER(0)
+	WORDS(Z0, Z1)
+	GATHER(4)
+	WORDS(Z2, Z3)
+	GATHER(8)
+	WORDS(Z4, Z5)
+	GATHER(12)
+	WORDS(Z6, Z7)
+
+store:
+	VMOVDQU32 Z0, 0(DI)
+	VMOVDQU32 Z1, 64(DI)
+	VMOVDQU32 Z2, 128(DI)
+	VMOVDQU32 Z3, 192(DI)
+	VMOVDQU32 Z4, 256(DI)
+	VMOVDQU32 Z5, 320(DI)
+	VMOVDQU32 Z6, 384(DI)
+	VMOVDQU32 Z7, 448(DI)
 	VPADDD Z1, Z0, Z0
 	VPADDD Z3, Z2, Z2
 	VPADDD Z2, Z0, Z0
@@ -223,7 +255,7 @@ bottom:
 	VPADDD Z4, Z27, Z27
 
 next:
-	ADDQ DX, SI
+	ADDQ DX, R9
 	ADDQ $512, DI
 	INCQ R14
 	CMPQ R14, $8

@@ -16,7 +16,7 @@ import (
 // TestVectorBits checks the AVX-512 kernel against the portable code bit
 // for bit: smooth and noisy pictures, flat and extreme ones, every depth,
 // widths around multiples of the 16 blocks a call takes, and planes that
-// end right after their last sample (the kernel's tail reads).
+// end right after their last sample.
 func TestVectorBits(t *testing.T) {
 	v := newVecScratch()
 	if v == nil {

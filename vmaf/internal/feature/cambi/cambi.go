@@ -126,7 +126,7 @@ func (x *extractor) score(index int, fr *feature.Frame, g *geometry, heat *heatm
 	b := &x.buf
 	w, h := g.w, g.h
 	img := b.img[:w*h]
-	if err := toTenBit(fr.Planes[0], g, img); err != nil {
+	if err := toTenBit(fr.Planes[0], g, img, x.vec); err != nil {
 		return 0, fmt.Errorf("feature cambi: frame %d: %w", index, err)
 	}
 	if x.cfg.encBitDepth < 10 {
@@ -138,8 +138,13 @@ func (x *extractor) score(index int, fr *feature.Frame, g *geometry, heat *heatm
 	for scale := 0; scale < numScales; scale++ {
 		if scale > 0 || g.speedup {
 			nw, nh := (w+1)>>1, (h+1)>>1
-			decimate(img, w, nw, nh)
-			decimate(b.mask, w, nw, nh)
+			if x.vec {
+				decimate(img, w, nw, nh, evensPrefix16)
+				decimate(b.mask, w, nw, nh, evensPrefix8)
+			} else {
+				decimate(img, w, nw, nh, nil)
+				decimate(b.mask, w, nw, nh, nil)
+			}
 			w, h = nw, nh
 			img = img[:w*h]
 		}

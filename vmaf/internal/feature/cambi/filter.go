@@ -5,11 +5,16 @@ import "unsafe"
 // decimate keeps every other sample of every other row, packing the
 // nw x nh result at the start of p (which held w columns). Each write
 // lands at or before every sample still to be read, so it works in
-// place.
-func decimate[T uint8 | uint16](p []T, w, nw, nh int) {
+// place. prefix, when not nil, does the start of each row (see
+// evensPrefix16).
+func decimate[T uint8 | uint16](p []T, w, nw, nh int, prefix func(dst, src []T) int) {
 	for y := 0; y < nh; y++ {
 		src := p[2*y*w:]
 		dst := p[y*nw : (y+1)*nw]
+		if prefix != nil {
+			n := prefix(dst, src)
+			dst, src = dst[n:], src[2*n:]
+		}
 		for x := range dst {
 			dst[x] = src[2*x]
 		}

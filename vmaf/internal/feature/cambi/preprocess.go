@@ -47,7 +47,8 @@ func nearest(in, out int) []int32 {
 // packed): 8-bit samples shifted up, deeper ones rounded down to 10
 // bits (which can give 1024). Like libvmaf it refuses samples above the
 // plane's depth, but only for the depths it checks (10 and 12 bits).
-func toTenBit(p feature.Plane, g *geometry, img []uint16) error {
+// With vec, the vector kernel widens unscaled 8-bit rows.
+func toTenBit(p feature.Plane, g *geometry, img []uint16, vec bool) error {
 	w, h := g.w, g.h
 	if p.BitDepth == 8 {
 		for y := 0; y < h; y++ {
@@ -57,7 +58,11 @@ func toTenBit(p feature.Plane, g *geometry, img []uint16) error {
 			}
 			src, dst := p.Row8(sy), img[y*w:(y+1)*w]
 			if g.xmap == nil {
-				for x, v := range src[:w] {
+				if vec {
+					n := widenPrefix(dst, src)
+					src, dst = src[n:], dst[n:]
+				}
+				for x, v := range src[:len(dst)] {
 					dst[x] = uint16(v) << 2
 				}
 				continue

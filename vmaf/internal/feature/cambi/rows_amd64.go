@@ -76,3 +76,40 @@ func levelRowsPrefix(img []uint16, mask []uint8, out []int16, cfg *config) int {
 	}
 	return n
 }
+
+//go:noescape
+func evens16(dst, src *uint16, n int)
+
+//go:noescape
+func evens8(dst, src *uint8, n int)
+
+//go:noescape
+func widen32(dst *uint16, src *uint8, n int)
+
+// evensPrefix16 and evensPrefix8 set dst[x] = src[2x] for a prefix of
+// dst (src may be dst, or start after it).
+func evensPrefix16(dst, src []uint16) int {
+	n := min(len(dst), len(src)/2) &^ 15
+	if n > 0 {
+		evens16(&dst[0], &src[0], n)
+	}
+	return n
+}
+
+func evensPrefix8(dst, src []uint8) int {
+	n := min(len(dst), len(src)/2) &^ 31
+	if n > 0 {
+		evens8(&dst[0], &src[0], n)
+	}
+	return n
+}
+
+// widenPrefix sets dst[x] = src[x] << 2, 8-bit samples as 10-bit
+// levels, for a prefix of dst.
+func widenPrefix(dst []uint16, src []uint8) int {
+	n := min(len(dst), len(src)) &^ 31
+	if n > 0 {
+		widen32(&dst[0], &src[0], n)
+	}
+	return n
+}

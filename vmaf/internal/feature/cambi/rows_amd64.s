@@ -172,3 +172,74 @@ lloop:
 ldone:
 	VZEROUPPER
 	RET
+
+// func evens16(dst, src *uint16, n int)
+//
+// dst[x] = src[2x] for x < n, n a multiple of 16. Each store lands
+// before every sample still to be read, so dst may be src.
+TEXT ·evens16(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	SHLQ $1, CX
+	XORQ DX, DX
+	TESTQ CX, CX
+	JZ edone
+
+eloop:
+	VMOVDQU32 (SI)(DX*2), Z0
+	VPMOVDW Z0, Y0
+	VMOVDQU16 Y0, (DI)(DX*1)
+	ADDQ $32, DX
+	CMPQ DX, CX
+	JLT eloop
+
+edone:
+	VZEROUPPER
+	RET
+
+// func evens8(dst, src *uint8, n int)
+//
+// dst[x] = src[2x] for x < n, n a multiple of 32, as evens16.
+TEXT ·evens8(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	XORQ DX, DX
+	TESTQ CX, CX
+	JZ e8done
+
+e8loop:
+	VMOVDQU16 (SI)(DX*2), Z0
+	VPMOVWB Z0, Y0
+	VMOVDQU8 Y0, (DI)(DX*1)
+	ADDQ $32, DX
+	CMPQ DX, CX
+	JLT e8loop
+
+e8done:
+	VZEROUPPER
+	RET
+
+// func widen32(dst *uint16, src *uint8, n int)
+//
+// dst[x] = src[x] << 2 for x < n, n a multiple of 32.
+TEXT ·widen32(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	XORQ DX, DX
+	TESTQ CX, CX
+	JZ wdone
+
+wloop:
+	VPMOVZXBW (SI)(DX*1), Z0
+	VPSLLW $2, Z0, Z0
+	VMOVDQU16 Z0, (DI)(DX*2)
+	ADDQ $32, DX
+	CMPQ DX, CX
+	JLT wloop
+
+wdone:
+	VZEROUPPER
+	RET

@@ -89,3 +89,63 @@ func TestLevelRows(t *testing.T) {
 		}
 	}
 }
+
+// TestDecimate checks the in-place decimation against its definition,
+// with and without the vector kernels, for both sample types.
+func TestDecimate(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for _, size := range [][2]int{{1, 1}, {2, 3}, {31, 5}, {64, 4}, {65, 9}, {130, 7}, {200, 3}} {
+		w, h := size[0], size[1]
+		nw, nh := (w+1)/2, (h+1)/2
+		img := make([]uint16, w*h)
+		mask := make([]uint8, w*h)
+		for i := range img {
+			img[i], mask[i] = uint16(rng.IntN(1025)), uint8(rng.IntN(2))
+		}
+		for _, vec := range []bool{false, hasVector()} {
+			gotImg, gotMask := slices.Clone(img), slices.Clone(mask)
+			if vec {
+				decimate(gotImg, w, nw, nh, evensPrefix16)
+				decimate(gotMask, w, nw, nh, evensPrefix8)
+			} else {
+				decimate(gotImg, w, nw, nh, nil)
+				decimate(gotMask, w, nw, nh, nil)
+			}
+			for y := range nh {
+				for x := range nw {
+					if gotImg[y*nw+x] != img[2*y*w+2*x] || gotMask[y*nw+x] != mask[2*y*w+2*x] {
+						t.Fatalf("%dx%d vector %v (%d,%d): %d %d, want %d %d", w, h, vec, x, y,
+							gotImg[y*nw+x], gotMask[y*nw+x], img[2*y*w+2*x], mask[2*y*w+2*x])
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestToTenBit8 checks the 8-bit conversion with and without the
+// vector kernel, on a padded plane.
+func TestToTenBit8(t *testing.T) {
+	for _, w := range []int{1, 31, 32, 33, 100} {
+		const h, stride = 3, 128
+		data := make([]byte, stride*h)
+		for i := range data {
+			data[i] = byte(i * 37)
+		}
+		p := feature.Plane{Data: data, Stride: stride, W: w, H: h, BitDepth: 8}
+		g := geometry{w: w, h: h}
+		for _, vec := range []bool{false, hasVector()} {
+			img := make([]uint16, w*h)
+			if err := toTenBit(p, &g, img, vec); err != nil {
+				t.Fatal(err)
+			}
+			for y := range h {
+				for x := range w {
+					if want := uint16(data[y*stride+x]) << 2; img[y*w+x] != want {
+						t.Fatalf("width %d vector %v (%d,%d): %d, want %d", w, vec, x, y, img[y*w+x], want)
+					}
+				}
+			}
+		}
+	}
+}

@@ -137,7 +137,11 @@ func (s *nativeScorer) submit(ref, dist *Picture, release func(), skip bool) err
 	j := <-s.free
 	// Taken here, in frame order, so that the lowest unfinished frame
 	// always has one and out-of-order workers cannot hold them all.
-	j.blur = <-s.blurs
+	if s.plan.motion >= 0 {
+		j.blur = <-s.blurs
+	} else {
+		j.blur = nil
+	}
 	j.index = s.next
 	j.plan = s.plan
 	j.scored = !skip && s.next%max(s.cfg.Subsample, 1) == 0
@@ -234,7 +238,7 @@ func (s *nativeScorer) work1(set *unitSet) {
 	for t := range s.work {
 		j := t.j
 		if !s.closed.Load() {
-			if err := set.run(j, t.part); err != nil {
+			if err := guard(func() error { return set.run(j, t.part) }); err != nil {
 				s.fail(err)
 			}
 		}
@@ -297,8 +301,9 @@ func (s *nativeScorer) collect(n int) {
 				s.fail(fmt.Errorf("vmaf: internal error: motion values for frame %d out of step", m.Index))
 				return
 			}
-			mo := j.plan.motion
-			j.values[mo], j.values[mo+1], j.values[mo+2] = m.SAD, m.Motion2, m.Motion3
+			if mo := j.plan.motion; mo >= 0 {
+				j.values[mo], j.values[mo+1], j.values[mo+2] = m.SAD, m.Motion2, m.Motion3
+			}
 			j.motionDone = true
 		}
 		for pending.Len() > 0 {
@@ -337,7 +342,7 @@ func (s *nativeScorer) collect(n int) {
 				arrived[next%n] = nil
 				sad := 0.0
 				if prevBlur != nil {
-					if !s.closed.Load() {
+					if j.blur != nil && !s.closed.Load() {
 						sad = motion.SAD(j.blur, prevBlur)
 					}
 					s.blurs <- prevBlur
@@ -374,7 +379,8 @@ func (s *nativeScorer) pushSeqs(j *job, emitFor func(unitKey) feature.Emit) {
 	}
 	ref, dist := frameOf(&j.ref), frameOf(&j.dist)
 	for _, x := range j.seqs {
-		if err := x.x.Push(j.index, &ref, &dist, emitFor(x.key)); err != nil {
+		err := guard(func() error { return x.x.Push(j.index, &ref, &dist, emitFor(x.key)) })
+		if err != nil {
 			s.fail(fmt.Errorf("vmaf: feature %s: frame %d: %w", x.key.name, j.index, err))
 			j.seqLeft = 0
 			break
@@ -553,7 +559,9 @@ func (set *unitSet) close() {
 func (set *unitSet) run(j *job, part int) error {
 	switch part {
 	case partBlur:
-		set.blur.Blur(lumaOf(&j.ref), j.blur)
+		if j.blur != nil {
+			set.blur.Blur(lumaOf(&j.ref), j.blur)
+		}
 		return nil
 	case partAll:
 		if j.scored {
@@ -563,7 +571,9 @@ func (set *unitSet) run(j *job, part int) error {
 				}
 			}
 		}
-		set.blur.Blur(lumaOf(&j.ref), j.blur)
+		if j.blur != nil {
+			set.blur.Blur(lumaOf(&j.ref), j.blur)
+		}
 		return nil
 	}
 	return set.computeUnit(j, part)
@@ -635,3 +645,15 @@ func (s *nativeScorer) mergeAggregates() {
 }
 
 func (s *nativeScorer) aggregateMetrics() []Metric { return slices.Clone(s.aggregates) }
+
+// guard runs f, turning a panic into an error: an extractor's bug ends
+// the run with a message instead of taking down the process the engine
+// lives in (a GStreamer host, a server).
+func guard(f func() error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("vmaf: internal error in an extractor: %v", r)
+		}
+	}()
+	return f()
+}

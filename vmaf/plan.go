@@ -128,11 +128,15 @@ func newPlan(models []*Model, extras []string, format feature.Format) (*plan, er
 			return nil, fmt.Errorf("vmaf: %w", err)
 		}
 	}
-	// Temporal features need every frame in order; the engine always
-	// tracks motion so a model swapped in later finds its history intact.
+	// Temporal features need every frame in order; the engine tracks
+	// motion whenever a model scores, so a model swapped in later finds
+	// its history intact. Features alone (no model, no motion asked for)
+	// skip it: such a run has nothing to swap.
 	p.motionHidden = p.motion < 0
-	if _, _, err := addMotion(motion.Kind.Defaults()); err != nil {
-		return nil, err
+	if len(models) > 0 {
+		if _, _, err := addMotion(motion.Kind.Defaults()); err != nil {
+			return nil, err
+		}
 	}
 	if dup := firstDuplicate(p.features); dup != "" {
 		return nil, fmt.Errorf("vmaf: two extractors report the feature %q; drop one of the requests", dup)
@@ -181,5 +185,5 @@ func (p *plan) seqOffset(k unitKey) (int, bool) {
 
 // hidden says whether feature value i is computed but not reported.
 func (p *plan) hidden(i int) bool {
-	return p.motionHidden && i >= p.motion && i < p.motion+len(motion.Outputs)
+	return p.motionHidden && p.motion >= 0 && i >= p.motion && i < p.motion+len(motion.Outputs)
 }

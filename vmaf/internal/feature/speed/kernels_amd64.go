@@ -14,10 +14,10 @@ func hasAVX2() bool { return cpu.Get().AVX2 }
 //go:noescape
 func covSumAVX2(x, y *float64, w, h int) float64
 
-// mulAVX2 is mul, eight columns at a time.
+// mulAVX2 is mulLD, eight columns at a time.
 //
 //go:noescape
-func mulAVX2(dst, x, y *float32, rows, inner, cols int)
+func mulAVX2(dst, x, y *float32, rows, inner, cols, ldd, ldx, ldy int)
 
 // columnsAVX2 sets dst[j], for n columns (a multiple of 8), to the sum
 // over k of f[k]·rows[k][j], the first product taken as it is and each

@@ -73,17 +73,23 @@ sum:
 	VZEROUPPER
 	RET
 
-// func mulAVX2(dst, x, y *float32, rows, inner, cols int)
-TEXT ·mulAVX2(SB), NOSPLIT, $0-48
+// func mulAVX2(dst, x, y *float32, rows, inner, cols, ldd, ldx, ldy int)
+TEXT ·mulAVX2(SB), NOSPLIT, $0-72
 	MOVQ   dst+0(FP), DI
 	MOVQ   x+8(FP), SI
 	MOVQ   y+16(FP), BX
 	MOVQ   rows+24(FP), R8
 	MOVQ   inner+32(FP), R9
 	MOVQ   cols+40(FP), R11
-	SHLQ   $2, R11 // row bytes of dst and y
+	SHLQ   $2, R11 // bytes of a row's columns
 	MOVQ   R11, R12
 	ANDQ   $-32, R12 // bytes in whole vectors
+	MOVQ   ldd+48(FP), R14
+	SHLQ   $2, R14
+	MOVQ   ldx+56(FP), R10
+	SHLQ   $2, R10
+	MOVQ   ldy+64(FP), DX
+	SHLQ   $2, DX
 	VXORPS Y15, Y15, Y15
 
 mrow:
@@ -141,13 +147,13 @@ ks:
 	JMP    ks
 
 knext:
-	ADDQ R11, R13
+	ADDQ DX, R13
 	INCQ CX
 	JMP  kloop
 
 mnext:
-	LEAQ (SI)(R9*4), SI
-	ADDQ R11, DI
+	ADDQ R10, SI
+	ADDQ R14, DI
 	DECQ R8
 	JMP  mrow
 

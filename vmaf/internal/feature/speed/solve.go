@@ -22,18 +22,23 @@ func newSolveWork(n, m int, avx2 bool) *solveWork {
 // mul sets dst (rows×cols) to x (rows×inner) times y (inner×cols),
 // accumulating each entry over the inner index in order.
 func mul(dst, x, y []float32, rows, inner, cols int) {
-	clear(dst[:rows*cols])
+	mulLD(dst, x, y, rows, inner, cols, cols, inner, cols)
+}
+
+// mulLD is mul for matrices whose rows are ldd, ldx and ldy samples
+// apart: blocks of larger ones.
+func mulLD(dst, x, y []float32, rows, inner, cols, ldd, ldx, ldy int) {
 	for i := 0; i < rows; i++ {
-		d := dst[i*cols : (i+1)*cols]
+		d := dst[i*ldd : i*ldd+cols]
+		clear(d)
 		for k := 0; k < inner; k++ {
-			xik := x[i*inner+k]
+			xik := x[i*ldx+k]
 			if xik == 0 {
 				// Adding zero products leaves every sum as it is; the
 				// reflectors and their products are largely identity.
 				continue
 			}
-			yk := y[k*cols : (k+1)*cols]
-			d := d[:len(yk)]
+			yk := y[k*ldy : k*ldy+cols]
 			for j, yv := range yk {
 				d[j] += xik * yv
 			}
@@ -43,12 +48,17 @@ func mul(dst, x, y []float32, rows, inner, cols int) {
 
 // mul is mul, with the vector kernel when the instance may use it.
 func (w *solveWork) mul(dst, x, y []float32, rows, inner, cols int) {
+	w.mulLD(dst, x, y, rows, inner, cols, cols, inner, cols)
+}
+
+// mulLD is mulLD, with the vector kernel when the instance may use it.
+func (w *solveWork) mulLD(dst, x, y []float32, rows, inner, cols, ldd, ldx, ldy int) {
 	if w.avx2 {
-		_, _, _ = dst[rows*cols-1], x[rows*inner-1], y[inner*cols-1]
-		mulAVX2(&dst[0], &x[0], &y[0], rows, inner, cols)
+		_, _, _ = dst[(rows-1)*ldd+cols-1], x[(rows-1)*ldx+inner-1], y[(inner-1)*ldy+cols-1]
+		mulAVX2(&dst[0], &x[0], &y[0], rows, inner, cols, ldd, ldx, ldy)
 		return
 	}
-	mul(dst, x, y, rows, inner, cols)
+	mulLD(dst, x, y, rows, inner, cols, ldd, ldx, ldy)
 }
 
 func norm32(v []float32) float32 {
@@ -62,20 +72,18 @@ func norm32(v []float32) float32 {
 // decompose leaves in w.q the product of the reflectors (Qᵀ of A = Q·R)
 // and in w.r the upper triangular R.
 func (w *solveWork) decompose(a []float32) {
-	n, z, q, qk, v := w.n, w.z, w.q, w.qk, w.v
+	n, z, q, qk, v, tmp := w.n, w.z, w.q, w.qk, w.v, w.tmp
 	copy(z, a)
 	identity(q, n)
 	for k := 0; k < n-1; k++ {
 		// The leading k rows and columns become the identity's.
-		for i := 0; i < n; i++ {
-			for j := 0; j < n; j++ {
-				if i < k || j < k {
-					z[i*n+j] = 0
-					if i == j {
-						z[i*n+j] = 1
-					}
-				}
-			}
+		for i := 0; i < k; i++ {
+			row := z[i*n : (i+1)*n]
+			clear(row)
+			row[i] = 1
+		}
+		for i := k; i < n; i++ {
+			clear(z[i*n : i*n+k])
 		}
 		for i := 0; i < n; i++ {
 			v[i] = z[i*n+k]
@@ -94,11 +102,16 @@ func (w *solveWork) decompose(a []float32) {
 		for i := 0; i < n; i++ {
 			qk[i*n+i]++
 		}
-		w.mul(w.tmp, qk, z, n, n, n)
-		copy(z, w.tmp)
-		w.mul(w.tmp, qk, q, n, n, n)
-		copy(q, w.tmp)
+		// Of Qk·Z only the block from row and column k+1 on is read
+		// again (the next step resets the rest; the last step's Z is not
+		// read), and Qk's entries left of column k are zeros, which
+		// the product skips anyway.
+		w.mulLD(tmp[(k+1)*n+k+1:], qk[(k+1)*n+k:], z[k*n+k+1:], n-k-1, n-k, n-k-1, n, n, n)
+		z, tmp = tmp, z
+		w.mul(tmp, qk, q, n, n, n)
+		q, tmp = tmp, q
 	}
+	w.z, w.q, w.tmp = z, q, tmp
 	w.mul(w.r, q, a, n, n, n)
 }
 

@@ -29,8 +29,9 @@ func TestCovSumMatchesScalar(t *testing.T) {
 	}
 }
 
-// TestMulMatchesScalar holds the vector product to mul, bit for bit,
-// with zero (and negative zero) factors mul skips.
+// TestMulMatchesScalar holds the vector product to mulLD, bit for bit,
+// with zero (and negative zero) factors the product skips, on whole
+// matrices and on blocks of larger ones.
 func TestMulMatchesScalar(t *testing.T) {
 	if !hasAVX2() {
 		t.Skip("no vector kernels here")
@@ -38,29 +39,32 @@ func TestMulMatchesScalar(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, d := range [][3]int{{1, 1, 1}, {3, 5, 9}, {25, 25, 25}, {25, 25, 72}, {4, 7, 17}} {
 		rows, inner, cols := d[0], d[1], d[2]
-		x, y := make([]float32, rows*inner), make([]float32, inner*cols)
-		for i := range x {
-			switch rng.IntN(4) {
-			case 0:
-				x[i] = 0
-			case 1:
-				x[i] = float32(math.Copysign(0, -1))
-			default:
-				x[i] = float32(rng.NormFloat64())
+		for _, pad := range []int{0, 3} {
+			ldd, ldx, ldy := cols+pad, inner+2*pad, cols+pad+1
+			x, y := make([]float32, rows*ldx), make([]float32, inner*ldy)
+			for i := range x {
+				switch rng.IntN(4) {
+				case 0:
+					x[i] = 0
+				case 1:
+					x[i] = float32(math.Copysign(0, -1))
+				default:
+					x[i] = float32(rng.NormFloat64())
+				}
 			}
-		}
-		for i := range y {
-			y[i] = float32(rng.NormFloat64() * 10)
-		}
-		got, want := make([]float32, rows*cols), make([]float32, rows*cols)
-		for i := range got {
-			got[i] = 7 // mul clears what was there
-		}
-		mulAVX2(&got[0], &x[0], &y[0], rows, inner, cols)
-		mul(want, x, y, rows, inner, cols)
-		for i := range got {
-			if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
-				t.Fatalf("%v: entry %d is %v, want %v", d, i, got[i], want[i])
+			for i := range y {
+				y[i] = float32(rng.NormFloat64() * 10)
+			}
+			got, want := make([]float32, rows*ldd), make([]float32, rows*ldd)
+			for i := range got {
+				got[i], want[i] = 7, 7 // what lies between rows stays; the rest is cleared
+			}
+			mulAVX2(&got[0], &x[0], &y[0], rows, inner, cols, ldd, ldx, ldy)
+			mulLD(want, x, y, rows, inner, cols, ldd, ldx, ldy)
+			for i := range got {
+				if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+					t.Fatalf("%v pad %d: entry %d is %v, want %v", d, pad, i, got[i], want[i])
+				}
 			}
 		}
 	}

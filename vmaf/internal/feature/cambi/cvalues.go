@@ -242,9 +242,7 @@ func (x *extractor) cRow(hist []uint16, rows []int16, img []uint16, out, pos []f
 			for d := 1; d <= nd; d++ {
 				p := max(int(*(*uint16)(unsafe.Add(at, d*stride))), int(*(*uint16)(unsafe.Add(at, -d*stride))))
 				val := float32(int32(weights[(d-1)&31]*p0*p)) * *(*float32)(unsafe.Add(rcp, 4*(p+p0)))
-				if val > best {
-					best = val
-				}
+				best = max(best, val)
 			}
 		} else {
 			for d := 0; steps != 0; d, steps = d+1, steps>>1 {
@@ -256,9 +254,7 @@ func (x *extractor) cRow(hist []uint16, rows []int16, img []uint16, out, pos []f
 					p = max(p, int(*(*uint16)(unsafe.Add(at, -(d+1)*stride))))
 				}
 				val := float32(int32(weights[d&31]*p0*p)) * *(*float32)(unsafe.Add(rcp, 4*(p+p0)))
-				if val > best {
-					best = val
-				}
+				best = max(best, val)
 			}
 		}
 		if best > 0 {

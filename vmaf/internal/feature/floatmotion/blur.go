@@ -79,7 +79,11 @@ func (s *rows) blur(src source, dst plane, f []float32) {
 			for k := range f {
 				taps[k] = &s.ring[reflect(i-r+k, h)%slots][0]
 			}
-			vblur(&s.ext[r], taps, f, vec)
+			if len(f) == 5 {
+				vblur5(&s.ext[r], (*[5]*float32)(taps), (*[5]float32)(f), vec)
+			} else {
+				vblur(&s.ext[r], taps, f, vec)
+			}
 		}
 		mid := s.ext[r+vec : r+w]
 		clear(mid)
@@ -95,7 +99,11 @@ func (s *rows) blur(src source, dst plane, f []float32) {
 			e[r+w+t] = e[r+w-2-t]
 		}
 		if vec > 0 {
-			hblur(&dst.row(i)[0], &s.ext[0], f, vec)
+			if len(f) == 5 {
+				hblur5(&dst.row(i)[0], &s.ext[0], (*[5]float32)(f), vec)
+			} else {
+				hblur(&dst.row(i)[0], &s.ext[0], f, vec)
+			}
 		}
 		o := dst.row(i)[vec:w]
 		clear(o)

@@ -20,6 +20,16 @@ func vblur(dst *float32, rows []*float32, f []float32, n int)
 //go:noescape
 func hblur(o, e *float32, f []float32, n int)
 
+// vblur5 is vblur for five taps.
+//
+//go:noescape
+func vblur5(dst *float32, rows *[5]*float32, f *[5]float32, n int)
+
+// hblur5 is hblur for five taps.
+//
+//go:noescape
+func hblur5(o, e *float32, f *[5]float32, n int)
+
 // convert8 sets dst[j] to src[j] − 128 for n samples (a multiple of 8).
 //
 //go:noescape

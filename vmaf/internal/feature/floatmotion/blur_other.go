@@ -10,6 +10,14 @@ func vblur(dst *float32, rows []*float32, f []float32, n int) {
 
 func hblur(o, e *float32, f []float32, n int) { panic("floatmotion: no vector blur on this platform") }
 
+func vblur5(dst *float32, rows *[5]*float32, f *[5]float32, n int) {
+	panic("floatmotion: no vector blur on this platform")
+}
+
+func hblur5(o, e *float32, f *[5]float32, n int) {
+	panic("floatmotion: no vector blur on this platform")
+}
+
 func convert8(dst *float32, src *byte, n int) {
 	panic("floatmotion: no vector conversion on this platform")
 }

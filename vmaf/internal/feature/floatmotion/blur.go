@@ -63,7 +63,12 @@ type source func(y int, row []float32)
 // The ring holds len(f) rows, and every output row reads rows within r
 // of it (reflected ones included), so the rows it needs are loaded and
 // still there.
-func (s *rows) blur(src source, dst plane, f []float32) {
+//
+// With prev, a picture of dst's size, blur also returns
+// meanAbsDiff(dst, *prev), taking eight rows at a time while they are
+// still in cache rather than reading dst again; without, 0.
+func (s *rows) blur(src source, dst plane, f []float32, prev *plane) float32 {
+	diff := absDiffSum{vec: s.avx2}
 	w, h, r, slots := dst.w, dst.h, len(f)/2, len(f)
 	vec := 0
 	if s.avx2 {
@@ -113,7 +118,17 @@ func (s *rows) blur(src source, dst plane, f []float32) {
 				o[j] += float32(fk * e[j])
 			}
 		}
+		if prev != nil && i%8 == 7 {
+			diff.add8(dst, *prev, i-7)
+		}
 	}
+	if prev == nil {
+		return 0
+	}
+	for y := h &^ 7; y < h; y++ {
+		diff.add(dst, *prev, y)
+	}
+	return diff.mean(dst)
 }
 
 // planeSource converts a picture's rows as libvmaf's float extractors

@@ -13,6 +13,7 @@ type motion struct {
 	ring   [3][3]plane // ring[n%3][plane] is frame n's blur
 	half   [3][3]plane // their bilinear halves, for motion_add_scale1
 	rows   *rows
+	diffs  [3]float32 // each plane's mean absolute difference from the frame before
 
 	frames  int     // frames pushed
 	last    int     // index of the pending frame
@@ -88,7 +89,11 @@ func (m *motion) Push(index int, ref, _ *feature.Frame, emit feature.Emit) error
 	cur := &m.ring[n%3]
 	for p := range m.planes {
 		src := newPlaneSource(ref.Planes[p], m.rows.avx2)
-		m.rows.blur(src.row, cur[p], m.filter)
+		var prev *plane
+		if n > 0 {
+			prev = &m.ring[(n-1)%3][p]
+		}
+		m.diffs[p] = m.rows.blur(src.row, cur[p], m.filter, prev)
 		if m.addScale1 {
 			scaleBilinear(cur[p], m.half[n%3][p])
 		}
@@ -123,13 +128,14 @@ func (m *motion) Flush(emit feature.Emit) error {
 	return nil
 }
 
-// difference is the raw motion between two blurred frames of the ring:
-// the luma's mean absolute difference, plus the chroma's with
-// motion_add_uv, summed in float64 as libvmaf does.
+// difference is the raw motion between two blurred frames of the ring,
+// the last two: the luma's mean absolute difference, plus the chroma's
+// with motion_add_uv, summed in float64 as libvmaf does. The whole
+// planes' differences are the ones the blur took.
 func (m *motion) difference(a, b int) float64 {
 	var score float64
 	for p := range m.planes {
-		d := meanAbsDiff(m.ring[a][p], m.ring[b][p], m.rows.avx2)
+		d := m.diffs[p]
 		if m.addScale1 {
 			d += meanAbsDiff(m.half[a][p], m.half[b][p], m.rows.avx2)
 		}

@@ -4,29 +4,49 @@ import "math"
 
 // meanAbsDiff is the mean absolute difference of two planes: float32
 // sums per row, added row by row, divided in float32, as libvmaf does.
-// With vec, absDiff8 sums eight rows at once and the scalar loop
-// finishes each row's last columns and the last rows.
 func meanAbsDiff(a, b plane, vec bool) float32 {
-	var sum float32
-	y, cols := 0, 0
-	if vec && a.stride == b.stride {
-		cols = a.w &^ 7
-	}
-	if cols > 0 {
-		var lines [8]float32
-		for ; y+8 <= a.h; y += 8 {
-			lines = [8]float32{}
-			absDiff8(&a.row(y)[0], &b.row(y)[0], a.stride, cols, &lines)
-			for k, line := range lines {
-				sum += lineAbsDiff(a.row(y + k)[cols:], b.row(y + k)[cols:], line)
-			}
-		}
+	s := absDiffSum{vec: vec}
+	y := 0
+	for ; y+8 <= a.h; y += 8 {
+		s.add8(a, b, y)
 	}
 	for ; y < a.h; y++ {
-		sum += lineAbsDiff(a.row(y), b.row(y), 0)
+		s.add(a, b, y)
 	}
-	return sum / float32(a.w*a.h)
+	return s.mean(a)
 }
+
+// absDiffSum gathers meanAbsDiff's sum, rows in order. With vec, absDiff8
+// sums eight rows at once and the scalar loop finishes each row's last
+// columns.
+type absDiffSum struct {
+	sum float32
+	vec bool
+}
+
+// add8 adds rows y to y+7.
+func (s *absDiffSum) add8(a, b plane, y int) {
+	cols := 0
+	if s.vec && a.stride == b.stride {
+		cols = a.w &^ 7
+	}
+	if cols == 0 {
+		for k := range 8 {
+			s.add(a, b, y+k)
+		}
+		return
+	}
+	var lines [8]float32
+	absDiff8(&a.row(y)[0], &b.row(y)[0], a.stride, cols, &lines)
+	for k, line := range lines {
+		s.sum += lineAbsDiff(a.row(y + k)[cols:], b.row(y + k)[cols:], line)
+	}
+}
+
+// add adds row y.
+func (s *absDiffSum) add(a, b plane, y int) { s.sum += lineAbsDiff(a.row(y), b.row(y), 0) }
+
+func (s *absDiffSum) mean(a plane) float32 { return s.sum / float32(a.w*a.h) }
 
 // lineAbsDiff adds |a[x] − b[x]| to line in order.
 func lineAbsDiff(a, b []float32, line float32) float32 {

@@ -14,12 +14,16 @@ func TestBlurMatchesScalar(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, f := range [][]float32{filter5, filter3, filter1} {
 		for _, w := range []int{3, 8, 13, 61, 200} {
-			for _, h := range []int{3, 4, 5, 11} {
-				src, dst := newPlane(w, h), newPlane(w, h)
+			for _, h := range []int{3, 4, 5, 11, 16, 21} {
+				src, dst, prev := newPlane(w, h), newPlane(w, h), newPlane(w, h)
 				for i := range src.data {
 					src.data[i] = float32(rng.NormFloat64() * 50)
+					prev.data[i] = float32(rng.NormFloat64() * 50)
 				}
-				newRows(w+3, len(f)/2).blur(func(y int, row []float32) { copy(row, src.row(y)) }, dst, f)
+				diff := newRows(w+3, len(f)/2).blur(func(y int, row []float32) { copy(row, src.row(y)) }, dst, f, &prev)
+				if want := meanAbsDiff(dst, prev, false); math.Float32bits(diff) != math.Float32bits(want) {
+					t.Fatalf("%d taps, %dx%d: difference %g, want %g", len(f), w, h, diff, want)
+				}
 				r := len(f) / 2
 				for i := range h {
 					for j := range w {

@@ -11,6 +11,7 @@ type buffers struct {
 	hist     []uint16  // per-column level histograms over the band
 	rows     []int16   // ring of 2·pad+2 rows: each pixel's histogram row, -1 when not counted
 	sel      []float32 // positive responses of the current scale, for pooling
+	best     []float32 // a row's responses from the vector kernel
 	cvals    []float32 // every response of the current scale, for heatmaps only
 }
 
@@ -25,6 +26,7 @@ func newBuffers(w, h, pad int, heatmaps bool, cfg *config) buffers {
 		hist:     make([]uint16, cfg.bandSize*w),
 		rows:     make([]int16, (2*pad+2)*w),
 		sel:      make([]float32, 0, n),
+		best:     make([]float32, w),
 	}
 	if heatmaps {
 		b.cvals = make([]float32, n)

@@ -20,10 +20,11 @@ type config struct {
 	topk, maxVal float64
 
 	numDiffs   int
-	tvi        [32]int // per contrast step: the highest 10-bit level (plus numDiffs) where it is visible
-	weights    [32]int // suprathreshold contrast response per step
-	vlt        int     // luma level below which banding is taken as invisible
-	bandBase   int     // 10-bit levels outside [bandBase, bandBase+bandSize) never matter
+	tvi        [32]int   // per contrast step: the highest 10-bit level (plus numDiffs) where it is visible
+	weights    [32]int   // suprathreshold contrast response per step
+	weights32  [32]int32 // the same, for the vector kernel
+	vlt        int       // luma level below which banding is taken as invisible
+	bandBase   int       // 10-bit levels outside [bandBase, bandBase+bandSize) never matter
 	bandSize   int
 	active     []uint32  // per 10-bit level: bit d set when step d can respond there
 	levelRow   []int16   // per 10-bit level: its histogram row, -1 outside the band
@@ -104,6 +105,7 @@ func newConfig(f feature.Format, s feature.Settings) (config, error) {
 	for d := 0; d < c.numDiffs; d++ {
 		c.tvi[d] = tviForDiff(d+1, tvi, eotf) + c.numDiffs
 		c.weights[d] = contrastWeights[d]
+		c.weights32[d] = int32(contrastWeights[d])
 	}
 
 	ws := s.Int("window_size")

@@ -218,8 +218,23 @@ func (x *extractor) cRow(hist []uint16, rows []int16, img []uint16, out, pos []f
 	stride := 2 * len(rows)
 	col := unsafe.Pointer(unsafe.SliceData(hist))
 	img = img[:len(rows)]
+	j0 := 0
+	if x.vec {
+		// The vector kernel's responses, in the same order.
+		best := x.buf.best[:len(rows)]
+		var k int
+		j0, k = cRowPrefix(hist, rows, img, best, pos[len(pos):cap(pos)], cfg)
+		for _, b := range pos[len(pos) : len(pos)+k] {
+			sum += float64(b)
+		}
+		pos = pos[:len(pos)+k]
+		if out != nil {
+			// The responses are positive or 0, as out was cleared to.
+			copy(out, best[:j0])
+		}
+	}
 	rp := unsafe.Pointer(unsafe.SliceData(rows))
-	for j := 0; j < len(rows); j++ {
+	for j := j0; j < len(rows); j++ {
 		// Four pixels at a time where none is counted (textured areas).
 		if j&3 == 0 && j+4 <= len(rows) && *(*uint64)(unsafe.Add(rp, 2*j)) == ^uint64(0) {
 			j += 3

@@ -113,3 +113,20 @@ func widenPrefix(dst []uint16, src []uint8) int {
 	}
 	return n
 }
+
+//go:noescape
+func cRow16(rows *int16, img *uint16, hist *uint16, best *float32, n, stride int, active *uint32, weights *[32]int32, rcp *float32, nd int, pos *float32) int
+
+// cRowPrefix sets best[j] to pixel j's response (0 for none) for the
+// first n pixels of the row, as cRow computes them (see there for why
+// the reads stay in the tables), and writes the positive ones in order
+// from pos[0], k of them. pos must have room for n.
+func cRowPrefix(hist []uint16, rows []int16, img []uint16, best, pos []float32, cfg *config) (n, k int) {
+	n = min(len(rows), len(pos)) &^ 15
+	if n > 0 {
+		_, _ = img[n-1], best[n-1]
+		k = cRow16(&rows[0], &img[0], &hist[0], &best[0], n, 2*len(rows), &cfg.active[0], &cfg.weights32,
+			&cfg.reciprocal[0], cfg.numDiffs, &pos[0])
+	}
+	return n, k
+}

@@ -11,3 +11,7 @@ func levelRowsPrefix(img []uint16, mask []uint8, out []int16, cfg *config) int {
 func evensPrefix16(dst, src []uint16) int       { return 0 }
 func evensPrefix8(dst, src []uint8) int         { return 0 }
 func widenPrefix(dst []uint16, src []uint8) int { return 0 }
+
+func cRowPrefix(hist []uint16, rows []int16, img []uint16, best, pos []float32, cfg *config) (n, k int) {
+	return 0, 0
+}

@@ -93,17 +93,33 @@ func (e *engine) covariance() {
 			}
 		}
 	}
+	set := func(a, b int, s float64) {
+		v := float32(s / float64(n))
+		e.cov[a*block+b] = v
+		e.cov[b*block+a] = v
+	}
 	for a := 0; a < block; a++ {
-		for b := 0; b <= a; b++ {
-			var s float64
-			if e.avx2 {
-				s = covSumAVX2(&e.centred[a][0], &e.centred[b][0], e.subW, e.subH)
-			} else {
-				s = covSum(e.centred[a], e.centred[b], e.subW, e.subH)
+		b := 0
+		if e.avx2 {
+			// Four sums at a time: their chains interleave.
+			var ys [4]*float64
+			var sums [4]float64
+			for ; b+4 <= a+1; b += 4 {
+				for k := range ys {
+					ys[k] = &e.centred[b+k][0]
+				}
+				covSum4AVX2(&e.centred[a][0], &ys, e.subW, e.subH, &sums)
+				for k, s := range sums {
+					set(a, b+k, s)
+				}
 			}
-			v := float32(s / float64(n))
-			e.cov[a*block+b] = v
-			e.cov[b*block+a] = v
+		}
+		for ; b <= a; b++ {
+			if e.avx2 {
+				set(a, b, covSumAVX2(&e.centred[a][0], &e.centred[b][0], e.subW, e.subH))
+			} else {
+				set(a, b, covSum(e.centred[a], e.centred[b], e.subW, e.subH))
+			}
 		}
 	}
 }

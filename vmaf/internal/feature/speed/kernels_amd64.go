@@ -14,6 +14,12 @@ func hasAVX2() bool { return cpu.Get().AVX2 }
 //go:noescape
 func covSumAVX2(x, y *float64, w, h int) float64
 
+// covSum4AVX2 is covSum of x with each of four spans at once, for
+// independent chains; each sum keeps covSum's accumulators and order.
+//
+//go:noescape
+func covSum4AVX2(x *float64, y *[4]*float64, w, h int, out *[4]float64)
+
 // mulAVX2 is mulLD, eight columns at a time.
 //
 //go:noescape

@@ -331,3 +331,107 @@ d16:
 d16done:
 	VZEROUPPER
 	RET
+
+// COVSUM reduces accumulators A (a0..a3) and B (b0..b3) and the tail in
+// XT as covSum does, (a0+b0) + (a1+b1) + (a2+b2) + (a3+b3) + tail left
+// to right, and stores the total at DST. Y14, Y15 and X13 are scratch.
+#define COVSUM(A, B, XA, XT, DST) \
+	VADDPD       B, A, A      \
+	VEXTRACTF128 $1, A, X14   \
+	VUNPCKHPD    XA, XA, X15  \
+	VADDSD       X15, XA, X13 \
+	VADDSD       X14, X13, X13 \
+	VUNPCKHPD    X14, X14, X15 \
+	VADDSD       X15, X13, X13 \
+	VADDSD       XT, X13, X13 \
+	VMOVSD       X13, DST
+
+// func covSum4AVX2(x *float64, y *[4]*float64, w, h int, out *[4]float64)
+TEXT ·covSum4AVX2(SB), NOSPLIT, $0-40
+	MOVQ   x+0(FP), SI
+	MOVQ   y+8(FP), AX
+	MOVQ   0(AX), R11
+	MOVQ   8(AX), R12
+	MOVQ   16(AX), R13
+	MOVQ   24(AX), BX
+	MOVQ   w+16(FP), R8
+	MOVQ   h+24(FP), DX
+	SHLQ   $3, R8 // row bytes
+	MOVQ   R8, R9
+	ANDQ   $-64, R9 // bytes in runs of eight
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VXORPD X8, X8, X8
+	VXORPD X9, X9, X9
+	VXORPD X10, X10, X10
+	VXORPD X11, X11, X11
+	XORQ   CX, CX // byte offset of the row
+
+row4:
+	TESTQ DX, DX
+	JZ    sum4
+	MOVQ  CX, AX
+	LEAQ  (CX)(R9*1), R10
+
+eight4:
+	CMPQ        AX, R10
+	JGE         four4
+	VMOVUPD     (SI)(AX*1), Y12
+	VMOVUPD     32(SI)(AX*1), Y13
+	VFMADD231PD (R11)(AX*1), Y12, Y0
+	VFMADD231PD 32(R11)(AX*1), Y13, Y4
+	VFMADD231PD (R12)(AX*1), Y12, Y1
+	VFMADD231PD 32(R12)(AX*1), Y13, Y5
+	VFMADD231PD (R13)(AX*1), Y12, Y2
+	VFMADD231PD 32(R13)(AX*1), Y13, Y6
+	VFMADD231PD (BX)(AX*1), Y12, Y3
+	VFMADD231PD 32(BX)(AX*1), Y13, Y7
+	ADDQ        $64, AX
+	JMP         eight4
+
+four4:
+	LEAQ        (CX)(R8*1), R10 // end of the row
+	LEAQ        32(AX), DI
+	CMPQ        DI, R10
+	JGT         tail4
+	VMOVUPD     (SI)(AX*1), Y12
+	VFMADD231PD (R11)(AX*1), Y12, Y0
+	VFMADD231PD (R12)(AX*1), Y12, Y1
+	VFMADD231PD (R13)(AX*1), Y12, Y2
+	VFMADD231PD (BX)(AX*1), Y12, Y3
+	MOVQ        DI, AX
+
+tail4:
+	CMPQ   AX, R10
+	JGE    next4
+	VMOVSD (SI)(AX*1), X12
+	VMULSD (R11)(AX*1), X12, X13
+	VADDSD X13, X8, X8
+	VMULSD (R12)(AX*1), X12, X13
+	VADDSD X13, X9, X9
+	VMULSD (R13)(AX*1), X12, X13
+	VADDSD X13, X10, X10
+	VMULSD (BX)(AX*1), X12, X13
+	VADDSD X13, X11, X11
+	ADDQ   $8, AX
+	JMP    tail4
+
+next4:
+	MOVQ R10, CX
+	DECQ DX
+	JMP  row4
+
+sum4:
+	MOVQ out+32(FP), DI
+	COVSUM(Y0, Y4, X0, X8, 0(DI))
+	COVSUM(Y1, Y5, X1, X9, 8(DI))
+	COVSUM(Y2, Y6, X2, X10, 16(DI))
+	COVSUM(Y3, Y7, X3, X11, 24(DI))
+	VZEROUPPER
+	RET

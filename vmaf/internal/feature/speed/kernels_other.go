@@ -6,7 +6,10 @@ func hasAVX2() bool { return false }
 
 const noVector = "speed: no vector kernels on this platform"
 
-func covSumAVX2(x, y *float64, w, h int) float64                       { panic(noVector) }
+func covSumAVX2(x, y *float64, w, h int) float64 { panic(noVector) }
+func covSum4AVX2(x *float64, y *[4]*float64, w, h int, out *[4]float64) {
+	panic(noVector)
+}
 func mulAVX2(dst, x, y *float32, rows, inner, cols, ldd, ldx, ldy int) { panic(noVector) }
 func columnsAVX2(dst *float32, rows []*float32, f []float32, n int)    { panic(noVector) }
 func convert8AVX2(dst *float32, src *byte, n int)                      { panic(noVector) }

@@ -8,8 +8,9 @@ import (
 	"github.com/vmafsink/vmafsink/vmaf/internal/feature"
 )
 
-// TestCovSumMatchesScalar holds the vector covariance sum to covSum,
-// bit for bit, at widths around its runs of eight and four.
+// TestCovSumMatchesScalar holds the vector covariance sums, one and four
+// at a time, to covSum, bit for bit, at widths around their runs of
+// eight and four.
 func TestCovSumMatchesScalar(t *testing.T) {
 	if !hasAVX2() {
 		t.Skip("no vector kernels here")
@@ -24,6 +25,23 @@ func TestCovSumMatchesScalar(t *testing.T) {
 			got, want := covSumAVX2(&x[0], &y[0], w, h), covSum(x, y, w, h)
 			if math.Float64bits(got) != math.Float64bits(want) {
 				t.Errorf("%dx%d: %v, want %v", w, h, got, want)
+			}
+			// Four at once, against spans of their own.
+			var ys [4]*float64
+			var sums [4]float64
+			others := make([][]float64, 4)
+			for k := range others {
+				others[k] = make([]float64, w*h)
+				for i := range others[k] {
+					others[k][i] = rng.NormFloat64() * 100
+				}
+				ys[k] = &others[k][0]
+			}
+			covSum4AVX2(&x[0], &ys, w, h, &sums)
+			for k, got := range sums {
+				if want := covSum(x, others[k], w, h); math.Float64bits(got) != math.Float64bits(want) {
+					t.Errorf("%dx%d, four at once, sum %d: %v, want %v", w, h, k, got, want)
+				}
 			}
 		}
 	}

@@ -12,15 +12,19 @@ import (
 )
 
 // TestHistogramRuns checks the run-wise histogram updates against
-// adding each pixel's window one by one.
+// adding each pixel's window one by one, with and without the vector
+// skipping: short and long runs, and rows that agree in stretches.
 func TestHistogramRuns(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	for _, tc := range []struct{ w, pad, levels int }{{1, 1, 2}, {7, 3, 3}, {40, 16, 4}, {100, 4, 2}, {300, 32, 6}} {
-		for trial := 0; trial < 50; trial++ {
+	for _, tc := range []struct{ w, pad, levels, runs int }{
+		{1, 1, 2, 4}, {7, 3, 3, 4}, {40, 16, 4, 4}, {100, 4, 2, 4}, {300, 32, 6, 4},
+		{100, 4, 2, 50}, {333, 32, 3, 90}, {700, 10, 5, 200},
+	} {
+		for trial := 0; trial < 100; trial++ {
 			row := func() []int16 {
 				r := make([]int16, tc.w)
 				for j := range r {
-					if j == 0 || rng.IntN(4) == 0 { // runs of one level
+					if j == 0 || rng.IntN(tc.runs) == 0 { // runs of one level
 						r[j] = int16(rng.IntN(tc.levels+1) - 1)
 					} else {
 						r[j] = r[j-1]
@@ -29,10 +33,20 @@ func TestHistogramRuns(t *testing.T) {
 				return r
 			}
 			a, b := row(), row()
+			if trial%2 == 1 {
+				// b is a with a few stretches changed.
+				c := row()
+				b = slices.Clone(a)
+				for range 3 {
+					j := rng.IntN(tc.w)
+					copy(b[j:min(j+rng.IntN(tc.runs)+1, tc.w)], c[j:])
+				}
+			}
+			vec := trial%4 < 2 && hasVector()
 			got := make([]uint16, tc.levels*tc.w)
 			want := make([]uint16, tc.levels*tc.w)
 			addRows(got, b, tc.w, tc.pad, 1)
-			slideRows(got, a, b, tc.w, tc.pad)
+			slideRows(got, a, b, tc.w, tc.pad, vec)
 			for j, r := range a {
 				if r < 0 {
 					continue
@@ -42,7 +56,7 @@ func TestHistogramRuns(t *testing.T) {
 				}
 			}
 			if !slices.Equal(got, want) {
-				t.Fatalf("w %d pad %d rows %v then %v: got %v, want %v", tc.w, tc.pad, b, a, got, want)
+				t.Fatalf("w %d pad %d vector %v rows %v then %v: got %v, want %v", tc.w, tc.pad, vec, b, a, got, want)
 			}
 			addRows(got, a, tc.w, tc.pad, -1)
 			if slices.ContainsFunc(got, func(v uint16) bool { return v != 0 }) {

@@ -130,3 +130,18 @@ func cRowPrefix(hist []uint16, rows []int16, img []uint16, best, pos []float32, 
 	}
 	return n, k
 }
+
+//go:noescape
+func nextChange(add, sub *int16, from, n, addLevel, subLevel int) int
+
+// skipUnchanged is the first j >= from where slideRows has something
+// to do, when it is found in a whole number of 32-pixel steps; else
+// the first j not examined.
+func skipUnchanged(add, sub []int16, from int, addLevel, subLevel int16) int {
+	n := len(add)
+	if from+32 > n {
+		return from
+	}
+	_ = sub[n-1]
+	return nextChange(&add[0], &sub[0], from, n, int(addLevel), int(subLevel))
+}

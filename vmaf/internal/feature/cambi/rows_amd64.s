@@ -243,3 +243,46 @@ wloop:
 wdone:
 	VZEROUPPER
 	RET
+
+// func nextChange(add, sub *int16, from, n, addLevel, subLevel int) int
+//
+// The first j >= from, 32 at a time while j+32 <= n, where the pair
+// (add[j], sub[j]), both -1 when equal, differs from (addLevel,
+// subLevel); else the first j that was not examined.
+TEXT ·nextChange(SB), NOSPLIT, $0-56
+	MOVQ add+0(FP), AX
+	MOVQ sub+8(FP), BX
+	MOVQ from+16(FP), SI
+	MOVQ n+24(FP), CX
+	MOVQ addLevel+32(FP), DX
+	VPBROADCASTW DX, Z1
+	MOVQ subLevel+40(FP), DX
+	VPBROADCASTW DX, Z2
+	VPTERNLOGD $0xff, Z3, Z3, Z3
+	SUBQ $32, CX
+
+cloop:
+	CMPQ SI, CX
+	JGT cdone
+	VMOVDQU16 (AX)(SI*2), Z4
+	VMOVDQU16 (BX)(SI*2), Z5
+	VPCMPEQW Z5, Z4, K1
+	VMOVDQU16 Z3, K1, Z4
+	VMOVDQU16 Z3, K1, Z5
+	VPCMPW $4, Z1, Z4, K2
+	VPCMPW $4, Z2, Z5, K3
+	KORD K2, K3, K2
+	KMOVD K2, DX
+	TESTL DX, DX
+	JNZ cfound
+	ADDQ $32, SI
+	JMP cloop
+
+cfound:
+	TZCNTL DX, DX
+	ADDQ DX, SI
+
+cdone:
+	MOVQ SI, ret+48(FP)
+	VZEROUPPER
+	RET

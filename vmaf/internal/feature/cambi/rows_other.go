@@ -15,3 +15,5 @@ func widenPrefix(dst []uint16, src []uint8) int { return 0 }
 func cRowPrefix(hist []uint16, rows []int16, img []uint16, best, pos []float32, cfg *config) (n, k int) {
 	return 0, 0
 }
+
+func skipUnchanged(add, sub []int16, from int, addLevel, subLevel int16) int { return from }

@@ -382,9 +382,16 @@ func TestEngineCheck(t *testing.T) {
 	if _, err := m.Request("vmaf_v0.6.1neg", "", q.queue); err != nil {
 		t.Errorf("built-in NEG model: %v", err)
 	}
-	// The native engine has no float extractors.
-	_, err := m.Request("floaty", "", q.queue)
+	if _, err := m.Request("floaty", "", q.queue); err != nil {
+		t.Errorf("float model: %v", err)
+	}
+	// A model input no extractor reports.
+	body := strings.Replace(fmt.Sprintf(smallModel, "feature"), "VMAF_feature_adm2_score", "Banding_feature_bands_score", 1)
+	if err := os.WriteFile(filepath.Join(dir, "banding.json"), []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := m.Request("banding", "", q.queue)
 	if !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "lacks") {
-		t.Errorf("float model: %v, want ErrUnsupported naming what the engine lacks", err)
+		t.Errorf("model with an unknown input: %v, want ErrUnsupported naming what the engine lacks", err)
 	}
 }

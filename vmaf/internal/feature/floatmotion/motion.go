@@ -2,7 +2,7 @@ package floatmotion
 
 import "github.com/vmafsink/vmafsink/vmaf/internal/feature"
 
-// motion keeps the blurred reference planes of the last three frames.
+// motion keeps the blurred reference planes of the last two frames.
 // A frame's motion is final when the frame arrives; its motion2 (the
 // smaller of its motion and the next frame's) and motion3 one frame
 // later, so each frame is emitted when the next is pushed, and the last
@@ -10,8 +10,8 @@ import "github.com/vmafsink/vmafsink/vmaf/internal/feature"
 type motion struct {
 	config
 	planes int         // 1, or 3 with motion_add_uv
-	ring   [3][3]plane // ring[n%3][plane] is frame n's blur
-	half   [3][3]plane // their bilinear halves, for motion_add_scale1
+	ring   [2][3]plane // ring[n%2][plane] is frame n's blur
+	half   [2][3]plane // their bilinear halves, for motion_add_scale1
 	rows   *rows
 	diffs  [3]float32 // each plane's mean absolute difference from the frame before
 
@@ -86,16 +86,16 @@ func (m *motion) Push(index int, ref, _ *feature.Frame, emit feature.Emit) error
 		return nil
 	}
 	n := m.frames
-	cur := &m.ring[n%3]
+	cur := &m.ring[n%2]
 	for p := range m.planes {
 		src := newPlaneSource(ref.Planes[p], m.rows.avx2)
 		var prev *plane
 		if n > 0 {
-			prev = &m.ring[(n-1)%3][p]
+			prev = &m.ring[(n-1)%2][p]
 		}
 		m.diffs[p] = m.rows.blur(src.row, cur[p], m.filter, prev)
 		if m.addScale1 {
-			scaleBilinear(cur[p], m.half[n%3][p])
+			scaleBilinear(cur[p], m.half[n%2][p])
 		}
 	}
 	m.frames++
@@ -103,7 +103,7 @@ func (m *motion) Push(index int, ref, _ *feature.Frame, emit feature.Emit) error
 		m.last = index
 		return nil
 	}
-	score := m.difference((n-1)%3, n%3)
+	score := m.difference((n-1)%2, n%2)
 	if n == 1 {
 		// libvmaf gives the first frame motion and motion2 of 0 but
 		// blends the second frame's motion into its motion3.

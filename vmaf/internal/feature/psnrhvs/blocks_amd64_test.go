@@ -16,7 +16,8 @@ import (
 // TestVectorBits checks the AVX-512 kernel against the portable code bit
 // for bit: smooth and noisy pictures, flat and extreme ones, every depth,
 // widths around multiples of the 16 blocks a call takes, and planes that
-// end right after their last sample.
+// end right after their last sample, with the two planes' strides
+// differing.
 func TestVectorBits(t *testing.T) {
 	v := newVecScratch()
 	if v == nil {
@@ -33,7 +34,7 @@ func TestVectorBits(t *testing.T) {
 	} {
 		for _, tight := range []bool{true, false} {
 			ref := testPlane(tc.w, tc.h, tc.depth, tc.fill, 1, tight)
-			dist := testPlane(tc.w, tc.h, tc.depth, tc.fill, 2, tight)
+			dist := testPlane(tc.w, tc.h, tc.depth, tc.fill, 2, !tight) // strides differ
 			for p := range planeWeights {
 				want := planeError(ref, dist, tc.w, tc.h, tc.depth, &planeWeights[p])
 				got := v.planeError(ref, dist, tc.w, tc.h, tc.depth, &planeWeights[p])

@@ -109,3 +109,37 @@ func TestGoldenExtra(t *testing.T) {
 		t.Logf("worst |diff| %-28s %.3g", n, worst[n])
 	}
 }
+
+// TestEngineNoAllocsExtra: with the float models and every other
+// extractor on, scoring still allocates nothing per frame once warm.
+func TestEngineNoAllocsExtra(t *testing.T) {
+	p := featuretest.Load(t, "flower_576x324_x264_crf22")
+	ref, dist := picturesOf(p.Ref[:4]), picturesOf(p.Dist[:4])
+	var models []*Model
+	for _, spec := range extraModels {
+		m, err := ParseModelSpec(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		models = append(models, m)
+	}
+	features := append([]string{"psnr=enable_apsnr=true:enable_mse=true", "float_ssim=enable_db=true"}, extraFeatures...)
+	ctx, err := NewContext(Config{Models: models, Features: features, Threads: 2, OnResult: func(*Result) {}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ctx.Close()
+	i := 0
+	submit := func() {
+		if err := ctx.Submit(ref[i%4], dist[i%4], nil); err != nil {
+			t.Fatal(err)
+		}
+		i++
+	}
+	for range 20 {
+		submit()
+	}
+	if n := testing.AllocsPerRun(30, submit); n > 0 {
+		t.Errorf("%v allocations per frame", n)
+	}
+}

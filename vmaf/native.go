@@ -39,6 +39,9 @@ type nativeScorer struct {
 	// slice as it was when they were submitted.
 	seqs    []seqInstance
 	seqKeys map[unitKey]int
+	// seqRef and seqDist view the frame pushSeqs gives the sequential
+	// extractors; only the collector touches them.
+	seqRef, seqDist feature.Frame
 	// aggs are the workers' aggregating instances, handed over as each
 	// worker ends; aggregates is what they gave once merged.
 	aggMu      sync.Mutex
@@ -377,9 +380,11 @@ func (s *nativeScorer) pushSeqs(j *job, emitFor func(unitKey) feature.Emit) {
 		j.releasePictures()
 		return
 	}
-	ref, dist := frameOf(&j.ref), frameOf(&j.dist)
+	// The collector's own frame views: locals would escape to the heap
+	// through the interface call, once a frame.
+	s.seqRef, s.seqDist = frameOf(&j.ref), frameOf(&j.dist)
 	for _, x := range j.seqs {
-		err := guard(func() error { return x.x.Push(j.index, &ref, &dist, emitFor(x.key)) })
+		err := guard(func() error { return x.x.Push(j.index, &s.seqRef, &s.seqDist, emitFor(x.key)) })
 		if err != nil {
 			s.fail(fmt.Errorf("vmaf: feature %s: frame %d: %w", x.key.name, j.index, err))
 			j.seqLeft = 0

@@ -115,6 +115,21 @@ func (e *engine) score(ref, dis []float32) (float32, bool) {
 	okRef := e.estimate(&e.ref)
 	e.reduce(dis)
 	okDis := e.estimate(&e.dis)
+	return e.conclude(okRef, okDis)
+}
+
+// scoreDiff is score between two planes of frame differences; only
+// for an engine that does not prescale.
+func (e *engine) scoreDiff(ref, dis difference) (float32, bool) {
+	e.reduceDiff(ref)
+	okRef := e.estimate(&e.ref)
+	e.reduceDiff(dis)
+	okDis := e.estimate(&e.dis)
+	return e.conclude(okRef, okDis)
+}
+
+// conclude is the score once both pictures are estimated.
+func (e *engine) conclude(okRef, okDis bool) (float32, bool) {
 	singular := !okRef || !okDis
 	if okRef != okDis {
 		// One side unstable alone: libvmaf reports 0 rather than a score
@@ -132,6 +147,17 @@ func (e *engine) reduce(src []float32) {
 		src = e.scaled
 	}
 	blurDecimate(e.down, src, e.sw, e.sh, e.dw, e.dh, e.antialias, e.col, e.avx2)
+	e.centre()
+}
+
+// reduceDiff is reduce for a plane of frame differences.
+func (e *engine) reduceDiff(d difference) {
+	blurDecimateDiff(e.down, d, e.w, e.h, e.dw, e.dh, e.antialias, e.col, e.avx2)
+	e.centre()
+}
+
+// centre subtracts from e.down its local mean.
+func (e *engine) centre() {
 	blur(e.mean, e.down, e.tmp, e.dw, e.dh, e.smooth)
 	for i, m := range e.mean {
 		e.down[i] -= m

@@ -111,19 +111,25 @@ func blurDecimate(dst, src []float32, w, h, dw, dh int, f, col []float32, avx2 b
 				col[vec+j] += c * v
 			}
 		}
-		out := dst[a*dw : (a+1)*dw]
-		for b := range out {
-			j := b << numScales
-			if j-r >= 0 && j+r < w {
-				out[b] = dot(f, col[j-r:j+r+1])
-				continue
-			}
-			var s float32
-			for k, c := range f {
-				s += c * col[reflect(j-r+k, w)]
-			}
-			out[b] = s
+		decimateRow(dst[a*dw:(a+1)*dw], col, f)
+	}
+}
+
+// decimateRow writes to out every 16th sample of the row col blurred
+// with f.
+func decimateRow(out, col, f []float32) {
+	r, w := len(f)/2, len(col)
+	for b := range out {
+		j := b << numScales
+		if j-r >= 0 && j+r < w {
+			out[b] = dot(f, col[j-r:j+r+1])
+			continue
 		}
+		var s float32
+		for k, c := range f {
+			s += c * col[reflect(j-r+k, w)]
+		}
+		out[b] = s
 	}
 }
 

@@ -32,6 +32,18 @@ func mulAVX2(dst, x, y *float32, rows, inner, cols, ldd, ldx, ldy int)
 //go:noescape
 func columnsAVX2(dst *float32, rows []*float32, f []float32, n int)
 
+// columnsDiff8AVX2 is columnsAVX2 over the rows of differences
+// a[k][j] − b[k][j], each exact in float32.
+//
+//go:noescape
+func columnsDiff8AVX2(dst *float32, a, b []*byte, f []float32, n int)
+
+// columnsDiff16AVX2 is columnsDiff8AVX2 for 16-bit samples, each
+// difference multiplied by inv.
+//
+//go:noescape
+func columnsDiff16AVX2(dst *float32, a, b []*uint16, f []float32, inv float32, n int)
+
 // convert8AVX2 sets dst[j] to src[j] − 128 for n samples (a multiple of 8).
 //
 //go:noescape

@@ -435,3 +435,172 @@ sum4:
 	COVSUM(Y3, Y7, X3, X11, 24(DI))
 	VZEROUPPER
 	RET
+
+// DIFF8 leaves in Y4 the eight differences a[j] − b[j] as floats, at
+// sample offset O from AX of the rows at RA and RB.
+#define DIFF8(RA, RB, O) \
+	VPMOVZXBD O(RA)(AX*1), Y4 \
+	VPMOVZXBD O(RB)(AX*1), Y5 \
+	VPSUBD    Y5, Y4, Y4      \
+	VCVTDQ2PS Y4, Y4
+
+// func columnsDiff8AVX2(dst *float32, a, b []*byte, f []float32, n int)
+TEXT ·columnsDiff8AVX2(SB), NOSPLIT, $0-88
+	MOVQ dst+0(FP), DI
+	MOVQ a_base+8(FP), SI
+	MOVQ b_base+32(FP), DX
+	MOVQ f_base+56(FP), BX
+	MOVQ f_len+64(FP), CX
+	MOVQ n+80(FP), R10
+	XORQ AX, AX
+
+	// Two blocks of eight columns at a time, for independent sums.
+e8pair:
+	LEAQ         16(AX), R9
+	CMPQ         R9, R10
+	JGT          e8one
+	MOVQ         (SI), R8
+	MOVQ         (DX), R12
+	VBROADCASTSS (BX), Y7
+	DIFF8(R8, R12, 0)
+	VMULPS       Y7, Y4, Y0
+	DIFF8(R8, R12, 8)
+	VMULPS       Y7, Y4, Y1
+	MOVQ         $1, R11
+
+e8pairtap:
+	CMPQ         R11, CX
+	JGE          e8pairstore
+	MOVQ         (SI)(R11*8), R8
+	MOVQ         (DX)(R11*8), R12
+	VBROADCASTSS (BX)(R11*4), Y7
+	DIFF8(R8, R12, 0)
+	VMULPS       Y7, Y4, Y4
+	VADDPS       Y4, Y0, Y0
+	DIFF8(R8, R12, 8)
+	VMULPS       Y7, Y4, Y4
+	VADDPS       Y4, Y1, Y1
+	INCQ         R11
+	JMP          e8pairtap
+
+e8pairstore:
+	VMOVUPS Y0, (DI)(AX*4)
+	VMOVUPS Y1, 32(DI)(AX*4)
+	MOVQ    R9, AX
+	JMP     e8pair
+
+e8one:
+	CMPQ         AX, R10
+	JGE          e8done
+	MOVQ         (SI), R8
+	MOVQ         (DX), R12
+	VBROADCASTSS (BX), Y7
+	DIFF8(R8, R12, 0)
+	VMULPS       Y7, Y4, Y0
+	MOVQ         $1, R11
+
+e8onetap:
+	CMPQ         R11, CX
+	JGE          e8onestore
+	MOVQ         (SI)(R11*8), R8
+	MOVQ         (DX)(R11*8), R12
+	VBROADCASTSS (BX)(R11*4), Y7
+	DIFF8(R8, R12, 0)
+	VMULPS       Y7, Y4, Y4
+	VADDPS       Y4, Y0, Y0
+	INCQ         R11
+	JMP          e8onetap
+
+e8onestore:
+	VMOVUPS Y0, (DI)(AX*4)
+	ADDQ    $8, AX
+	JMP     e8one
+
+e8done:
+	VZEROUPPER
+	RET
+
+// DIFF16 is DIFF8 for 16-bit samples, the differences then multiplied by
+// Y14.
+#define DIFF16(RA, RB, O) \
+	VPMOVZXWD O(RA)(AX*2), Y4 \
+	VPMOVZXWD O(RB)(AX*2), Y5 \
+	VPSUBD    Y5, Y4, Y4      \
+	VCVTDQ2PS Y4, Y4          \
+	VMULPS    Y14, Y4, Y4
+
+// func columnsDiff16AVX2(dst *float32, a, b []*uint16, f []float32, inv float32, n int)
+TEXT ·columnsDiff16AVX2(SB), NOSPLIT, $0-96
+	MOVQ         dst+0(FP), DI
+	MOVQ         a_base+8(FP), SI
+	MOVQ         b_base+32(FP), DX
+	MOVQ         f_base+56(FP), BX
+	MOVQ         f_len+64(FP), CX
+	VBROADCASTSS inv+80(FP), Y14
+	MOVQ         n+88(FP), R10
+	XORQ         AX, AX
+
+e16pair:
+	LEAQ         16(AX), R9
+	CMPQ         R9, R10
+	JGT          e16one
+	MOVQ         (SI), R8
+	MOVQ         (DX), R12
+	VBROADCASTSS (BX), Y7
+	DIFF16(R8, R12, 0)
+	VMULPS       Y7, Y4, Y0
+	DIFF16(R8, R12, 16)
+	VMULPS       Y7, Y4, Y1
+	MOVQ         $1, R11
+
+e16pairtap:
+	CMPQ         R11, CX
+	JGE          e16pairstore
+	MOVQ         (SI)(R11*8), R8
+	MOVQ         (DX)(R11*8), R12
+	VBROADCASTSS (BX)(R11*4), Y7
+	DIFF16(R8, R12, 0)
+	VMULPS       Y7, Y4, Y4
+	VADDPS       Y4, Y0, Y0
+	DIFF16(R8, R12, 16)
+	VMULPS       Y7, Y4, Y4
+	VADDPS       Y4, Y1, Y1
+	INCQ         R11
+	JMP          e16pairtap
+
+e16pairstore:
+	VMOVUPS Y0, (DI)(AX*4)
+	VMOVUPS Y1, 32(DI)(AX*4)
+	MOVQ    R9, AX
+	JMP     e16pair
+
+e16one:
+	CMPQ         AX, R10
+	JGE          e16done
+	MOVQ         (SI), R8
+	MOVQ         (DX), R12
+	VBROADCASTSS (BX), Y7
+	DIFF16(R8, R12, 0)
+	VMULPS       Y7, Y4, Y0
+	MOVQ         $1, R11
+
+e16onetap:
+	CMPQ         R11, CX
+	JGE          e16onestore
+	MOVQ         (SI)(R11*8), R8
+	MOVQ         (DX)(R11*8), R12
+	VBROADCASTSS (BX)(R11*4), Y7
+	DIFF16(R8, R12, 0)
+	VMULPS       Y7, Y4, Y4
+	VADDPS       Y4, Y0, Y0
+	INCQ         R11
+	JMP          e16onetap
+
+e16onestore:
+	VMOVUPS Y0, (DI)(AX*4)
+	ADDQ    $8, AX
+	JMP     e16one
+
+e16done:
+	VZEROUPPER
+	RET

@@ -12,7 +12,11 @@ func covSum4AVX2(x *float64, y *[4]*float64, w, h int, out *[4]float64) {
 }
 func mulAVX2(dst, x, y *float32, rows, inner, cols, ldd, ldx, ldy int) { panic(noVector) }
 func columnsAVX2(dst *float32, rows []*float32, f []float32, n int)    { panic(noVector) }
-func convert8AVX2(dst *float32, src *byte, n int)                      { panic(noVector) }
+func columnsDiff8AVX2(dst *float32, a, b []*byte, f []float32, n int)  { panic(noVector) }
+func columnsDiff16AVX2(dst *float32, a, b []*uint16, f []float32, inv float32, n int) {
+	panic(noVector)
+}
+func convert8AVX2(dst *float32, src *byte, n int) { panic(noVector) }
 func convert16AVX2(dst *float32, src *uint16, scale float32, n int) {
 	panic(noVector)
 }

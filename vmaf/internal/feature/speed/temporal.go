@@ -14,9 +14,12 @@ type temporal struct {
 	prevRef8, prevDis8   []byte
 	prevRef16, prevDis16 []uint16
 	havePrev             bool
-	// The frame differences, and the rows of them SpEED reads.
+	// The frame differences, and the rows of them SpEED reads. Without
+	// prescaling (fuse), the blur takes the differences as it reads
+	// them and the planes are not made.
 	diffRef, diffDis []float32
 	rows             []bool
+	fuse             bool
 	out              [1]float64
 }
 
@@ -36,7 +39,10 @@ func newTemporal(f feature.Format, s feature.Settings) (feature.Sequential, erro
 	}
 	n := f.Width * f.Height
 	t := &temporal{eng: eng, w: f.Width, h: f.Height, scale: scale, useRefDiff: s.Bool(optUseRefDiff),
-		diffRef: make([]float32, n), diffDis: make([]float32, n), rows: eng.rowsRead()}
+		rows: eng.rowsRead(), fuse: eng.scaler == nil}
+	if !t.fuse {
+		t.diffRef, t.diffDis = make([]float32, n), make([]float32, n)
+	}
 	if f.BitDepth == 8 {
 		t.prevRef8, t.prevDis8 = make([]byte, n), make([]byte, n)
 	} else {
@@ -58,13 +64,20 @@ func (t *temporal) Push(index int, ref, dist *feature.Frame, emit feature.Emit) 
 		if t.useRefDiff {
 			against = r
 		}
-		for y, used := range t.rows {
-			if used {
-				t.diffRow(t.diffRef, t.prevRef8, t.prevRef16, r, y)
-				t.diffRow(t.diffDis, t.prevDis8, t.prevDis16, against, y)
+		var score float32
+		if t.fuse {
+			inv := 1 / t.scale
+			score, _ = t.eng.scoreDiff(difference{t.prevRef8, t.prevRef16, r, inv},
+				difference{t.prevDis8, t.prevDis16, against, inv})
+		} else {
+			for y, used := range t.rows {
+				if used {
+					t.diffRow(t.diffRef, t.prevRef8, t.prevRef16, r, y)
+					t.diffRow(t.diffDis, t.prevDis8, t.prevDis16, against, y)
+				}
 			}
+			score, _ = t.eng.score(t.diffRef, t.diffDis)
 		}
-		score, _ := t.eng.score(t.diffRef, t.diffDis)
 		t.out[0] = float64(score)
 	}
 	t.keep(t.prevRef8, t.prevRef16, r)

@@ -124,13 +124,16 @@ func scalarOnly(e *engine) {
 
 // TestExtractorsMatchScalar runs both extractors with and without the
 // vector kernels on noise at every depth, with odd widths, and wants the
-// same bits.
+// same bits; speed_temporal also with and without blurring the frame
+// differences as it reads them.
 func TestExtractorsMatchScalar(t *testing.T) {
 	if !hasAVX2() {
 		t.Skip("no vector kernels here")
 	}
-	for _, depth := range []int{8, 10, 12, 16} {
-		f := feature.Format{Width: 261, Height: 187, BitDepth: depth, Chroma: feature.Chroma444}
+	for i := range 8 {
+		depth := []int{8, 10, 12, 16}[i%4]
+		// 261 and 270 wide: every run of the kernels and a scalar tail.
+		f := feature.Format{Width: 261 + 9*(i/4), Height: 187, BitDepth: depth, Chroma: feature.Chroma444}
 		mask := 1<<depth - 1
 		frames := make([]*feature.Frame, 3)
 		for i := range frames {
@@ -144,10 +147,18 @@ func TestExtractorsMatchScalar(t *testing.T) {
 					t.Errorf("speed_chroma %d-bit %q: output %d is %v, want %v", depth, opts, i, vec[i], ref[i])
 				}
 			}
-			vec, ref = temporalValues(t, f, opts, frames, false), temporalValues(t, f, opts, frames, true)
-			for i := range vec {
-				if math.Float64bits(vec[i]) != math.Float64bits(ref[i]) {
-					t.Errorf("speed_temporal %d-bit %q: frame %d is %v, want %v", depth, opts, i, vec[i], ref[i])
+			// The differences blurred as they are read, vector or not,
+			// against the planes of differences made first.
+			want := temporalValues(t, f, opts, frames, true, false)
+			for _, c := range []struct {
+				name   string
+				scalar bool
+			}{{"vector", false}, {"scalar", true}} {
+				got := temporalValues(t, f, opts, frames, c.scalar, true)
+				for i := range got {
+					if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+						t.Errorf("speed_temporal %d-bit %q %s: frame %d is %v, want %v", depth, opts, c.name, i, got[i], want[i])
+					}
 				}
 			}
 		}
@@ -178,7 +189,7 @@ func chromaValues(t *testing.T, f feature.Format, opts string, frames []*feature
 	return all
 }
 
-func temporalValues(t *testing.T, f feature.Format, opts string, frames []*feature.Frame, scalar bool) []float64 {
+func temporalValues(t *testing.T, f feature.Format, opts string, frames []*feature.Frame, scalar, fuse bool) []float64 {
 	t.Helper()
 	s, err := TemporalKind.Parse(opts)
 	if err != nil {
@@ -188,8 +199,13 @@ func temporalValues(t *testing.T, f feature.Format, opts string, frames []*featu
 	if err != nil {
 		t.Fatal(err)
 	}
+	tm := x.(*temporal)
 	if scalar {
-		scalarOnly(x.(*temporal).eng)
+		scalarOnly(tm.eng)
+	}
+	if !fuse || !tm.fuse {
+		tm.fuse = false
+		tm.diffRef, tm.diffDis = make([]float32, f.Width*f.Height), make([]float32, f.Width*f.Height)
 	}
 	var all []float64
 	emit := func(_ int, out []float64) { all = append(all, out...) }

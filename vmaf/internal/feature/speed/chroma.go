@@ -15,6 +15,9 @@ type chroma struct {
 	maxVal   float64
 	ref, dis []float32
 	rows     []bool // the rows SpEED reads
+	// Without prescaling (fuse), the blur converts the samples as it
+	// reads them and ref and dis are not made.
+	fuse bool
 }
 
 func newChroma(f feature.Format, s feature.Settings) (feature.Extractor, error) {
@@ -44,14 +47,23 @@ func newChroma(f feature.Format, s feature.Settings) (feature.Extractor, error) 
 	if err != nil {
 		return nil, err
 	}
-	return &chroma{eng: eng, w: w, h: h, scale: scale, maxVal: s.Float(optMaxVal),
-		ref: make([]float32, w*h), dis: make([]float32, w*h), rows: eng.rowsRead()}, nil
+	c := &chroma{eng: eng, w: w, h: h, scale: scale, maxVal: s.Float(optMaxVal), rows: eng.rowsRead(),
+		fuse: eng.scaler == nil}
+	if !c.fuse {
+		c.ref, c.dis = make([]float32, w*h), make([]float32, w*h)
+	}
+	return c, nil
 }
 
 func (c *chroma) Extract(_ int, ref, dist *feature.Frame, out []float64) error {
 	var score [2]float32
 	var singular [2]bool
 	for i := range score {
+		if c.fuse {
+			score[i], singular[i] = c.eng.scoreSource(source{cur: ref.Planes[1+i], scale: c.scale},
+				source{cur: dist.Planes[1+i], scale: c.scale})
+			continue
+		}
 		toFloat(c.ref, ref.Planes[1+i], c.w, c.rows, c.scale, c.eng.avx2)
 		toFloat(c.dis, dist.Planes[1+i], c.w, c.rows, c.scale, c.eng.avx2)
 		score[i], singular[i] = c.eng.score(c.ref, c.dis)

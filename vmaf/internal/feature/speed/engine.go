@@ -118,12 +118,12 @@ func (e *engine) score(ref, dis []float32) (float32, bool) {
 	return e.conclude(okRef, okDis)
 }
 
-// scoreDiff is score between two planes of frame differences; only
-// for an engine that does not prescale.
-func (e *engine) scoreDiff(ref, dis difference) (float32, bool) {
-	e.reduceDiff(ref)
+// scoreSource is score between two planes converted as they are read;
+// only for an engine that does not prescale.
+func (e *engine) scoreSource(ref, dis source) (float32, bool) {
+	e.reduceSource(ref)
 	okRef := e.estimate(&e.ref)
-	e.reduceDiff(dis)
+	e.reduceSource(dis)
 	okDis := e.estimate(&e.dis)
 	return e.conclude(okRef, okDis)
 }
@@ -150,9 +150,9 @@ func (e *engine) reduce(src []float32) {
 	e.centre()
 }
 
-// reduceDiff is reduce for a plane of frame differences.
-func (e *engine) reduceDiff(d difference) {
-	blurDecimateDiff(e.down, d, e.w, e.h, e.dw, e.dh, e.antialias, e.col, e.avx2)
+// reduceSource is reduce for a plane converted as it is read.
+func (e *engine) reduceSource(s source) {
+	blurDecimateSource(e.down, s, e.w, e.h, e.dw, e.dh, e.antialias, e.col, e.avx2)
 	e.centre()
 }
 

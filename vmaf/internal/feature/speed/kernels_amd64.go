@@ -44,6 +44,18 @@ func columnsDiff8AVX2(dst *float32, a, b []*byte, f []float32, n int)
 //go:noescape
 func columnsDiff16AVX2(dst *float32, a, b []*uint16, f []float32, inv float32, n int)
 
+// columnsConv8AVX2 is columnsAVX2 over rows of samples, each converted
+// to float32 less 128.
+//
+//go:noescape
+func columnsConv8AVX2(dst *float32, a []*byte, f []float32, n int)
+
+// columnsConv16AVX2 is columnsConv8AVX2 for 16-bit samples, each
+// multiplied by scale before 128 is taken off.
+//
+//go:noescape
+func columnsConv16AVX2(dst *float32, a []*uint16, f []float32, scale float32, n int)
+
 // convert8AVX2 sets dst[j] to src[j] − 128 for n samples (a multiple of 8).
 //
 //go:noescape

@@ -604,3 +604,162 @@ e16onestore:
 e16done:
 	VZEROUPPER
 	RET
+
+// CONV8 leaves in Y4 the eight samples at sample offset O from AX of the
+// row at RA as floats, minus 128 (Y15).
+#define CONV8(RA, O) \
+	VPMOVZXBD O(RA)(AX*1), Y4 \
+	VCVTDQ2PS Y4, Y4          \
+	VSUBPS    Y15, Y4, Y4
+
+// func columnsConv8AVX2(dst *float32, a []*byte, f []float32, n int)
+TEXT ·columnsConv8AVX2(SB), NOSPLIT, $0-64
+	MOVQ         dst+0(FP), DI
+	MOVQ         a_base+8(FP), SI
+	MOVQ         f_base+32(FP), BX
+	MOVQ         f_len+40(FP), CX
+	MOVQ         n+56(FP), R10
+	VBROADCASTSS centre<>(SB), Y15
+	XORQ         AX, AX
+
+	// Two blocks of eight columns at a time, for independent sums.
+k8pair:
+	LEAQ         16(AX), R9
+	CMPQ         R9, R10
+	JGT          k8one
+	MOVQ         (SI), R8
+	VBROADCASTSS (BX), Y7
+	CONV8(R8, 0)
+	VMULPS       Y7, Y4, Y0
+	CONV8(R8, 8)
+	VMULPS       Y7, Y4, Y1
+	MOVQ         $1, R11
+
+k8pairtap:
+	CMPQ         R11, CX
+	JGE          k8pairstore
+	MOVQ         (SI)(R11*8), R8
+	VBROADCASTSS (BX)(R11*4), Y7
+	CONV8(R8, 0)
+	VMULPS       Y7, Y4, Y4
+	VADDPS       Y4, Y0, Y0
+	CONV8(R8, 8)
+	VMULPS       Y7, Y4, Y4
+	VADDPS       Y4, Y1, Y1
+	INCQ         R11
+	JMP          k8pairtap
+
+k8pairstore:
+	VMOVUPS Y0, (DI)(AX*4)
+	VMOVUPS Y1, 32(DI)(AX*4)
+	MOVQ    R9, AX
+	JMP     k8pair
+
+k8one:
+	CMPQ         AX, R10
+	JGE          k8done
+	MOVQ         (SI), R8
+	VBROADCASTSS (BX), Y7
+	CONV8(R8, 0)
+	VMULPS       Y7, Y4, Y0
+	MOVQ         $1, R11
+
+k8onetap:
+	CMPQ         R11, CX
+	JGE          k8onestore
+	MOVQ         (SI)(R11*8), R8
+	VBROADCASTSS (BX)(R11*4), Y7
+	CONV8(R8, 0)
+	VMULPS       Y7, Y4, Y4
+	VADDPS       Y4, Y0, Y0
+	INCQ         R11
+	JMP          k8onetap
+
+k8onestore:
+	VMOVUPS Y0, (DI)(AX*4)
+	ADDQ    $8, AX
+	JMP     k8one
+
+k8done:
+	VZEROUPPER
+	RET
+
+// CONV16 is CONV8 for 16-bit samples, multiplied by Y14 before 128 is
+// taken off.
+#define CONV16(RA, O) \
+	VPMOVZXWD O(RA)(AX*2), Y4 \
+	VCVTDQ2PS Y4, Y4          \
+	VMULPS    Y14, Y4, Y4     \
+	VSUBPS    Y15, Y4, Y4
+
+// func columnsConv16AVX2(dst *float32, a []*uint16, f []float32, scale float32, n int)
+TEXT ·columnsConv16AVX2(SB), NOSPLIT, $0-72
+	MOVQ         dst+0(FP), DI
+	MOVQ         a_base+8(FP), SI
+	MOVQ         f_base+32(FP), BX
+	MOVQ         f_len+40(FP), CX
+	VBROADCASTSS scale+56(FP), Y14
+	MOVQ         n+64(FP), R10
+	VBROADCASTSS centre<>(SB), Y15
+	XORQ         AX, AX
+
+k16pair:
+	LEAQ         16(AX), R9
+	CMPQ         R9, R10
+	JGT          k16one
+	MOVQ         (SI), R8
+	VBROADCASTSS (BX), Y7
+	CONV16(R8, 0)
+	VMULPS       Y7, Y4, Y0
+	CONV16(R8, 16)
+	VMULPS       Y7, Y4, Y1
+	MOVQ         $1, R11
+
+k16pairtap:
+	CMPQ         R11, CX
+	JGE          k16pairstore
+	MOVQ         (SI)(R11*8), R8
+	VBROADCASTSS (BX)(R11*4), Y7
+	CONV16(R8, 0)
+	VMULPS       Y7, Y4, Y4
+	VADDPS       Y4, Y0, Y0
+	CONV16(R8, 16)
+	VMULPS       Y7, Y4, Y4
+	VADDPS       Y4, Y1, Y1
+	INCQ         R11
+	JMP          k16pairtap
+
+k16pairstore:
+	VMOVUPS Y0, (DI)(AX*4)
+	VMOVUPS Y1, 32(DI)(AX*4)
+	MOVQ    R9, AX
+	JMP     k16pair
+
+k16one:
+	CMPQ         AX, R10
+	JGE          k16done
+	MOVQ         (SI), R8
+	VBROADCASTSS (BX), Y7
+	CONV16(R8, 0)
+	VMULPS       Y7, Y4, Y0
+	MOVQ         $1, R11
+
+k16onetap:
+	CMPQ         R11, CX
+	JGE          k16onestore
+	MOVQ         (SI)(R11*8), R8
+	VBROADCASTSS (BX)(R11*4), Y7
+	CONV16(R8, 0)
+	VMULPS       Y7, Y4, Y4
+	VADDPS       Y4, Y0, Y0
+	INCQ         R11
+	JMP          k16onetap
+
+k16onestore:
+	VMOVUPS Y0, (DI)(AX*4)
+	ADDQ    $8, AX
+	JMP     k16one
+
+k16done:
+	VZEROUPPER
+	RET

@@ -66,9 +66,8 @@ func (t *temporal) Push(index int, ref, dist *feature.Frame, emit feature.Emit) 
 		}
 		var score float32
 		if t.fuse {
-			inv := 1 / t.scale
-			score, _ = t.eng.scoreDiff(difference{t.prevRef8, t.prevRef16, r, inv},
-				difference{t.prevDis8, t.prevDis16, against, inv})
+			score, _ = t.eng.scoreSource(source{t.prevRef8, t.prevRef16, r, t.scale},
+				source{t.prevDis8, t.prevDis16, against, t.scale})
 		} else {
 			for y, used := range t.rows {
 				if used {

@@ -124,8 +124,8 @@ func scalarOnly(e *engine) {
 
 // TestExtractorsMatchScalar runs both extractors with and without the
 // vector kernels on noise at every depth, with odd widths, and wants the
-// same bits; speed_temporal also with and without blurring the frame
-// differences as it reads them.
+// same bits, converting the samples (or taking the frame differences)
+// as the blur reads them or into planes first.
 func TestExtractorsMatchScalar(t *testing.T) {
 	if !hasAVX2() {
 		t.Skip("no vector kernels here")
@@ -141,15 +141,21 @@ func TestExtractorsMatchScalar(t *testing.T) {
 			frames[i] = frame(f, func(p, x, y int) int { return (n(p, x, y)<<(depth-8) + x*y) & mask })
 		}
 		for _, opts := range []string{"", "speed_kernelscale=3", "speed_prescale=1.5:speed_prescale_method=bilinear"} {
-			vec, ref := chromaValues(t, f, opts, frames, false), chromaValues(t, f, opts, frames, true)
-			for i := range vec {
-				if math.Float64bits(vec[i]) != math.Float64bits(ref[i]) {
-					t.Errorf("speed_chroma %d-bit %q: output %d is %v, want %v", depth, opts, i, vec[i], ref[i])
+			// Both extractors convert as they read, vector or not,
+			// against the planes converted first.
+			want := chromaValues(t, f, opts, frames, true, false)
+			for _, c := range []struct {
+				name   string
+				scalar bool
+			}{{"vector", false}, {"scalar", true}} {
+				got := chromaValues(t, f, opts, frames, c.scalar, true)
+				for i := range got {
+					if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+						t.Errorf("speed_chroma %d-bit %q %s: output %d is %v, want %v", depth, opts, c.name, i, got[i], want[i])
+					}
 				}
 			}
-			// The differences blurred as they are read, vector or not,
-			// against the planes of differences made first.
-			want := temporalValues(t, f, opts, frames, true, false)
+			want = temporalValues(t, f, opts, frames, true, false)
 			for _, c := range []struct {
 				name   string
 				scalar bool
@@ -165,7 +171,7 @@ func TestExtractorsMatchScalar(t *testing.T) {
 	}
 }
 
-func chromaValues(t *testing.T, f feature.Format, opts string, frames []*feature.Frame, scalar bool) []float64 {
+func chromaValues(t *testing.T, f feature.Format, opts string, frames []*feature.Frame, scalar, fuse bool) []float64 {
 	t.Helper()
 	s, err := ChromaKind.Parse(opts)
 	if err != nil {
@@ -175,8 +181,13 @@ func chromaValues(t *testing.T, f feature.Format, opts string, frames []*feature
 	if err != nil {
 		t.Fatal(err)
 	}
+	c := x.(*chroma)
 	if scalar {
-		scalarOnly(x.(*chroma).eng)
+		scalarOnly(c.eng)
+	}
+	if !fuse || !c.fuse {
+		c.fuse = false
+		c.ref, c.dis = make([]float32, c.w*c.h), make([]float32, c.w*c.h)
 	}
 	out := make([]float64, 3)
 	var all []float64

@@ -219,6 +219,14 @@ func (s *libvmafScorer) appendFeature(r *Result, name string, index int) {
 	if name == "integer_motion" {
 		keys = append(keys, "VMAF_integer_feature_motion_sad_score")
 	}
+	for _, p := range []struct{ short, long string }{
+		{"vif_scale", "VMAF_feature_"}, {"adm", "VMAF_feature_"}, {"aim", "VMAF_feature_"}, {"motion", "VMAF_feature_"},
+		{"cambi", "Cambi_feature_"}, {"speed_chroma", "Speed_chroma_feature_"}, {"speed_temporal", "Speed_temporal_feature_"},
+	} {
+		if strings.HasPrefix(name, p.short) {
+			keys = append(keys, p.long+name+"_score")
+		}
+	}
 	for _, k := range keys {
 		if v, ok := s.v.Feature(k, index); ok {
 			r.Metrics = append(r.Metrics, Metric{name, v})

@@ -73,17 +73,46 @@ sum:
 	VZEROUPPER
 	RET
 
+DATA lanes<>+0(SB)/4, $0
+DATA lanes<>+4(SB)/4, $1
+DATA lanes<>+8(SB)/4, $2
+DATA lanes<>+12(SB)/4, $3
+DATA lanes<>+16(SB)/4, $4
+DATA lanes<>+20(SB)/4, $5
+DATA lanes<>+24(SB)/4, $6
+DATA lanes<>+28(SB)/4, $7
+GLOBL lanes<>(SB), RODATA|NOPTR, $32
+
+DATA eights<>+0(SB)/4, $8
+GLOBL eights<>(SB), RODATA|NOPTR, $4
+
+// mulAVX2 takes the columns in strips of 32, four blocks of eight. For
+// each row of dst the strip's sums stay in Y0..Y3 while the products over
+// the inner index are added in order, so no sum waits on a store; a
+// strip narrower than 32 loads and stores under masks of the columns it
+// has. Masked-off lanes load zeros and are never stored.
+
+// MULSTEP adds x (Y4) times the y row at R13 to the sums, the loads
+// masked by Y8..Y11.
+#define MULSTEP \
+	VMASKMOVPS (R13), Y8, Y5    \
+	VMULPS     Y5, Y4, Y5       \
+	VADDPS     Y5, Y0, Y0       \
+	VMASKMOVPS 32(R13), Y9, Y6  \
+	VMULPS     Y6, Y4, Y6       \
+	VADDPS     Y6, Y1, Y1       \
+	VMASKMOVPS 64(R13), Y10, Y5 \
+	VMULPS     Y5, Y4, Y5       \
+	VADDPS     Y5, Y2, Y2       \
+	VMASKMOVPS 96(R13), Y11, Y6 \
+	VMULPS     Y6, Y4, Y6       \
+	VADDPS     Y6, Y3, Y3
+
 // func mulAVX2(dst, x, y *float32, rows, inner, cols, ldd, ldx, ldy int)
 TEXT ·mulAVX2(SB), NOSPLIT, $0-72
 	MOVQ   dst+0(FP), DI
-	MOVQ   x+8(FP), SI
 	MOVQ   y+16(FP), BX
-	MOVQ   rows+24(FP), R8
-	MOVQ   inner+32(FP), R9
-	MOVQ   cols+40(FP), R11
-	SHLQ   $2, R11 // bytes of a row's columns
-	MOVQ   R11, R12
-	ANDQ   $-32, R12 // bytes in whole vectors
+	MOVQ   cols+40(FP), R12 // columns left, from this strip on
 	MOVQ   ldd+48(FP), R14
 	SHLQ   $2, R14
 	MOVQ   ldx+56(FP), R10
@@ -92,70 +121,100 @@ TEXT ·mulAVX2(SB), NOSPLIT, $0-72
 	SHLQ   $2, DX
 	VXORPS Y15, Y15, Y15
 
+strip:
+	TESTQ R12, R12
+	JLE   mdone
+
+	// Masks of the strip's columns: lane l of block b is on when
+	// 8b + l < the columns left.
+	VMOVDQU      lanes<>(SB), Y12
+	VPBROADCASTD eights<>(SB), Y13
+	MOVQ         R12, X14
+	VPBROADCASTD X14, Y14
+	VPCMPGTD     Y12, Y14, Y8
+	VPADDD       Y13, Y12, Y12
+	VPCMPGTD     Y12, Y14, Y9
+	VPADDD       Y13, Y12, Y12
+	VPCMPGTD     Y12, Y14, Y10
+	VPADDD       Y13, Y12, Y12
+	VPCMPGTD     Y12, Y14, Y11
+
+	MOVQ x+8(FP), SI
+	MOVQ DI, AX // row i of dst, this strip
+	MOVQ rows+24(FP), R8
+
 mrow:
-	TESTQ R8, R8
-	JZ    mdone
-	XORQ  AX, AX
-
-clrv:
-	CMPQ    AX, R12
-	JGE     clrs
-	VMOVUPS Y15, (DI)(AX*1)
-	ADDQ    $32, AX
-	JMP     clrv
-
-clrs:
-	CMPQ AX, R11
-	JGE  kstart
-	MOVL $0, (DI)(AX*1)
-	ADDQ $4, AX
-	JMP  clrs
-
-kstart:
-	MOVQ BX, R13 // row k of y
-	XORQ CX, CX
+	TESTQ  R8, R8
+	JZ     mnextstrip
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	MOVQ   BX, R13 // row k of y, this strip
+	XORQ   CX, CX
+	MOVQ   inner+32(FP), R9
 
 kloop:
 	CMPQ     CX, R9
-	JGE      mnext
-	VMOVSS   (SI)(CX*4), X0
-	VUCOMISS X15, X0
+	JGE      mstore
+	VMOVSS   (SI)(CX*4), X4
+	VUCOMISS X15, X4
 	JNE      nonzero
 	JPS      nonzero
-	JMP      knext // a zero factor adds nothing; mul skips it too
+	JMP      knext // a zero factor adds nothing; mulLD skips it too
 
 nonzero:
-	VBROADCASTSS X0, Y0
-	XORQ         AX, AX
-
-kv:
-	CMPQ    AX, R12
-	JGE     ks
-	VMULPS  (R13)(AX*1), Y0, Y1
-	VADDPS  (DI)(AX*1), Y1, Y1
-	VMOVUPS Y1, (DI)(AX*1)
-	ADDQ    $32, AX
-	JMP     kv
-
-ks:
-	CMPQ   AX, R11
-	JGE    knext
-	VMULSS (R13)(AX*1), X0, X1
-	VADDSS (DI)(AX*1), X1, X1
-	VMOVSS X1, (DI)(AX*1)
-	ADDQ   $4, AX
-	JMP    ks
+	VBROADCASTSS X4, Y4
+	MULSTEP
 
 knext:
 	ADDQ DX, R13
 	INCQ CX
 	JMP  kloop
 
-mnext:
-	ADDQ R10, SI
-	ADDQ R14, DI
-	DECQ R8
-	JMP  mrow
+mstore:
+	// Masked stores are slow: whole blocks store plainly, the partial
+	// one under its mask, the ones past the columns not at all.
+	CMPQ       R12, $8
+	JLT        mstore0
+	VMOVUPS    Y0, (AX)
+	CMPQ       R12, $16
+	JLT        mstore1
+	VMOVUPS    Y1, 32(AX)
+	CMPQ       R12, $24
+	JLT        mstore2
+	VMOVUPS    Y2, 64(AX)
+	CMPQ       R12, $32
+	JLT        mstore3
+	VMOVUPS    Y3, 96(AX)
+	JMP        mnextrow
+
+mstore0:
+	VMASKMOVPS Y0, Y8, (AX)
+	JMP        mnextrow
+
+mstore1:
+	VMASKMOVPS Y1, Y9, 32(AX)
+	JMP        mnextrow
+
+mstore2:
+	VMASKMOVPS Y2, Y10, 64(AX)
+	JMP        mnextrow
+
+mstore3:
+	VMASKMOVPS Y3, Y11, 96(AX)
+
+mnextrow:
+	ADDQ       R10, SI
+	ADDQ       R14, AX
+	DECQ       R8
+	JMP        mrow
+
+mnextstrip:
+	ADDQ $128, DI
+	ADDQ $128, BX
+	SUBQ $32, R12
+	JMP  strip
 
 mdone:
 	VZEROUPPER

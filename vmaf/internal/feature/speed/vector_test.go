@@ -55,7 +55,7 @@ func TestMulMatchesScalar(t *testing.T) {
 		t.Skip("no vector kernels here")
 	}
 	rng := rand.New(rand.NewPCG(3, 4))
-	for _, d := range [][3]int{{1, 1, 1}, {3, 5, 9}, {25, 25, 25}, {25, 25, 72}, {4, 7, 17}} {
+	for _, d := range [][3]int{{1, 1, 1}, {3, 5, 9}, {25, 25, 25}, {25, 25, 72}, {4, 7, 17}, {2, 3, 8}, {3, 4, 16}, {5, 5, 24}, {2, 2, 32}, {2, 3, 40}, {3, 2, 63}} {
 		rows, inner, cols := d[0], d[1], d[2]
 		for _, pad := range []int{0, 3} {
 			ldd, ldx, ldy := cols+pad, inner+2*pad, cols+pad+1

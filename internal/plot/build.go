@@ -1,0 +1,264 @@
+package plot
+
+import (
+	"cmp"
+	"fmt"
+	"image/color"
+	"math"
+	"slices"
+	"strconv"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+var (
+	markColor  = color.Gray{Y: 90}
+	pauseShade = color.NRGBA{R: 160, G: 160, B: 160, A: 70}
+)
+
+// build lays the plot out: the score lines first, the means over them,
+// then the marks and the labels on top.
+func build(d Data) (*plot.Plot, error) {
+	if err := d.check(); err != nil {
+		return nil, err
+	}
+	xmin, xmax, ymin, ymax := extent(d.Series)
+	// Room above the highest score for the legend (two entries a model),
+	// below the lowest for the marks' labels, and at least a point of
+	// range so a flat series is not drawn on the frame.
+	span := max(ymax-ymin, 1)
+	bottom := 0.08
+	top := min(0.55, float64(2*len(d.Series))*legendRow/plotRows+0.04)
+	r := span / (1 - bottom - top)
+	ymin, ymax = ymin-bottom*r, ymax+top*r
+	x0, x1 := float64(xmin)-0.5, float64(xmax)+0.5
+
+	p := plot.New()
+	p.Title.Text = d.Title
+	p.X.Label.Text = "frame"
+	p.Y.Label.Text = "score"
+	p.Legend.Top = true
+	p.Legend.Left = true
+	p.Legend.TextStyle.Font.Size = vg.Points(9)
+	p.Legend.XOffs = vg.Points(6)
+	p.X.Tick.Marker = frameTicks{}
+	p.Add(plotter.NewGrid())
+
+	for _, pa := range d.Pauses {
+		if err := addPause(p, pa, x1, ymin, ymax); err != nil {
+			return nil, err
+		}
+	}
+	for _, sw := range d.Swaps {
+		if err := addMark(p, float64(sw.Frame)-0.5, ymin, ymax, "→ "+sw.To, 0); err != nil {
+			return nil, err
+		}
+	}
+	for i, s := range d.Series {
+		if len(s.Scores) == 0 {
+			continue
+		}
+		if err := addSeries(p, s, plotutil.Color(i)); err != nil {
+			return nil, err
+		}
+	}
+	if err := addWorst(p, d.Series, worstCount(d.Worst)); err != nil {
+		return nil, err
+	}
+	p.X.Min, p.X.Max = x0, x1
+	p.Y.Min, p.Y.Max = ymin, ymax
+	return p, nil
+}
+
+func worstCount(n int) int {
+	switch {
+	case n == 0:
+		return DefaultWorst
+	case n < 0:
+		return 0
+	}
+	return n
+}
+
+func extent(ss []Series) (xmin, xmax int, ymin, ymax float64) {
+	xmin, xmax = math.MaxInt, math.MinInt
+	ymin, ymax = math.Inf(1), math.Inf(-1)
+	for _, s := range ss {
+		for i, f := range s.Frames {
+			xmin, xmax = min(xmin, f), max(xmax, f)
+			ymin, ymax = min(ymin, s.Scores[i]), max(ymax, s.Scores[i])
+		}
+	}
+	return xmin, xmax, ymin, ymax
+}
+
+// addSeries draws a model's scores and its pooled mean, dashed, in the
+// same colour.
+// A line breaks where frames are missing (skipped while paused, dropped,
+// or not among the records kept), so no score is drawn for them.
+func addSeries(p *plot.Plot, s Series, c color.Color) error {
+	var line *plotter.Line
+	for start := 0; start < len(s.Frames); {
+		end := start + 1
+		for end < len(s.Frames) && s.Frames[end] == s.Frames[end-1]+1 {
+			end++
+		}
+		xys := make(plotter.XYs, end-start)
+		for i := range xys {
+			xys[i] = plotter.XY{X: float64(s.Frames[start+i]), Y: s.Scores[start+i]}
+		}
+		seg, err := plotter.NewLine(xys)
+		if err != nil {
+			return fmt.Errorf("plot: %s: %w", s.Name, err)
+		}
+		seg.Color = c
+		seg.Width = vg.Points(1.2)
+		p.Add(seg)
+		if line == nil {
+			line = seg
+		}
+		start = end
+	}
+	mean := s.Mean()
+	first, last := float64(s.Frames[0]), float64(s.Frames[len(s.Frames)-1])
+	ml, err := plotter.NewLine(plotter.XYs{{X: first, Y: mean}, {X: last, Y: mean}})
+	if err != nil {
+		return fmt.Errorf("plot: %s: %w", s.Name, err)
+	}
+	ml.Color = c
+	ml.Width = vg.Points(1)
+	ml.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
+	p.Add(ml)
+	p.Legend.Add(s.Name, line)
+	p.Legend.Add(fmt.Sprintf("%s mean %.3f", s.Name, mean), ml)
+	return nil
+}
+
+// addMark draws a vertical line at x with a label at its foot, raised by
+// dy.
+func addMark(p *plot.Plot, x, ymin, ymax float64, label string, dy vg.Length) error {
+	l, err := plotter.NewLine(plotter.XYs{{X: x, Y: ymin}, {X: x, Y: ymax}})
+	if err != nil {
+		return fmt.Errorf("plot: %w", err)
+	}
+	l.Color = markColor
+	l.Width = vg.Points(1)
+	l.Dashes = []vg.Length{vg.Points(2), vg.Points(2)}
+	lb, err := plotter.NewLabels(plotter.XYLabels{XYs: plotter.XYs{{X: x, Y: ymin}}, Labels: []string{label}})
+	if err != nil {
+		return fmt.Errorf("plot: %w", err)
+	}
+	lb.Offset = vg.Point{X: vg.Points(3), Y: vg.Points(3) + dy}
+	p.Add(l, lb)
+	return nil
+}
+
+// addPause shades the frames a pause skipped, or marks the boundary a
+// pause that skipped nothing held the input at.
+func addPause(p *plot.Plot, pa Pause, xEnd, ymin, ymax float64) error {
+	from, to := float64(pa.From)-0.5, float64(pa.To)-0.5
+	if pa.To < 0 {
+		to = xEnd
+	}
+	if to <= from {
+		return addMark(p, from, ymin, ymax, "paused", vg.Points(12))
+	}
+	poly, err := plotter.NewPolygon(plotter.XYs{{X: from, Y: ymin}, {X: to, Y: ymin}, {X: to, Y: ymax}, {X: from, Y: ymax}})
+	if err != nil {
+		return fmt.Errorf("plot: %w", err)
+	}
+	poly.Color = pauseShade
+	poly.LineStyle.Width = 0
+	lb, err := plotter.NewLabels(plotter.XYLabels{XYs: plotter.XYs{{X: from, Y: ymin}}, Labels: []string{"paused"}})
+	if err != nil {
+		return fmt.Errorf("plot: %w", err)
+	}
+	lb.Offset = vg.Point{X: vg.Points(3), Y: vg.Points(15)}
+	p.Add(poly, lb)
+	return nil
+}
+
+// point is one frame's score in one series.
+type point struct {
+	frame int
+	score float64
+}
+
+// worst returns the n lowest scores over all series, lowest first, the
+// earlier frame first among equal scores; a frame scored by several
+// models counts once, with its lowest score.
+func worst(ss []Series, n int) []point {
+	lowest := map[int]float64{}
+	for _, s := range ss {
+		for i, f := range s.Frames {
+			if v, ok := lowest[f]; !ok || s.Scores[i] < v {
+				lowest[f] = s.Scores[i]
+			}
+		}
+	}
+	pts := make([]point, 0, len(lowest))
+	for f, v := range lowest {
+		pts = append(pts, point{f, v})
+	}
+	slices.SortFunc(pts, func(a, b point) int {
+		return cmp.Or(cmp.Compare(a.score, b.score), cmp.Compare(a.frame, b.frame))
+	})
+	return pts[:min(n, len(pts))]
+}
+
+// WorstLabel is the label of a worst frame.
+func WorstLabel(frame int, score float64) string { return fmt.Sprintf("#%d %.2f", frame, score) }
+
+func addWorst(p *plot.Plot, ss []Series, n int) error {
+	pts := worst(ss, n)
+	if len(pts) == 0 {
+		return nil
+	}
+	xys := make(plotter.XYs, len(pts))
+	labels := make([]string, len(pts))
+	for i, pt := range pts {
+		xys[i] = plotter.XY{X: float64(pt.frame), Y: pt.score}
+		labels[i] = WorstLabel(pt.frame, pt.score)
+	}
+	sc, err := plotter.NewScatter(xys)
+	if err != nil {
+		return fmt.Errorf("plot: %w", err)
+	}
+	sc.GlyphStyle = draw.GlyphStyle{Color: color.RGBA{R: 200, A: 255}, Radius: vg.Points(2.5), Shape: draw.CircleGlyph{}}
+	lb, err := plotter.NewLabels(plotter.XYLabels{XYs: xys, Labels: labels})
+	if err != nil {
+		return fmt.Errorf("plot: %w", err)
+	}
+	lb.Offset = vg.Point{X: vg.Points(4), Y: vg.Points(1)}
+	for i := range lb.TextStyle {
+		lb.TextStyle[i].Font.Size = vg.Points(8)
+	}
+	p.Add(sc, lb)
+	return nil
+}
+
+// Layout of the legend's rows, in points: a row's height and the plot
+// area's (the picture less title and axes).
+const (
+	legendRow = 11.0
+	plotRows  = 260.0
+)
+
+// frameTicks labels the frame axis with whole frame numbers only.
+type frameTicks struct{}
+
+func (frameTicks) Ticks(lo, hi float64) []plot.Tick {
+	ticks := plot.DefaultTicks{}.Ticks(lo, hi)
+	for i := range ticks {
+		if v := ticks[i].Value; ticks[i].IsMinor() || v != math.Trunc(v) {
+			ticks[i].Label = ""
+		} else {
+			ticks[i].Label = strconv.Itoa(int(v))
+		}
+	}
+	return ticks
+}

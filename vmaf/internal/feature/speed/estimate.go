@@ -86,10 +86,18 @@ func (e *engine) covariance() {
 		si, sj := p/blockSize, p%blockSize
 		mean := float64(sums[p] / float32(n))
 		c := e.centred[p]
+		vec := 0
+		if e.avx2 {
+			vec = e.subW &^ 3
+		}
 		for i := 0; i < e.subH; i++ {
 			row := c[i*e.subW : (i+1)*e.subW]
-			for j, v := range e.down[(si+i)*e.dw+sj : (si+i)*e.dw+sj+e.subW] {
-				row[j] = float64(v) - mean
+			src := e.down[(si+i)*e.dw+sj : (si+i)*e.dw+sj+e.subW]
+			if vec > 0 {
+				centreAVX2(&row[0], &src[0], mean, vec)
+			}
+			for j, v := range src[vec:] {
+				row[vec+j] = float64(v) - mean
 			}
 		}
 	}

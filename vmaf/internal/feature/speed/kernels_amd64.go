@@ -20,7 +20,13 @@ func covSumAVX2(x, y *float64, w, h int) float64
 //go:noescape
 func covSum4AVX2(x *float64, y *[4]*float64, w, h int, out *[4]float64)
 
-// mulAVX2 is mulLD, eight columns at a time.
+// centreAVX2 sets dst[j] to float64(src[j]) − mean for n samples (a
+// multiple of 4).
+//
+//go:noescape
+func centreAVX2(dst *float64, src *float32, mean float64, n int)
+
+// mulAVX2 is mulLD, 32 columns at a time.
 //
 //go:noescape
 func mulAVX2(dst, x, y *float32, rows, inner, cols, ldd, ldx, ldy int)

@@ -822,3 +822,37 @@ k16onestore:
 k16done:
 	VZEROUPPER
 	RET
+
+// func centreAVX2(dst *float64, src *float32, mean float64, n int)
+TEXT ·centreAVX2(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), DI
+	MOVQ         src+8(FP), SI
+	VBROADCASTSD mean+16(FP), Y15
+	MOVQ         n+24(FP), CX
+	XORQ         AX, AX
+
+centre8:
+	LEAQ      8(AX), DX
+	CMPQ      DX, CX
+	JGT       centre4
+	VCVTPS2PD (SI)(AX*4), Y0
+	VCVTPS2PD 16(SI)(AX*4), Y1
+	VSUBPD    Y15, Y0, Y0
+	VSUBPD    Y15, Y1, Y1
+	VMOVUPD   Y0, (DI)(AX*8)
+	VMOVUPD   Y1, 32(DI)(AX*8)
+	MOVQ      DX, AX
+	JMP       centre8
+
+centre4:
+	CMPQ      AX, CX
+	JGE       centredone
+	VCVTPS2PD (SI)(AX*4), Y0
+	VSUBPD    Y15, Y0, Y0
+	VMOVUPD   Y0, (DI)(AX*8)
+	ADDQ      $4, AX
+	JMP       centre4
+
+centredone:
+	VZEROUPPER
+	RET

@@ -10,6 +10,7 @@ func covSumAVX2(x, y *float64, w, h int) float64 { panic(noVector) }
 func covSum4AVX2(x *float64, y *[4]*float64, w, h int, out *[4]float64) {
 	panic(noVector)
 }
+func centreAVX2(dst *float64, src *float32, mean float64, n int)       { panic(noVector) }
 func mulAVX2(dst, x, y *float32, rows, inner, cols, ldd, ldx, ldy int) { panic(noVector) }
 func columnsAVX2(dst *float32, rows []*float32, f []float32, n int)    { panic(noVector) }
 func columnsDiff8AVX2(dst *float32, a, b []*byte, f []float32, n int)  { panic(noVector) }

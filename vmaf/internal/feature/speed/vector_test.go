@@ -227,3 +227,25 @@ func temporalValues(t *testing.T, f feature.Format, opts string, frames []*featu
 	}
 	return all
 }
+
+// TestCentreMatchesScalar holds the vector centring to float64(v) − mean,
+// bit for bit.
+func TestCentreMatchesScalar(t *testing.T) {
+	if !hasAVX2() {
+		t.Skip("no vector kernels here")
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	for n := 4; n <= 40; n += 4 {
+		src, got := make([]float32, n), make([]float64, n)
+		for i := range src {
+			src[i] = float32(rng.NormFloat64() * 30)
+		}
+		mean := rng.NormFloat64()
+		centreAVX2(&got[0], &src[0], mean, n)
+		for i, v := range src {
+			if want := float64(v) - mean; math.Float64bits(got[i]) != math.Float64bits(want) {
+				t.Fatalf("%d samples: %d is %v, want %v", n, i, got[i], want)
+			}
+		}
+	}
+}

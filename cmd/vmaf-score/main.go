@@ -101,6 +101,10 @@ func score(ctx context.Context, s *settings, stdout, stderr io.Writer) error {
 	}
 
 	j := &job{s: s, models: models, stdout: stdout, stderr: stderr, ref: ref, dist: dist}
+	if s.plot != "" {
+		j.plot = newPlotData()
+		j.results.plot = j.plot
+	}
 	switch {
 	case s.noPrediction && len(s.models) == 0 && len(s.features) > 0 && !s.serveMCP():
 		// libvmaf's tool then loads no model at all and extracts only

@@ -36,6 +36,7 @@ func (j *job) newRunnerSink() (sink, error) {
 		Backpressure: pipeline.Block,
 		PauseMode:    pipeline.PauseBlock, // a paused run stops reading, it skips nothing
 		MaxHeld:      -1,                  // the inputs' buffers cover what the Runner holds
+		OnApplied:    j.onApplied(),
 	})
 	if err != nil {
 		return nil, err

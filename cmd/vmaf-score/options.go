@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/vmafsink/vmafsink/internal/plot"
 	"github.com/vmafsink/vmafsink/report"
 )
 
@@ -29,6 +30,7 @@ type settings struct {
 	output    string
 	format    report.Format
 	formatSet bool
+	plot      string // --plot: the picture of the per-frame scores, .svg or .png
 
 	threads, subsample  int
 	cpuMask             int // libvmaf's --cpumask: kernel sets turned off
@@ -109,6 +111,14 @@ var options = []option{
 	{0, "json", "", "output as JSON", setFormat(report.JSON)},
 	{0, "csv", "", "output as CSV", setFormat(report.CSV)},
 	{0, "sub", "", "output as MicroDVD subtitles", setFormat(report.Sub)},
+	{0, "plot", "FILE", "draw each model's per-frame score, its mean, swaps, pauses and the worst frames to FILE (.svg or .png)",
+		func(s *settings, v string) error {
+			if _, err := plot.FormatOf(v); err != nil {
+				return invalid(v, "--plot", "a file name ending in .svg or .png")
+			}
+			s.plot = v
+			return nil
+		}},
 	{0, "threads", "N", "scoring threads",
 		func(s *settings, v string) error { return parseUint(v, "--threads", &s.threads) }},
 	{0, "feature", "NAME[=OPT=VAL:...]", "extra feature extractor, with options (repeatable; --list-features lists them)",
@@ -351,6 +361,9 @@ func (s *settings) check() error {
 	}
 	if s.mcpTokenFile != "" && s.mcpHTTP == "" {
 		return usagef("--mcp-http-token-file needs --mcp-http")
+	}
+	if s.plot != "" && s.noPrediction {
+		return usagef("--plot draws the models' scores, which --no_prediction leaves out")
 	}
 	return nil
 }

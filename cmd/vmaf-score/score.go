@@ -32,6 +32,7 @@ type job struct {
 	out       *report.Writer // nil without -o
 	outFile   *os.File       // the pipe or terminal -o names, if it does
 	results   results
+	plot      *plotData // nil without --plot
 }
 
 // loadModels reads the -m specs; without any, libvmaf's default.
@@ -111,7 +112,8 @@ type results struct {
 	hide    func(name string) bool // model outputs left out with --no_prediction
 	metrics []vmaf.Metric          // the frame as written, reused for every frame
 	scored  atomic.Int64
-	err     error // the first output error
+	err     error     // the first output error
+	plot    *plotData // nil without --plot
 }
 
 func (rs *results) add(r *vmaf.Result) { rs.write(r, "") }
@@ -127,7 +129,10 @@ func (rs *results) write(r *vmaf.Result, model string) {
 		rs.metrics = append(rs.metrics, m)
 	}
 	metrics := rs.metrics
-	pm, _, _ := rs.keys.Rename(r.Index, r.Models, r.Metrics)
+	pm, sw, swapped := rs.keys.Rename(r.Index, r.Models, r.Metrics)
+	if rs.plot != nil {
+		rs.plot.add(r.Index, r.Models, &rs.keys, pm, sw, swapped)
+	}
 	rs.pooled = vmaf.Result{Index: r.Index, Models: r.Models, Metrics: pm}
 	rs.pool.Add(&rs.pooled)
 	// A frame left with no metric is not written, as libvmaf writes
@@ -312,6 +317,11 @@ func (j *job) finish(pairs int, stopErr error) error {
 		}
 		if j.results.err != nil && stopErr == nil {
 			stopErr = j.results.err
+		}
+	}
+	if j.plot != nil && j.results.scored.Load() > 0 {
+		if err := j.writePlot(); err != nil && stopErr == nil {
+			stopErr = err
 		}
 	}
 	if !j.s.noPrediction && (!j.s.quiet || j.s.output == "") {

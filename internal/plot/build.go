@@ -9,8 +9,10 @@ import (
 	"strconv"
 
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
@@ -66,7 +68,7 @@ func build(d Data) (*plot.Plot, error) {
 			return nil, err
 		}
 	}
-	if err := addWorst(p, d.Series, worstCount(d.Worst)); err != nil {
+	if err := addWorst(p, d.Series, worstCount(d.Worst), x0, x1); err != nil {
 		return nil, err
 	}
 	p.X.Min, p.X.Max = x0, x1
@@ -213,39 +215,68 @@ func worst(ss []Series, n int) []point {
 // WorstLabel is the label of a worst frame.
 func WorstLabel(frame int, score float64) string { return fmt.Sprintf("#%d %.2f", frame, score) }
 
-func addWorst(p *plot.Plot, ss []Series, n int) error {
+// addWorst marks the worst frames and labels them. Labels of frames too
+// close to share a row are put on rows alternately above and below their
+// points.
+func addWorst(p *plot.Plot, ss []Series, n int, x0, x1 float64) error {
 	pts := worst(ss, n)
 	if len(pts) == 0 {
 		return nil
 	}
 	xys := make(plotter.XYs, len(pts))
-	labels := make([]string, len(pts))
 	for i, pt := range pts {
 		xys[i] = plotter.XY{X: float64(pt.frame), Y: pt.score}
-		labels[i] = WorstLabel(pt.frame, pt.score)
 	}
 	sc, err := plotter.NewScatter(xys)
 	if err != nil {
 		return fmt.Errorf("plot: %w", err)
 	}
 	sc.GlyphStyle = draw.GlyphStyle{Color: color.RGBA{R: 200, A: 255}, Radius: vg.Points(2.5), Shape: draw.CircleGlyph{}}
-	lb, err := plotter.NewLabels(plotter.XYLabels{XYs: xys, Labels: labels})
-	if err != nil {
-		return fmt.Errorf("plot: %w", err)
+	p.Add(sc)
+
+	byFrame := slices.Clone(pts)
+	slices.SortFunc(byFrame, func(a, b point) int { return cmp.Compare(a.frame, b.frame) })
+	perPoint := float64(dataWidth) / max(x1-x0, 1) // points of width a frame
+	var rows []*plotter.Labels
+	var ends []float64 // where each row's last label ends, in frames
+	for _, pt := range byFrame {
+		x := float64(pt.frame)
+		label := WorstLabel(pt.frame, pt.score)
+		row := 0
+		for row < len(ends) && ends[row] > x {
+			row++
+		}
+		if row == len(rows) {
+			lb, err := plotter.NewLabels(plotter.XYLabels{})
+			if err != nil {
+				return fmt.Errorf("plot: %w", err)
+			}
+			dy := vg.Points(1 + 6*float64(row/2+row%2))
+			if row%2 == 1 {
+				dy = -vg.Points(11 + 6*float64(row/2))
+			}
+			lb.Offset = vg.Point{X: vg.Points(4), Y: dy}
+			rows, ends = append(rows, lb), append(ends, 0)
+		}
+		lb := rows[row]
+		lb.XYs = append(lb.XYs, plotter.XY{X: x, Y: pt.score})
+		lb.Labels = append(lb.Labels, label)
+		lb.TextStyle = append(lb.TextStyle, text.Style{Font: font.From(plotter.DefaultFont, vg.Points(8)), Handler: plot.DefaultTextHandler})
+		ends[row] = x + (float64(len(label))*labelChar+6)/perPoint
 	}
-	lb.Offset = vg.Point{X: vg.Points(4), Y: vg.Points(1)}
-	for i := range lb.TextStyle {
-		lb.TextStyle[i].Font.Size = vg.Points(8)
+	for _, lb := range rows {
+		p.Add(lb)
 	}
-	p.Add(sc, lb)
 	return nil
 }
 
-// Layout of the legend's rows, in points: a row's height and the plot
-// area's (the picture less title and axes).
+// Layout, in points: a legend row's height, and the plot area's height
+// and width (the picture less title and axes).
 const (
 	legendRow = 11.0
 	plotRows  = 260.0
+	dataWidth = 880.0
+	labelChar = 4.6 // a character's width at 8 points
 )
 
 // frameTicks labels the frame axis with whole frame numbers only.

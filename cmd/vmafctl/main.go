@@ -4,7 +4,7 @@
 //
 //	vmafctl -s SOCK status | features | score [-n N] [-worst N] |
 //	        swap MODEL [-name NAME] [-wait] | pause [-wait] | resume [-wait] |
-//	        models | extractors | watch [-n N] | stdio
+//	        models | extractors | watch [-n N] | plot -o FILE [-n N] | stdio
 //
 // Every command takes -json for machine-readable output. Exit codes: 0
 // done; 1 other error; 2 usage; 3 cannot reach the socket; 4 request
@@ -49,7 +49,13 @@ commands:
   resume [-wait]              resume scoring
   models                      models a swap may name
   extractors                  every feature extractor, its outputs and options
-  watch [-n N]                stream per-frame scores live
+  watch [-n N]                stream per-frame scores live, with a sparkline of
+                              the last 40 scaled to their min-max
+  plot -o FILE.svg|.png [-n N] [-worst N]
+                              draw the per-frame scores the control plane holds
+                              (its last 256 frames, or the last N of them): a line
+                              per model, its mean over them, swaps, frames not
+                              scored, and the N worst labelled (default 5)
   stdio                       bridge stdin/stdout to the socket, for MCP hosts
                               that start servers as subprocesses; ends (status 0)
                               when either side closes
@@ -118,6 +124,7 @@ func init() {
 		"resume":     cmdCommand("vmaf_resume"),
 		"models":     cmdModels,
 		"extractors": cmdExtractors,
+		"plot":       cmdPlot,
 		"watch":      cmdWatch,
 		"stdio":      cmdStdio,
 	}

@@ -249,14 +249,3 @@ func TestWatch(t *testing.T) {
 		}
 	}
 }
-
-func TestSpark(t *testing.T) {
-	p := newPrinter(&bytes.Buffer{}, false, false)
-	for _, v := range []float64{0, 12.5, 50, 99.9, 100, -5, 250} {
-		p.recent[p.n%sparkWidth] = v
-		p.n++
-	}
-	if got := strings.TrimRight(p.spark(), " "); got != "▁▂▅██▁█" {
-		t.Errorf("spark = %q", got)
-	}
-}

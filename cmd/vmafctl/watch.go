@@ -111,13 +111,14 @@ func isTerminal(w io.Writer) bool {
 }
 
 // printer shows live records: one JSON object per line, or a line per
-// frame with a sparkline of the recent scores and the running mean
-// (redrawn in place on a terminal).
+// frame with a sparkline of the recent scores, scaled to their range and
+// followed by it, and the running mean (redrawn in place on a terminal).
 type printer struct {
 	w        io.Writer
 	json     bool
 	tty      bool
 	recent   []float64 // ring of the last len(recent) scores
+	ordered  []float64 // recent, oldest first, reused
 	n        int
 	sum      float64
 	dropped  uint64         // reported by the server
@@ -129,7 +130,7 @@ type printer struct {
 const sparkWidth = 40
 
 func newPrinter(w io.Writer, asJSON, tty bool) *printer {
-	return &printer{w: w, json: asJSON, tty: tty, recent: make([]float64, sparkWidth), local: new(atomic.Uint64)}
+	return &printer{w: w, json: asJSON, tty: tty, recent: make([]float64, sparkWidth), ordered: make([]float64, 0, sparkWidth), local: new(atomic.Uint64)}
 }
 
 func (p *printer) print(l live) {
@@ -158,21 +159,58 @@ func (p *printer) print(l live) {
 	}
 }
 
-// spark draws the recent scores, oldest first, on a 0..100 scale.
+// spark draws the recent scores, oldest first, scaled to their range,
+// followed by that range.
 func (p *printer) spark() string {
-	const bars = "▁▂▃▄▅▆▇█"
-	levels := []rune(bars)
-	p.sparkBuf.Reset()
 	count := min(p.n, sparkWidth)
+	p.ordered = p.ordered[:0]
 	for i := p.n - count; i < p.n; i++ {
-		v := p.recent[i%sparkWidth]
-		k := int(v / 100 * float64(len(levels)))
-		p.sparkBuf.WriteRune(levels[max(0, min(k, len(levels)-1))])
+		p.ordered = append(p.ordered, p.recent[i%sparkWidth])
 	}
+	p.sparkBuf.Reset()
+	lo, hi := sparkline(&p.sparkBuf, p.ordered)
 	for range sparkWidth - count {
 		p.sparkBuf.WriteByte(' ')
 	}
+	fmt.Fprintf(&p.sparkBuf, " [%.2f–%.2f]", lo, hi)
 	return p.sparkBuf.String()
+}
+
+// minSparkSpan is the narrowest range a sparkline shows, in score
+// points: scores steadier than that draw as a flat middle line instead of
+// their noise filling every level.
+const minSparkSpan = 1.0
+
+var sparkLevels = []rune("▁▂▃▄▅▆▇█")
+
+// sparkline writes a level per value, from the lowest level for the
+// smallest value to the highest for the largest, and returns the range
+// the levels span.
+func sparkline(b *strings.Builder, vals []float64) (lo, hi float64) {
+	if len(vals) == 0 {
+		return 0, 0
+	}
+	lo, hi = sparkScale(vals)
+	top := len(sparkLevels) - 1
+	for _, v := range vals {
+		k := int((v - lo) / (hi - lo) * float64(len(sparkLevels)))
+		b.WriteRune(sparkLevels[max(0, min(k, top))])
+	}
+	return lo, hi
+}
+
+// sparkScale returns the values' min and max, widened about their middle
+// to minSparkSpan when they are closer.
+func sparkScale(vals []float64) (lo, hi float64) {
+	lo, hi = vals[0], vals[0]
+	for _, v := range vals[1:] {
+		lo, hi = min(lo, v), max(hi, v)
+	}
+	if hi-lo < minSparkSpan {
+		mid := (lo + hi) / 2
+		lo, hi = mid-minSparkSpan/2, mid+minSparkSpan/2
+	}
+	return lo, hi
 }
 
 // end finishes a line drawn in place.

@@ -166,8 +166,9 @@ func addPause(p *plot.Plot, pa Pause, xEnd, ymin, ymax float64) error {
 	if pa.To < 0 {
 		to = xEnd
 	}
+	label := cmp.Or(pa.Label, "paused")
 	if to <= from {
-		return addMark(p, from, ymin, ymax, "paused", vg.Points(12))
+		return addMark(p, from, ymin, ymax, label, vg.Points(12))
 	}
 	poly, err := plotter.NewPolygon(plotter.XYs{{X: from, Y: ymin}, {X: to, Y: ymin}, {X: to, Y: ymax}, {X: from, Y: ymax}})
 	if err != nil {
@@ -175,7 +176,7 @@ func addPause(p *plot.Plot, pa Pause, xEnd, ymin, ymax float64) error {
 	}
 	poly.Color = pauseShade
 	poly.LineStyle.Width = 0
-	lb, err := plotter.NewLabels(plotter.XYLabels{XYs: plotter.XYs{{X: from, Y: ymin}}, Labels: []string{"paused"}})
+	lb, err := plotter.NewLabels(plotter.XYLabels{XYs: plotter.XYs{{X: from, Y: ymin}}, Labels: []string{label}})
 	if err != nil {
 		return fmt.Errorf("plot: %w", err)
 	}

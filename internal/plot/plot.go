@@ -57,6 +57,7 @@ type Swap struct {
 // To-1 were not scored and are shaded. To < 0: still paused at the end.
 type Pause struct {
 	From, To int
+	Label    string // "paused" when empty
 }
 
 // Data is what a plot shows.

@@ -9,7 +9,6 @@ import (
 	"strconv"
 
 	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/text"
@@ -49,6 +48,7 @@ func build(d Data) (*plot.Plot, error) {
 	p.Legend.XOffs = vg.Points(6)
 	p.X.Tick.Marker = frameTicks{}
 	p.Add(plotter.NewGrid())
+	p.X.Min, p.X.Max = x0, x1
 
 	for _, pa := range d.Pauses {
 		if err := addPause(p, pa, x1, ymin, ymax); err != nil {
@@ -68,7 +68,7 @@ func build(d Data) (*plot.Plot, error) {
 			return nil, err
 		}
 	}
-	if err := addWorst(p, d.Series, worstCount(d.Worst), x0, x1); err != nil {
+	if err := addWorst(p, d.Series, worstCount(d.Worst), x0, x1, ymin, ymax); err != nil {
 		return nil, err
 	}
 	p.X.Min, p.X.Max = x0, x1
@@ -155,6 +155,11 @@ func addMark(p *plot.Plot, x, ymin, ymax float64, label string, dy vg.Length) er
 		return fmt.Errorf("plot: %w", err)
 	}
 	lb.Offset = vg.Point{X: vg.Points(3), Y: vg.Points(3) + dy}
+	if x > p.X.Max-0.1*(p.X.Max-p.X.Min) {
+		// Near the right edge the label goes left of its line.
+		lb.Offset.X = -vg.Points(3)
+		lb.TextStyle[0].XAlign = text.XRight
+	}
 	p.Add(l, lb)
 	return nil
 }
@@ -216,10 +221,10 @@ func worst(ss []Series, n int) []point {
 // WorstLabel is the label of a worst frame.
 func WorstLabel(frame int, score float64) string { return fmt.Sprintf("#%d %.2f", frame, score) }
 
-// addWorst marks the worst frames and labels them. Labels of frames too
-// close to share a row are put on rows alternately above and below their
-// points.
-func addWorst(p *plot.Plot, ss []Series, n int, x0, x1 float64) error {
+// addWorst marks the worst frames and labels them. Each label takes the
+// first place, right of its point and alternately above and below it,
+// where it overlaps no label placed before.
+func addWorst(p *plot.Plot, ss []Series, n int, x0, x1, y0, y1 float64) error {
 	pts := worst(ss, n)
 	if len(pts) == 0 {
 		return nil
@@ -235,41 +240,41 @@ func addWorst(p *plot.Plot, ss []Series, n int, x0, x1 float64) error {
 	sc.GlyphStyle = draw.GlyphStyle{Color: color.RGBA{R: 200, A: 255}, Radius: vg.Points(2.5), Shape: draw.CircleGlyph{}}
 	p.Add(sc)
 
-	byFrame := slices.Clone(pts)
-	slices.SortFunc(byFrame, func(a, b point) int { return cmp.Compare(a.frame, b.frame) })
-	perPoint := float64(dataWidth) / max(x1-x0, 1) // points of width a frame
-	var rows []*plotter.Labels
-	var ends []float64 // where each row's last label ends, in frames
-	for _, pt := range byFrame {
-		x := float64(pt.frame)
+	// Where things land, in points, estimated from the plot area's size.
+	xPt := dataWidth / max(x1-x0, 1)
+	yPt := plotRows / max(y1-y0, 1e-9)
+	var placed []box
+	for _, pt := range pts {
 		label := WorstLabel(pt.frame, pt.score)
-		row := 0
-		for row < len(ends) && ends[row] > x {
-			row++
-		}
-		if row == len(rows) {
-			lb, err := plotter.NewLabels(plotter.XYLabels{})
-			if err != nil {
-				return fmt.Errorf("plot: %w", err)
+		px, py := (float64(pt.frame)-x0)*xPt, (pt.score-y0)*yPt
+		w := float64(len(label)) * labelChar
+		var dy float64
+		for try := 0; ; try++ {
+			dy = 1 + 9*float64((try+1)/2)
+			if try%2 == 1 {
+				dy = -10 - 9*float64(try/2)
 			}
-			dy := vg.Points(1 + 6*float64(row/2+row%2))
-			if row%2 == 1 {
-				dy = -vg.Points(11 + 6*float64(row/2))
+			b := box{px + 4, py + dy, px + 4 + w, py + dy + labelHigh}
+			if try == 8 || !slices.ContainsFunc(placed, b.overlaps) {
+				placed = append(placed, b)
+				break
 			}
-			lb.Offset = vg.Point{X: vg.Points(4), Y: dy}
-			rows, ends = append(rows, lb), append(ends, 0)
 		}
-		lb := rows[row]
-		lb.XYs = append(lb.XYs, plotter.XY{X: x, Y: pt.score})
-		lb.Labels = append(lb.Labels, label)
-		lb.TextStyle = append(lb.TextStyle, text.Style{Font: font.From(plotter.DefaultFont, vg.Points(8)), Handler: plot.DefaultTextHandler})
-		ends[row] = x + (float64(len(label))*labelChar+6)/perPoint
-	}
-	for _, lb := range rows {
+		lb, err := plotter.NewLabels(plotter.XYLabels{XYs: plotter.XYs{{X: float64(pt.frame), Y: pt.score}}, Labels: []string{label}})
+		if err != nil {
+			return fmt.Errorf("plot: %w", err)
+		}
+		lb.Offset = vg.Point{X: vg.Points(4), Y: vg.Points(dy)}
+		lb.TextStyle[0].Font.Size = vg.Points(8)
 		p.Add(lb)
 	}
 	return nil
 }
+
+// box is a label's extent in points.
+type box struct{ x0, y0, x1, y1 float64 }
+
+func (a box) overlaps(b box) bool { return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1 }
 
 // Layout, in points: a legend row's height, and the plot area's height
 // and width (the picture less title and axes).
@@ -278,6 +283,7 @@ const (
 	plotRows  = 260.0
 	dataWidth = 880.0
 	labelChar = 4.6 // a character's width at 8 points
+	labelHigh = 8.0 // and its height
 )
 
 // frameTicks labels the frame axis with whole frame numbers only.

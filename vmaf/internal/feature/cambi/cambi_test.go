@@ -14,11 +14,5 @@ func TestGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range featuretest.Pairs(t) {
-		t.Run(name, func(t *testing.T) {
-			p := featuretest.Load(t, name)
-			names, values := featuretest.Run(t, p, s)
-			featuretest.Compare(t, p, names, values, featuretest.Tolerance{Abs: 1e-3})
-		})
-	}
+	featuretest.Golden(t, featuretest.Tolerance{Abs: 1e-3}, s)
 }

@@ -292,3 +292,29 @@ func plural(bad int) string {
 	}
 	return fmt.Sprintf(" (%d frames beyond tolerance)", bad)
 }
+
+// Golden checks an extractor on every frame of every golden pair against
+// libvmaf's logs, a subtest per pair, once for each of the settings (all
+// of one kind).
+func Golden(t *testing.T, tol Tolerance, settings ...feature.Settings) {
+	t.Helper()
+	for _, name := range Pairs(t) {
+		t.Run(name, func(t *testing.T) {
+			p := Load(t, name)
+			for _, s := range settings {
+				names, values := Run(t, p, s)
+				Compare(t, p, names, values, tol)
+			}
+		})
+	}
+}
+
+// MustParse is kind.Parse for settings a test knows to be good.
+func MustParse(t testing.TB, kind *feature.Kind, list string) feature.Settings {
+	t.Helper()
+	s, err := kind.Parse(list)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}

@@ -8,13 +8,7 @@ import (
 )
 
 func TestGolden(t *testing.T) {
-	for _, name := range featuretest.Pairs(t) {
-		t.Run(name, func(t *testing.T) {
-			p := featuretest.Load(t, name)
-			names, values := featuretest.Run(t, p, Kind.Defaults())
-			featuretest.Compare(t, p, names, values, featuretest.Tolerance{Abs: 1e-3})
-		})
-	}
+	featuretest.Golden(t, featuretest.Tolerance{Abs: 1e-3}, Kind.Defaults())
 }
 
 // frame is a w×h frame of the given depth whose luma is fill(x, y).

@@ -10,11 +10,5 @@ import (
 // of every golden pair: libvmaf prints 6 decimals, so identical output
 // means a difference below half a unit in the last place.
 func TestGolden(t *testing.T) {
-	for _, name := range featuretest.Pairs(t) {
-		t.Run(name, func(t *testing.T) {
-			p := featuretest.Load(t, name)
-			names, values := featuretest.Run(t, p, Kind.Defaults())
-			featuretest.Compare(t, p, names, values, featuretest.Tolerance{Abs: 5e-7})
-		})
-	}
+	featuretest.Golden(t, featuretest.Tolerance{Abs: 5e-7}, Kind.Defaults())
 }

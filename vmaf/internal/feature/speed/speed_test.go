@@ -10,15 +10,7 @@ import (
 )
 
 func TestGolden(t *testing.T) {
-	for _, kind := range []*feature.Kind{ChromaKind, TemporalKind} {
-		for _, name := range featuretest.Pairs(t) {
-			t.Run(kind.Name+"/"+name, func(t *testing.T) {
-				p := featuretest.Load(t, name)
-				names, values := featuretest.Run(t, p, kind.Defaults())
-				featuretest.Compare(t, p, names, values, featuretest.Tolerance{Rel: 1e-4})
-			})
-		}
-	}
+	featuretest.Golden(t, featuretest.Tolerance{Rel: 1e-4}, ChromaKind.Defaults(), TemporalKind.Defaults())
 }
 
 // frame is a frame of format f with every plane filled by fill(plane, x, y).

@@ -99,7 +99,7 @@ func TestLibvmafQuirks(t *testing.T) {
 		// large as this one).
 		{feature.Format{Width: 323, Height: 201, BitDepth: 10, Chroma: feature.Chroma420}, 11, 37.471942},
 	} {
-		ref, dist := synthPair(tc.f, tc.seed)
+		ref, dist := featuretest.SynthPair(tc.f, tc.seed)
 		x, err := Kind.New(tc.f, Kind.Defaults())
 		if err != nil {
 			t.Fatal(err)
@@ -123,7 +123,7 @@ func TestSmallPictures(t *testing.T) {
 			for w := 1; w <= 5; w++ {
 				for h := 1; h <= 5; h++ {
 					f := feature.Format{Width: w, Height: h, BitDepth: depth, Chroma: c}
-					ref, dist := synthPair(f, uint64(w*h))
+					ref, dist := featuretest.SynthPair(f, uint64(w*h))
 					x, err := Kind.New(f, Kind.Defaults())
 					if err != nil {
 						t.Fatalf("%+v: %v", f, err)
@@ -142,7 +142,7 @@ func TestSmallPictures(t *testing.T) {
 // pair whose noise defeats the caches: the slow case.
 func BenchmarkExtract1080p10bit(b *testing.B) {
 	f := feature.Format{Width: 1920, Height: 1080, BitDepth: 10, Chroma: feature.Chroma420}
-	ref, dist := synthPair(f, 1)
+	ref, dist := featuretest.SynthPair(f, 1)
 	x, err := Kind.New(f, Kind.Defaults())
 	if err != nil {
 		b.Fatal(err)

@@ -96,3 +96,12 @@ func TestVectorMask(t *testing.T) {
 		t.Error("AVX-512 masked off, but the instance has the vector kernel")
 	}
 }
+
+func clamp(v, peak int) int { return max(0, min(v, peak)) }
+
+func put(b []byte, o, v, bps int) {
+	b[o] = byte(v)
+	if bps == 2 {
+		b[o+1] = byte(v >> 8)
+	}
+}

@@ -79,7 +79,7 @@ func TestLibvmafSizes(t *testing.T) {
 		{feature.Format{Width: 127, Height: 22, BitDepth: 10, Chroma: feature.Chroma422}, 10, [4]float64{38.768273, 44.602075, 34.044396, 38.265068}},
 		{feature.Format{Width: 323, Height: 201, BitDepth: 10, Chroma: feature.Chroma420}, 11, [4]float64{38.369076, 44.402666, 33.941060, 37.946745}},
 	} {
-		ref, dist := synthPair(tc.f, tc.seed)
+		ref, dist := featuretest.SynthPair(tc.f, tc.seed)
 		x, err := Kind.New(tc.f, Kind.Defaults())
 		if err != nil {
 			t.Fatal(err)
@@ -112,7 +112,7 @@ func TestSmallPictures(t *testing.T) {
 					if small {
 						continue
 					}
-					ref, dist := synthPair(f, uint64(w*h))
+					ref, dist := featuretest.SynthPair(f, uint64(w*h))
 					out := make([]float64, 4)
 					if err := x.Extract(0, ref, dist, out); err != nil {
 						t.Fatalf("%+v: %v", f, err)

@@ -1,18 +1,17 @@
-package ciede
+package featuretest
 
 import (
 	"math/rand/v2"
 
 	"github.com/vmafsink/vmafsink/vmaf/internal/feature"
-	"github.com/vmafsink/vmafsink/vmaf/internal/feature/featuretest"
 )
 
-// synthPair makes a reference and a distorted frame of format f: smooth
+// SynthPair makes a reference and a distorted frame of format f: smooth
 // gradients with noise, and a distortion that shifts each plane a little
 // and adds more noise. Samples outside the planes as libvmaf sizes them
 // (the last chroma column or row of odd sizes) hold an arbitrary value,
 // 0xA7 in every byte, which must not change the result.
-func synthPair(f feature.Format, seed uint64) (ref, dist *feature.Frame) {
+func SynthPair(f feature.Format, seed uint64) (ref, dist *feature.Frame) {
 	r := rand.New(rand.NewPCG(seed, 7))
 	bps := 1
 	if f.BitDepth > 8 {
@@ -47,7 +46,7 @@ func synthPair(f feature.Format, seed uint64) (ref, dist *feature.Frame) {
 			}
 		}
 	}
-	return featuretest.NewFrame(f, rp, strides), featuretest.NewFrame(f, dp, strides)
+	return NewFrame(f, rp, strides), NewFrame(f, dp, strides)
 }
 
 func clamp(v, peak int) int { return max(0, min(v, peak)) }

@@ -80,24 +80,38 @@ func cmdPlot(ctx context.Context, g globals, args []string, stdout, stderr io.Wr
 }
 
 // liveData turns the records the control plane keeps into a plot: a line
-// per model that scored them; a swap where the model changes (or where
+// per model that scored them (the first model's score is the record's;
+// the other models configured, which the status lists, have theirs among
+// its features under their names); a swap where the model changes (or where
 // the status's swap history puts one); frames missing between two
 // records, skipped while paused or dropped, shaded; and a run paused now
 // marked at its end.
 func liveData(recs []control.Record, st control.Status) plot.Data {
 	d := plot.Data{Title: fmt.Sprintf("%s (last %d frames kept)", st.Socket, len(recs))}
 	byModel := map[string]int{}
-	swapAt := map[int]bool{}
-	for i, r := range recs {
-		k, ok := byModel[r.Model]
+	add := func(model string, frame int64, score float64) {
+		k, ok := byModel[model]
 		if !ok {
 			k = len(d.Series)
-			byModel[r.Model] = k
-			d.Series = append(d.Series, plot.Series{Name: r.Model})
+			byModel[model] = k
+			d.Series = append(d.Series, plot.Series{Name: model})
 		}
 		s := &d.Series[k]
-		s.Frames = append(s.Frames, int(r.Frame))
-		s.Scores = append(s.Scores, r.Score)
+		s.Frames = append(s.Frames, int(frame))
+		s.Scores = append(s.Scores, score)
+	}
+	var others []string
+	if len(st.Models) > 1 {
+		others = st.Models[1:]
+	}
+	swapAt := map[int]bool{}
+	for i, r := range recs {
+		add(r.Model, r.Frame, r.Score)
+		for _, m := range others {
+			if v, ok := r.Features[m]; ok && m != r.Model {
+				add(m, r.Frame, v)
+			}
+		}
 		if i == 0 {
 			continue
 		}

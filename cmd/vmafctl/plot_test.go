@@ -271,3 +271,39 @@ func TestPlotNoFrames(t *testing.T) {
 		t.Error("wrote a file")
 	}
 }
+
+// TestLiveData: records become a line per model, the other configured
+// models' scores read from the features; a model change is a swap, a gap
+// frames not scored, a paused status a pause at the end.
+func TestLiveData(t *testing.T) {
+	rec := func(frame int64, model string, score, neg float64) control.Record {
+		return control.Record{Frame: frame, Model: model, Score: score,
+			Features: map[string]float64{"vmaf_neg": neg, "integer_adm2": 0.99}}
+	}
+	recs := []control.Record{
+		rec(10, "vmaf_v0.6.1", 90, 88), rec(11, "vmaf_v0.6.1", 91, 89),
+		rec(14, "vmaf_v0.6.1", 92, 90), // 12 and 13 not scored
+		rec(15, "vmaf_4k", 95, 93), rec(16, "vmaf_4k", 96, 94),
+	}
+	st := control.Status{State: control.StatePaused, Models: []string{"vmaf_4k", "vmaf_neg"},
+		Swaps: []control.SwapEvent{{FirstFrame: 15, To: "vmaf_4k"}, {FirstFrame: 3, To: "old"}}}
+	d := liveData(recs, st)
+	type line struct {
+		name   string
+		frames []int
+	}
+	var got []line
+	for _, s := range d.Series {
+		got = append(got, line{s.Name, s.Frames})
+	}
+	want := []line{{"vmaf_v0.6.1", []int{10, 11, 14}}, {"vmaf_neg", []int{10, 11, 14, 15, 16}}, {"vmaf_4k", []int{15, 16}}}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("series %v, want %v", got, want)
+	}
+	if fmt.Sprint(d.Swaps) != fmt.Sprint([]plot.Swap{{Frame: 15, To: "vmaf_4k"}}) {
+		t.Errorf("swaps %v", d.Swaps)
+	}
+	if fmt.Sprint(d.Pauses) != fmt.Sprint([]plot.Pause{{From: 12, To: 14, Label: "not scored"}, {From: 17, To: -1}}) {
+		t.Errorf("pauses %v", d.Pauses)
+	}
+}

@@ -101,29 +101,35 @@ func extent(ss []Series) (xmin, xmax int, ymin, ymax float64) {
 // addSeries draws a model's scores and its pooled mean, dashed, in the
 // same colour.
 // A line breaks where frames are missing (skipped while paused, dropped,
-// or not among the records kept), so no score is drawn for them.
+// or not among the records kept), so no score is drawn for them: where
+// two frames are further apart than the series' usual step (1, or the
+// subsampling interval). A frame alone between two breaks is a dot.
 func addSeries(p *plot.Plot, s Series, c color.Color) error {
 	var line *plotter.Line
-	for start := 0; start < len(s.Frames); {
-		end := start + 1
-		for end < len(s.Frames) && s.Frames[end] == s.Frames[end-1]+1 {
-			end++
+	for _, seg := range segments(s.Frames) {
+		start, end := seg[0], seg[1]
+		if end-start == 1 {
+			dot, err := plotter.NewScatter(plotter.XYs{{X: float64(s.Frames[start]), Y: s.Scores[start]}})
+			if err != nil {
+				return fmt.Errorf("plot: %s: %w", s.Name, err)
+			}
+			dot.GlyphStyle = draw.GlyphStyle{Color: c, Radius: vg.Points(1.5), Shape: draw.CircleGlyph{}}
+			p.Add(dot)
 		}
 		xys := make(plotter.XYs, end-start)
 		for i := range xys {
 			xys[i] = plotter.XY{X: float64(s.Frames[start+i]), Y: s.Scores[start+i]}
 		}
-		seg, err := plotter.NewLine(xys)
+		l, err := plotter.NewLine(xys)
 		if err != nil {
 			return fmt.Errorf("plot: %s: %w", s.Name, err)
 		}
-		seg.Color = c
-		seg.Width = vg.Points(1.2)
-		p.Add(seg)
+		l.Color = c
+		l.Width = vg.Points(1.2)
+		p.Add(l)
 		if line == nil {
-			line = seg
+			line = l
 		}
-		start = end
 	}
 	mean := s.Mean()
 	first, last := float64(s.Frames[0]), float64(s.Frames[len(s.Frames)-1])
@@ -138,6 +144,29 @@ func addSeries(p *plot.Plot, s Series, c color.Color) error {
 	p.Legend.Add(s.Name, line)
 	p.Legend.Add(fmt.Sprintf("%s mean %.3f", s.Name, mean), ml)
 	return nil
+}
+
+// segments splits frames into runs [start, end) whose consecutive frames
+// are at most the usual step apart: the smallest distance between two
+// consecutive frames (at least 1).
+func segments(frames []int) [][2]int {
+	step := 0
+	for i := 1; i < len(frames); i++ {
+		if d := frames[i] - frames[i-1]; d > 0 && (step == 0 || d < step) {
+			step = d
+		}
+	}
+	step = max(step, 1)
+	var segs [][2]int
+	for start := 0; start < len(frames); {
+		end := start + 1
+		for end < len(frames) && frames[end]-frames[end-1] <= step {
+			end++
+		}
+		segs = append(segs, [2]int{start, end})
+		start = end
+	}
+	return segs
 }
 
 // addMark draws a vertical line at x with a label at its foot, raised by

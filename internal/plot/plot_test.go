@@ -2,6 +2,7 @@ package plot
 
 import (
 	"bytes"
+	"fmt"
 	"image/png"
 	"math"
 	"strings"
@@ -164,6 +165,28 @@ func TestRenderDegenerate(t *testing.T) {
 		var buf bytes.Buffer
 		if err := Render(&buf, SVG, d); err != nil {
 			t.Error(err)
+		}
+	}
+}
+
+// TestSegments: a line breaks only where frames are further apart than
+// the series' step, so a subsampled run is still a line.
+func TestSegments(t *testing.T) {
+	cases := []struct {
+		frames []int
+		want   string
+	}{
+		{nil, "[]"},
+		{[]int{4}, "[[0 1]]"},
+		{[]int{0, 1, 2, 3}, "[[0 4]]"},
+		{[]int{0, 1, 5, 6, 9}, "[[0 2] [2 4] [4 5]]"},
+		{[]int{0, 5, 10, 15}, "[[0 4]]"},             // --subsample 5
+		{[]int{0, 5, 10, 30, 35}, "[[0 3] [3 5]]"},   // subsampled, with a pause
+		{[]int{100, 102, 103, 104}, "[[0 1] [1 4]]"}, // the step is the smallest gap
+	}
+	for _, c := range cases {
+		if got := fmt.Sprint(segments(c.frames)); got != c.want {
+			t.Errorf("segments(%v) = %s, want %s", c.frames, got, c.want)
 		}
 	}
 }

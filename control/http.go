@@ -197,16 +197,21 @@ func (s *Server) httpGuard(f *httpFront, next http.Handler) http.Handler {
 			http.Error(w, fmt.Sprintf("Not Found: MCP is served at %s (Streamable HTTP) and %s (HTTP+SSE)", pathStreamable, pathSSE), http.StatusNotFound)
 			return
 		}
+		var body []byte
 		if r.Method == http.MethodPost {
-			body, ok := s.vetBody(w, r)
-			if !ok {
+			var ok bool
+			if body, ok = s.vetBody(w, r); !ok {
 				return
 			}
 			r.Body = io.NopCloser(bytes.NewReader(body))
 			r.ContentLength = int64(len(body))
 		}
-		// Requests that open a session claim a client slot.
-		opens := (r.URL.Path == pathStreamable && r.Method == http.MethodPost && r.Header.Get(sessionIDHeader) == "") ||
+		// Requests that open a session claim a client slot. A request
+		// without a session that is not initialize (a client probing with
+		// server/discover first, as the SDK's does) gets a session that
+		// ends with its reply, and no slot: otherwise the probe's slot
+		// could still be held when the client's initialize comes.
+		opens := (r.URL.Path == pathStreamable && r.Method == http.MethodPost && r.Header.Get(sessionIDHeader) == "" && initializes(body)) ||
 			(r.URL.Path == pathSSE && r.Method == http.MethodGet)
 		ctx, cancel := context.WithCancel(r.Context())
 		defer cancel()
@@ -364,3 +369,25 @@ func (d *deadlineWriter) FlushError() error {
 }
 
 func (d *deadlineWriter) Unwrap() http.ResponseWriter { return d.ResponseWriter }
+
+// initializes reports whether a JSON-RPC message or batch holds an
+// initialize request.
+func initializes(body []byte) bool {
+	msg := bytes.TrimSpace(body)
+	msgs := []json.RawMessage{msg}
+	if len(msg) > 0 && msg[0] == '[' {
+		msgs = nil
+		if json.Unmarshal(msg, &msgs) != nil {
+			return false
+		}
+	}
+	for _, m := range msgs {
+		var head struct {
+			Method string `json:"method"`
+		}
+		if json.Unmarshal(m, &head) == nil && head.Method == "initialize" {
+			return true
+		}
+	}
+	return false
+}

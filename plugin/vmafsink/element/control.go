@@ -7,7 +7,7 @@ import (
 )
 
 // ControlStarter starts the agent control plane for one run of an
-// element whose mcp-uds property is set. The element calls it once the
+// element whose mcp-uds or mcp-http property is set. The element calls it once the
 // run's Runner exists (READY→PAUSED) and closes the returned server when
 // the run ends (PAUSED→READY), after the Runner has finished, so the
 // server can still answer a last status query while the element stops.
@@ -15,7 +15,9 @@ type ControlStarter func(ControlConfig) (ControlServer, error)
 
 // ControlConfig is what the control plane gets from the element.
 type ControlConfig struct {
-	SocketPath string   // the mcp-uds property
+	SocketPath string   // the mcp-uds property ("": HTTP only)
+	HTTPAddr   string   // the mcp-http property ("": socket only)
+	TokenFile  string   // the mcp-http-token-file property
 	AllowGID   int      // the mcp-allow-gid property: -1, or a group besides the owner
 	MaxClients int      // the mcp-max-clients property
 	ModelDirs  []string // the model-dirs property, split

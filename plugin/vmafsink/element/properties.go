@@ -41,6 +41,8 @@ type settings struct {
 	maxPending         uint
 	maxLead            uint // 0: no lead limit
 	mcpUDS             string
+	mcpHTTP            string // loopback HOST:PORT
+	mcpHTTPTokenFile   string
 	mcpAllowGID        int // -1: the owner only
 	mcpMaxClients      uint
 	pauseMode          pipeline.PauseMode
@@ -222,6 +224,27 @@ var ownProperties = []property{
 		get: func(_ *vmafSink, s *settings) (*glib.Value, error) { return glib.GValue(s.mcpUDS) },
 	},
 	{
+		name: "mcp-http",
+		spec: func() *glib.ParamSpec {
+			return glib.NewStringParam("mcp-http", "MCP over HTTP",
+				"Serve the agent control plane over HTTP on this loopback address while the element runs, HOST:PORT with "+
+					"HOST 127.0.0.1, ::1 or localhost: MCP Streamable HTTP at /mcp, HTTP+SSE at /sse; alone or beside mcp-uds. "+
+					"Other addresses, and a port in use, refuse the start (unset: off)", nil, rw)
+		},
+		set: func(s *settings, v *glib.Value) error { return setString(&s.mcpHTTP, v, "") },
+		get: func(_ *vmafSink, s *settings) (*glib.Value, error) { return glib.GValue(s.mcpHTTP) },
+	},
+	{
+		name: "mcp-http-token-file",
+		spec: func() *glib.ParamSpec {
+			return glib.NewStringParam("mcp-http-token-file", "MCP HTTP token file",
+				"A file holding a bearer token, read at start, that every mcp-http request must carry "+
+					"(Authorization: Bearer TOKEN; 401 without it). Unset: any local user may connect over HTTP", nil, rw)
+		},
+		set: func(s *settings, v *glib.Value) error { return setString(&s.mcpHTTPTokenFile, v, "") },
+		get: func(_ *vmafSink, s *settings) (*glib.Value, error) { return glib.GValue(s.mcpHTTPTokenFile) },
+	},
+	{
 		name: "mcp-allow-gid",
 		spec: func() *glib.ParamSpec {
 			return glib.NewIntParam("mcp-allow-gid", "MCP allowed group",
@@ -244,7 +267,7 @@ var ownProperties = []property{
 		get: func(_ *vmafSink, s *settings) (*glib.Value, error) { return glib.GValue(s.mcpAllowGID) },
 	},
 	uintProperty("mcp-max-clients", "MCP client limit",
-		"Clients the mcp-uds socket serves at once; one more is refused with a JSON-RPC error saying so. "+
+		"Clients the control plane serves at once, over mcp-uds and mcp-http together; one more is refused with a JSON-RPC error saying so. "+
 			"One process may hold at most half of them, and a client must send initialize within 5 s",
 		1, 1024, 32, func(s *settings) *uint { return &s.mcpMaxClients }),
 	enumProperty("pause-mode", "Pause mode", "What a pause requested over the control plane does",

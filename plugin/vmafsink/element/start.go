@@ -86,7 +86,7 @@ func newRunner(e *vmafSink, s settings, model *vmaf.Model, features []string, ap
 		threads = runtime.NumCPU()
 	}
 	var workerSetup func() bool
-	if s.mcpUDS != "" && e.opts.Control != nil && e.opts.WorkerSetup != nil {
+	if s.serveMCP() && e.opts.Control != nil && e.opts.WorkerSetup != nil {
 		workerSetup = e.opts.WorkerSetup()
 	}
 	return pipeline.New(pipeline.Config{
@@ -122,11 +122,32 @@ func (st *runState) startMessages() {
 	st.unsub = append(st.unsub, st.runner.Subscribe(st.e.guard("frame messages", st.onRecord)))
 }
 
-// startControl serves the control plane when mcp-uds is set.
+// serveMCP reports whether the settings ask for the control plane.
+func (s *settings) serveMCP() bool { return s.mcpUDS != "" || s.mcpHTTP != "" }
+
+// mcpProps names the control plane's properties as set, for errors.
+func (s *settings) mcpProps() string {
+	var p []string
+	if s.mcpUDS != "" {
+		p = append(p, "mcp-uds")
+	}
+	if s.mcpHTTP != "" {
+		p = append(p, "mcp-http")
+	}
+	return strings.Join(p, ", ")
+}
+
+// startControl serves the control plane when mcp-uds or mcp-http is set.
 func (st *runState) startControl(spec string) error {
 	s, e := &st.settings, st.e
-	if s.mcpUDS == "" {
+	if !s.serveMCP() {
+		if s.mcpHTTPTokenFile != "" {
+			return fmt.Errorf("mcp-http-token-file is set without mcp-http")
+		}
 		return nil
+	}
+	if s.mcpHTTPTokenFile != "" && s.mcpHTTP == "" {
+		return fmt.Errorf("mcp-http-token-file is set without mcp-http")
 	}
 	if s.mcpAllowGID == 0 {
 		// The control plane reads 0 as "no group"; saying so beats
@@ -134,11 +155,13 @@ func (st *runState) startControl(spec string) error {
 		return fmt.Errorf("mcp-allow-gid 0: the root group cannot be allowed (-1 for the owner only, or another group)")
 	}
 	if e.opts.Control == nil {
-		e.warn("mcp-uds is set but this build of vmafsink has no control plane", "socket "+s.mcpUDS+" not opened")
+		e.warn(s.mcpProps()+" set but this build of vmafsink has no control plane", "control plane not served")
 		return nil
 	}
 	control, err := e.opts.Control(ControlConfig{
 		SocketPath: s.mcpUDS,
+		HTTPAddr:   s.mcpHTTP,
+		TokenFile:  s.mcpHTTPTokenFile,
 		AllowGID:   s.mcpAllowGID,
 		MaxClients: int(s.mcpMaxClients),
 		ModelDirs:  s.modelDirList(),
@@ -150,7 +173,7 @@ func (st *runState) startControl(spec string) error {
 		Logger:     slog.New(&slogHandler{e: e}),
 	})
 	if err != nil {
-		return fmt.Errorf("mcp-uds: %w", err)
+		return fmt.Errorf("%s: %w", s.mcpProps(), err)
 	}
 	st.control = control
 	return nil

@@ -38,7 +38,7 @@ func ElementOptions(version string) element.Options {
 }
 
 // startControl serves the agent control plane for an element whose
-// mcp-uds property is set.
+// mcp-uds or mcp-http property is set.
 func startControl(c element.ControlConfig) (element.ControlServer, error) {
 	p, err := attach.Start(attach.Config{
 		Socket:    c.SocketPath,
@@ -47,7 +47,8 @@ func startControl(c element.ControlConfig) (element.ControlServer, error) {
 		ModelSpec: c.ModelSpec,
 		Engine:    c.Engine,
 		Features:  c.Features,
-		Options:   control.Options{AllowGID: c.AllowGID, MaxSessions: c.MaxClients, Logger: c.Logger},
+		Options: control.Options{AllowGID: c.AllowGID, MaxSessions: c.MaxClients, Logger: c.Logger,
+			HTTPAddr: c.HTTPAddr, HTTPTokenFile: c.TokenFile},
 	})
 	if err != nil {
 		// A nil *Plane in the interface would not compare equal to nil.

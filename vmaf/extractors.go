@@ -83,11 +83,6 @@ func frameOf(p *Picture) feature.Frame {
 	return f
 }
 
-// lumaOf views a picture's luma as extractors read it.
-func lumaOf(p *Picture) feature.Plane {
-	return feature.Plane{Data: p.Planes[0], Stride: p.Strides[0], W: p.Width, H: p.Height, BitDepth: p.BitDepth}
-}
-
 func formatOf(p *Picture) feature.Format {
 	return feature.Format{Width: p.Width, Height: p.Height, BitDepth: p.BitDepth, Chroma: feature.Chroma(p.Chroma)}
 }

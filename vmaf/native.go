@@ -34,9 +34,6 @@ type nativeScorer struct {
 	// slice as it was when they were submitted.
 	seqs    []seqInstance
 	seqKeys map[unitKey]int
-	// seqRef and seqDist view the frame pushSeqs gives the sequential
-	// extractors; only the collector touches them.
-	seqRef, seqDist feature.Frame
 	// aggs are the workers' aggregating instances, handed over as each
 	// worker ends; aggregates is what they gave once merged.
 	aggMu      sync.Mutex
@@ -50,10 +47,12 @@ type seqInstance struct {
 }
 
 type job struct {
-	index     int
-	plan      *plan
-	scored    bool
-	ref, dist Picture
+	index  int
+	plan   *plan
+	scored bool
+	// ref and dist view the pair's pictures as extractors read them,
+	// made once at submission and shared by every task of the job.
+	ref, dist feature.Frame
 	release   func()
 	values    []float64
 	blur      *motion.Frame
@@ -143,7 +142,7 @@ func (s *nativeScorer) submit(ref, dist *Picture, release func(), skip bool) err
 	j.index = s.next
 	j.plan = s.plan
 	j.scored = !skip && s.next%max(s.cfg.Subsample, 1) == 0
-	j.ref, j.dist, j.release = *ref, *dist, release
+	j.ref, j.dist, j.release = frameOf(ref), frameOf(dist), release
 	j.seqs = s.seqs
 	j.motionDone, j.seqLeft = false, len(s.seqs)
 	if cap(j.values) < len(j.plan.features) {

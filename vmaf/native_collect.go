@@ -141,11 +141,8 @@ func (s *nativeScorer) pushSeqs(j *job, emitFor func(unitKey) feature.Emit) {
 		j.releasePictures()
 		return
 	}
-	// The collector's own frame views: locals would escape to the heap
-	// through the interface call, once a frame.
-	s.seqRef, s.seqDist = frameOf(&j.ref), frameOf(&j.dist)
 	for _, x := range j.seqs {
-		err := guard(func() error { return x.x.Push(j.index, &s.seqRef, &s.seqDist, emitFor(x.key)) })
+		err := guard(func() error { return x.x.Push(j.index, &j.ref, &j.dist, emitFor(x.key)) })
 		if err != nil {
 			s.fail(fmt.Errorf("vmaf: feature %s: frame %d: %w", x.key.name, j.index, err))
 			j.seqLeft = 0
@@ -192,7 +189,7 @@ func (j *job) releasePictures() {
 	if j.release != nil {
 		j.release()
 	}
-	j.ref, j.dist, j.release = Picture{}, Picture{}, nil
+	j.ref, j.dist, j.release = feature.Frame{}, feature.Frame{}, nil
 }
 
 // emitter turns a finished job into the reused Result.

@@ -37,10 +37,9 @@ func (s *nativeScorer) work1(set *unitSet) {
 
 // unitSet is one worker's extractors, built on first use for each key.
 type unitSet struct {
-	format    *Picture
-	units     map[unitKey]feature.Extractor
-	blur      *motion.Blur
-	ref, dist feature.Frame // the job's pictures as extractors view them
+	format *Picture
+	units  map[unitKey]feature.Extractor
+	blur   *motion.Blur
 }
 
 func newUnitSet(format *Picture, p *plan) (*unitSet, error) {
@@ -79,7 +78,7 @@ func (set *unitSet) run(j *job, part int) error {
 	switch part {
 	case partBlur:
 		if j.blur != nil {
-			set.blur.Blur(lumaOf(&j.ref), j.blur)
+			set.blur.Blur(j.ref.Planes[0], j.blur)
 		}
 		return nil
 	case partAll:
@@ -91,7 +90,7 @@ func (set *unitSet) run(j *job, part int) error {
 			}
 		}
 		if j.blur != nil {
-			set.blur.Blur(lumaOf(&j.ref), j.blur)
+			set.blur.Blur(j.ref.Planes[0], j.blur)
 		}
 		return nil
 	}
@@ -104,8 +103,7 @@ func (set *unitSet) computeUnit(j *job, i int) error {
 	if err != nil {
 		return err
 	}
-	set.ref, set.dist = frameOf(&j.ref), frameOf(&j.dist)
-	if err := x.Extract(j.index, &set.ref, &set.dist, j.values[spec.offset:]); err != nil {
+	if err := x.Extract(j.index, &j.ref, &j.dist, j.values[spec.offset:]); err != nil {
 		return fmt.Errorf("vmaf: feature %s: frame %d: %w", spec.key.name, j.index, err)
 	}
 	return nil

@@ -62,27 +62,9 @@ func NewPicture(width, height, bitDepth int, chroma Chroma) (*Picture, error) {
 }
 
 // PlaneSize returns the width and height in samples of plane i.
-func (p *Picture) PlaneSize(i int) (w, h int) {
-	if i == 0 {
-		return p.Width, p.Height
-	}
-	switch p.Chroma {
-	case Chroma420:
-		return (p.Width + 1) / 2, (p.Height + 1) / 2
-	case Chroma422:
-		return (p.Width + 1) / 2, p.Height
-	case Chroma444:
-		return p.Width, p.Height
-	}
-	return 0, 0
-}
+func (p *Picture) PlaneSize(i int) (w, h int) { return formatOf(p).PlaneSize(i) }
 
-func (p *Picture) numPlanes() int {
-	if p.Chroma == Chroma400 {
-		return 1
-	}
-	return 3
-}
+func (p *Picture) numPlanes() int { return formatOf(p).Planes() }
 
 func (p *Picture) bytesPerSample() int {
 	if p.BitDepth > 8 {

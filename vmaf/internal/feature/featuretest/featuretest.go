@@ -6,9 +6,7 @@ package featuretest
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"os/exec"
@@ -20,8 +18,8 @@ import (
 	"testing"
 
 	"github.com/vmafsink/vmafsink/internal/testclips"
-	"github.com/vmafsink/vmafsink/internal/y4m"
 	"github.com/vmafsink/vmafsink/vmaf/internal/feature"
+	"github.com/vmafsink/vmafsink/vmaf/internal/testpic"
 )
 
 // Pair is a golden clip pair with libvmaf's values for it.
@@ -70,26 +68,26 @@ func Load(t testing.TB, name string) *Pair {
 	if p, ok := cache.Load(name); ok {
 		return p.(*Pair)
 	}
-	p := &Pair{Name: name}
-	extra := readLog(t, filepath.Join("extra", name+".extra.json"))
-	if _, _, err := testclips.Find(root(), filepath.Join("scores", name+".vmaf.json")); err == nil {
-		base := readLog(t, filepath.Join("scores", name+".vmaf.json"))
-		for i := range extra {
-			if i < len(base) {
-				for k, v := range base[i] {
-					if _, ok := extra[i][k]; !ok {
-						extra[i][k] = v
-					}
+	// The clips and libvmaf's scores/ log come from the engine's golden
+	// loader; the extra/ log is laid over that log.
+	g := testpic.LoadGolden(t, name, 0)
+	p := &Pair{Name: name, Format: g.Ref[0].Format()}
+	p.Frames = readLog(t, filepath.Join("extra", name+".extra.json"))
+	for i, f := range p.Frames {
+		if i < len(g.Frames) {
+			for k, v := range g.Frames[i] {
+				if _, ok := f[k]; !ok {
+					f[k] = v
 				}
 			}
 		}
 	}
-	p.Frames = extra
-	parts := strings.SplitN(name, "_", 3)
-	p.Ref, p.Format = readClip(t, parts[0]+"_"+parts[1]+"_ref.y4m")
-	p.Dist, _ = readClip(t, name+".y4m")
-	if len(p.Ref) != len(p.Dist) || len(p.Ref) != len(p.Frames) {
-		t.Fatalf("%s: %d reference frames, %d distorted, %d in the log", name, len(p.Ref), len(p.Dist), len(p.Frames))
+	for i := range g.Ref {
+		p.Ref = append(p.Ref, g.Ref[i].Frame())
+		p.Dist = append(p.Dist, g.Dist[i].Frame())
+	}
+	if len(p.Ref) != len(p.Frames) {
+		t.Fatalf("%s: %d frames, %d in the log", name, len(p.Ref), len(p.Frames))
 	}
 	cache.Store(name, p)
 	return p
@@ -141,41 +139,6 @@ func readLog(t testing.TB, rel string) []map[string]float64 {
 		}
 	}
 	return out
-}
-
-func readClip(t testing.TB, file string) ([]*feature.Frame, feature.Format) {
-	t.Helper()
-	r, err := y4m.NewReader(bytes.NewReader(open(t, filepath.Join("clips", file))))
-	if err != nil {
-		t.Fatalf("%s: %v", file, err)
-	}
-	f := r.Format()
-	format := feature.Format{Width: f.Width, Height: f.Height, BitDepth: f.BitDepth}
-	switch f.Chroma {
-	case "420":
-		format.Chroma = feature.Chroma420
-	case "422":
-		format.Chroma = feature.Chroma422
-	case "444":
-		format.Chroma = feature.Chroma444
-	case "400":
-		format.Chroma = feature.Chroma400
-	default:
-		t.Fatalf("%s: chroma %q", file, f.Chroma)
-	}
-	var frames []*feature.Frame
-	for {
-		fr := y4m.NewFrame(f)
-		err := r.ReadFrame(fr)
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			t.Fatalf("%s: %v", file, err)
-		}
-		frames = append(frames, NewFrame(format, fr.Planes, fr.Strides))
-	}
-	return frames, format
 }
 
 // NewFrame views planes of the given format as a Frame.

@@ -150,6 +150,9 @@ func Extractors() []ExtractorInfo {
 // acceptsOtherValue says whether the kind takes option o at a value other
 // than its default.
 func acceptsOtherValue(k *feature.Kind, o feature.Option) bool {
+	if k == motion.Kind {
+		return false // the scheduler runs integer motion at its defaults only
+	}
 	var v string
 	switch o.Type {
 	case feature.Bool:
@@ -165,9 +168,6 @@ func acceptsOtherValue(k *feature.Kind, o feature.Option) bool {
 	}
 	s, err := k.Defaults().With(o.Name, v)
 	if err != nil {
-		return false
-	}
-	if k == motion.Kind {
 		return false
 	}
 	return checkSettings(s) == nil

@@ -41,7 +41,9 @@ var nflxCTC = presetVersions{
 	}},
 }
 
-type presetVersions []struct {
+type presetVersions []presetVersion
+
+type presetVersion struct {
 	version string
 	preset
 }
@@ -52,12 +54,7 @@ func (s *settings) applyPreset(opt, version string, versions presetVersions) err
 	if opt == "--aom_ctc" && version == "proposed" {
 		return usagef("`--aom_ctc proposed` is deprecated")
 	}
-	n := slices.IndexFunc(versions, func(v struct {
-		version string
-		preset
-	}) bool {
-		return v.version == version
-	})
+	n := slices.IndexFunc(versions, func(v presetVersion) bool { return v.version == version })
 	if n < 0 {
 		var have []string
 		for _, v := range versions {

@@ -271,13 +271,3 @@ func Golden(t *testing.T, tol Tolerance, settings ...feature.Settings) {
 		})
 	}
 }
-
-// MustParse is kind.Parse for settings a test knows to be good.
-func MustParse(t testing.TB, kind *feature.Kind, list string) feature.Settings {
-	t.Helper()
-	s, err := kind.Parse(list)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}

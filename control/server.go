@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vmafsink/vmafsink/internal/version"
 )
 
 // Options tunes a Server. The zero value is ready to use.
@@ -60,7 +61,8 @@ type Options struct {
 	// request open, not even a listening GET, for this long (default 10
 	// minutes): a client may go without ending its session.
 	HTTPIdleTimeout time.Duration
-	// Version is reported to clients as the server version.
+	// Version is reported to clients as the server version (default: the
+	// build's, from package internal/version).
 	Version string
 	// Logger receives connection events (default: discarded).
 	Logger *slog.Logger
@@ -101,7 +103,7 @@ func (o Options) withDefaults() Options {
 		o.HTTPIdleTimeout = 10 * time.Minute
 	}
 	if o.Version == "" {
-		o.Version = "dev"
+		o.Version = version.String()
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)

@@ -14,12 +14,10 @@ import (
 	"slices"
 	"syscall"
 
+	"github.com/vmafsink/vmafsink/internal/version"
 	"github.com/vmafsink/vmafsink/report"
 	"github.com/vmafsink/vmafsink/vmaf"
 )
-
-// version is set at build time with -ldflags "-X main.version=...".
-var version = "dev"
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -53,7 +51,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		writeExtractors(stdout)
 		return exitOK
 	case s.version:
-		fmt.Fprintf(stdout, "vmaf-score %s (libvmaf %s output)\n", version, report.DefaultVersion)
+		fmt.Fprintf(stdout, "vmaf-score %s (libvmaf %s output)\n", version.String(), report.DefaultVersion)
 		return exitOK
 	}
 	if err := s.handOff(); err != nil {

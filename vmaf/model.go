@@ -33,8 +33,9 @@ type modelInput struct {
 
 // subModel is one SVM with its normalisation and post-processing.
 type subModel struct {
-	inputs             []int // per feature, its index in Model.inputs
-	rescale            bool  // norm_type linear_rescale; otherwise none
+	kind               string // model_type, for Describe
+	inputs             []int  // per feature, its index in Model.inputs
+	rescale            bool   // norm_type linear_rescale; otherwise none
 	slope, intercept   float64
 	slopes, intercepts []float64 // per feature
 	svm                svm.Model
@@ -192,6 +193,7 @@ func (m *Model) newSubModel(d modelDict, at string, cfg modelConfig) (subModel, 
 	case !d.HasSVM:
 		return s, fmt.Errorf("%s: no model (the libsvm text)", at)
 	}
+	s.kind = d.ModelType
 	s.rescale = d.NormType == "linear_rescale"
 	if s.rescale {
 		for _, f := range []struct {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/vmafsink/vmafsink/analytics"
 	"github.com/vmafsink/vmafsink/vmaf"
 )
 
@@ -154,6 +155,10 @@ type Config struct {
 	// Recent is how many of the latest records are kept for Recent
 	// (0: DefaultRecent).
 	Recent int
+	// Analytics configures the Runner's analytics.Monitor (see
+	// Runner.Analytics): windows, percentiles, alerts and the score
+	// history. The zero value keeps the history only.
+	Analytics analytics.Config
 
 	// newScorer replaces vmaf.NewContext in tests.
 	newScorer func(vmaf.Config) (scorer, error)
@@ -169,6 +174,9 @@ func (c *Config) withDefaults() (Config, error) {
 	}
 	if d.MaxPending < 0 || d.CommandQueue < 0 || d.Recent < 0 {
 		return d, fmt.Errorf("pipeline: negative bound in config (max pending %d, command queue %d, recent %d)", d.MaxPending, d.CommandQueue, d.Recent)
+	}
+	if err := d.Analytics.Validate(); err != nil {
+		return d, fmt.Errorf("pipeline: %w", err)
 	}
 	d.MaxPending = orDefault(d.MaxPending, DefaultMaxPending)
 	d.MaxHeld = orDefault(d.MaxHeld, DefaultMaxHeld)

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/vmafsink/vmafsink/analytics"
 	"github.com/vmafsink/vmafsink/vmaf"
 )
 
@@ -78,6 +79,7 @@ type Runner struct {
 
 	cmds   *commandQueue
 	pub    *publisher
+	mon    monitorFeed // written on the publishing goroutine
 	spares spares
 
 	statMu sync.Mutex
@@ -101,6 +103,13 @@ func New(cfg Config) (*Runner, error) {
 		stall:        time.NewTimer(time.Hour),
 	}
 	r.stall.Stop()
+	mon, err := analytics.New(c.Analytics)
+	if err != nil {
+		r.pub.stop()
+		return nil, fmt.Errorf("pipeline: %w", err)
+	}
+	r.mon = monitorFeed{m: mon, end: NoTime}
+	r.pub.subscribe(r.feedMonitor)
 	r.pauseMode.Store(int32(c.PauseMode))
 	r.pairer.discard = r.discard
 	r.pairer.queueing = r.hold
@@ -463,6 +472,8 @@ func (r *Runner) Finish() error {
 	}
 	r.end()
 	r.pub.drain()
+	// drain orders the publishing goroutine's writes of mon before this.
+	r.mon.m.Finish(r.mon.end)
 	return r.finishErr
 }
 

@@ -177,6 +177,14 @@ func Start(path string, t Target, opts Options) (*Server, error) {
 	return s, nil
 }
 
+// Clients counts the clients connected now, on every transport (those
+// holding a slot of MaxSessions), for the host's metrics.
+func (s *Server) Clients() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.clientsLocked()
+}
+
 func (s *Server) start() error {
 	if s.path != "" {
 		ln, sf, err := listenSocket(s.path, s.allowGID())

@@ -43,6 +43,7 @@ type settings struct {
 	mcpUDS             string
 	mcpHTTP            string // loopback HOST:PORT
 	mcpHTTPTokenFile   string
+	metricsAddr        string
 	mcpAllowGID        int // -1: the owner only
 	mcpMaxClients      uint
 	pauseMode          pipeline.PauseMode
@@ -243,6 +244,16 @@ var ownProperties = []property{
 		},
 		set: func(s *settings, v *glib.Value) error { return setString(&s.mcpHTTPTokenFile, v, "") },
 		get: func(_ *vmafSink, s *settings) (*glib.Value, error) { return glib.GValue(s.mcpHTTPTokenFile) },
+	},
+	{
+		name: "metrics-addr",
+		spec: func() *glib.ParamSpec {
+			return glib.NewStringParam("metrics-addr", "Prometheus metrics address",
+				"Serve Prometheus metrics at /metrics on this HOST:PORT while the element runs, bound exactly as given "+
+					"(e.g. 127.0.0.1:9464; a wildcard host only when written so). A port in use refuses the start (unset: off)", nil, rw)
+		},
+		set: func(s *settings, v *glib.Value) error { return setString(&s.metricsAddr, v, "") },
+		get: func(_ *vmafSink, s *settings) (*glib.Value, error) { return glib.GValue(s.metricsAddr) },
 	},
 	{
 		name: "mcp-allow-gid",

@@ -45,6 +45,10 @@ func start(e *vmafSink, s settings) (*runState, error) {
 		st.abort()
 		return nil, err
 	}
+	if err := st.startMetrics(); err != nil {
+		st.abort()
+		return nil, err
+	}
 	// Created last: a start refused for another reason leaves an earlier
 	// run's results file as it was.
 	if err := st.startResults(); err != nil {

@@ -12,6 +12,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/vmafsink/vmafsink/metrics"
 	"github.com/vmafsink/vmafsink/pipeline"
 )
 
@@ -26,6 +27,8 @@ type runState struct {
 	control  ControlServer // nil without mcp-uds
 	messages *frameMessenger
 	unsub    []func()
+	// metrics serves Prometheus' /metrics; nil without metrics-addr.
+	metrics *metrics.Exporter
 
 	frameMessage atomic.Bool
 	panicHook    *panicHook
@@ -157,6 +160,7 @@ func (st *runState) stop() {
 
 // abort releases everything without finishing.
 func (st *runState) abort() {
+	st.stopMetrics()
 	if st.control != nil {
 		if err := st.control.Close(); err != nil {
 			st.e.warn("control plane did not shut down cleanly", err.Error())

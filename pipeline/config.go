@@ -155,6 +155,11 @@ type Config struct {
 	// Recent is how many of the latest records are kept for Recent
 	// (0: DefaultRecent).
 	Recent int
+	// WorstFrames is how many of the lowest-scoring frames so far keep
+	// downscaled copies of their pictures for Worst (0: none; at most
+	// MaxWorstRecords). When on, a scored pair's frames go back to the
+	// host when its score is known, one frame later (see worst.go).
+	WorstFrames int
 	// Analytics configures the Runner's analytics.Monitor (see
 	// Runner.Analytics): windows, percentiles, alerts and the score
 	// history. The zero value keeps the history only.
@@ -177,6 +182,9 @@ func (c *Config) withDefaults() (Config, error) {
 	}
 	if err := d.Analytics.Validate(); err != nil {
 		return d, fmt.Errorf("pipeline: %w", err)
+	}
+	if d.WorstFrames < 0 || d.WorstFrames > MaxWorstRecords {
+		return d, fmt.Errorf("pipeline: worst frames %d out of range (0 to %d)", d.WorstFrames, MaxWorstRecords)
 	}
 	d.MaxPending = orDefault(d.MaxPending, DefaultMaxPending)
 	d.MaxHeld = orDefault(d.MaxHeld, DefaultMaxHeld)

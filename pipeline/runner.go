@@ -79,6 +79,7 @@ type Runner struct {
 
 	cmds   *commandQueue
 	pub    *publisher
+	worst  *worstStore
 	mon    monitorFeed // written on the publishing goroutine
 	spares spares
 
@@ -99,6 +100,7 @@ func New(cfg Config) (*Runner, error) {
 		pendingSwaps: make([]*Ticket, 0, c.CommandQueue),
 		cmds:         newCommandQueue(c.CommandQueue),
 		pub:          newPublisher(c.Recent),
+		worst:        newWorstStore(c.WorstFrames),
 		progress:     make(chan struct{}, 1),
 		stall:        time.NewTimer(time.Hour),
 	}
@@ -388,6 +390,7 @@ func (r *Runner) deliver(s *scoring, res *vmaf.Result) {
 		return
 	}
 	index, timing := sl.index, sl.timing
+	frames := s.take(sl)
 	s.completeThrough(res.Index)
 	r.statMu.Lock()
 	r.st.pool.Add(res)
@@ -397,6 +400,11 @@ func (r *Runner) deliver(s *scoring, res *vmaf.Result) {
 		r.st.lastScore, _ = res.Get(res.Models[0].Name)
 	}
 	r.statMu.Unlock()
+	if len(res.Models) > 0 {
+		score, _ := res.Get(res.Models[0].Name)
+		r.worst.offer(index, timing, res, score, &frames)
+	}
+	releasePair(&frames)
 	r.pub.put(index, timing, res)
 }
 

@@ -25,8 +25,12 @@ type scoring struct {
 	dropAt int
 
 	submitted int // Context indices handed out; only the Runner's pusher touches it
-	aborted   func(Side) bool
-	keep      func(*Frame) // makes a frame safe to hold for a while
+	// holdScored keeps a scored pair's frames from the engine's release
+	// to its result, for the worst-frame store (see worst.go).
+	holdScored bool
+	subsample  int
+	aborted    func(Side) bool
+	keep       func(*Frame) // makes a frame safe to hold for a while
 
 	// A frame's motion compares its reference with its predecessor's, and
 	// its successor's SAD bounds its motion2: a pair that could not reach
@@ -52,6 +56,9 @@ type slot struct {
 	// skip marks a pair given to the engine for motion only: it has no
 	// result, so its slot is finished once the engine has released it.
 	skip, released bool
+	// hold marks a scored pair whose frames its result releases; kept,
+	// that the engine is done with them. Both under scoring.mu.
+	hold, kept bool
 }
 
 func newScoring(r *Runner, format *vmaf.Picture) (*scoring, error) {
@@ -63,12 +70,18 @@ func newScoring(r *Runner, format *vmaf.Picture) (*scoring, error) {
 		dropAt:  cfg.Threads + 1 + cfg.Subsample,
 		aborted: r.aborted,
 		keep:    r.keep,
+
+		holdScored: r.cfg.WorstFrames > 0,
+		subsample:  cfg.Subsample,
 	}
 	s.format.Planes = [3][]byte{}
 	s.cond.L = &s.mu
 	for i := range s.slots {
 		sl := &s.slots[i]
 		sl.release = func() {
+			if s.holdScored && s.keepForResult(sl) {
+				return
+			}
 			sl.frames[Ref].release()
 			sl.frames[Dist].release()
 			if sl.skip {
@@ -179,9 +192,12 @@ func (s *scoring) put(pair *[2]Frame, index int, t Timing, skip bool) error {
 	ci := s.submitted
 	sl := &s.slots[ci%len(s.slots)]
 	s.mu.Lock()
+	stale := s.untake(sl)
 	sl.index, sl.ctx, sl.timing, sl.frames = index, ci, t, *pair
 	sl.skip, sl.released = skip, false
+	sl.hold = s.holdScored && !skip && index >= 0 && ci%s.subsample == 0
 	s.mu.Unlock()
+	releasePair(&stale)
 	*pair = [2]Frame{}
 	ref, dist := sl.frames[Ref].Picture, sl.frames[Dist].Picture
 	var err error
@@ -197,7 +213,7 @@ func (s *scoring) put(pair *[2]Frame, index int, t Timing, skip bool) error {
 		// Not queued: the engine will not release it, nor may the slot
 		// be swept.
 		s.mu.Lock()
-		sl.skip = false
+		sl.skip, sl.hold = false, false
 		s.mu.Unlock()
 		sl.release()
 		return fmt.Errorf("pipeline: score frame %d: %w", index, err)
@@ -264,10 +280,21 @@ func (s *scoring) abandon() {
 }
 
 func (s *scoring) done() {
+	var held [][2]Frame
 	s.mu.Lock()
 	s.completed = s.submitted
+	// The engine has no more results: frames kept for one are let go,
+	// and those it still holds it releases itself.
+	for i := range s.slots {
+		if f := s.untake(&s.slots[i]); f[Ref].Picture != nil || f[Dist].Picture != nil {
+			held = append(held, f)
+		}
+	}
 	s.cond.Broadcast()
 	s.mu.Unlock()
+	for i := range held {
+		releasePair(&held[i])
+	}
 }
 
 // wake makes a waiting submit re-check its abort condition.
@@ -283,4 +310,36 @@ func describe(p *vmaf.Picture) string {
 
 func sameFormat(a, b *vmaf.Picture) bool {
 	return a.Width == b.Width && a.Height == b.Height && a.BitDepth == b.BitDepth && a.Chroma == b.Chroma
+}
+
+// keepForResult, called by the engine's release of sl, keeps a scored
+// pair's frames for its result and reports whether it did.
+func (s *scoring) keepForResult(sl *slot) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !sl.hold {
+		return false
+	}
+	sl.kept = true
+	return true
+}
+
+// take hands a delivered pair's kept frames to the caller, who releases
+// them; when the engine still holds them (no frame kept), it will release
+// them itself.
+func (s *scoring) take(sl *slot) [2]Frame {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.untake(sl)
+}
+
+// untake ends sl's hold and returns the frames kept for it, if any.
+// Called with mu held.
+func (s *scoring) untake(sl *slot) [2]Frame {
+	var f [2]Frame
+	if sl.hold && sl.kept {
+		f, sl.frames = sl.frames, [2]Frame{}
+	}
+	sl.hold, sl.kept = false, false
+	return f
 }

@@ -170,6 +170,7 @@ func (w *Writer) appendTrailer(b []byte) []byte {
 			b = appendJSONNumber(b, s.mean())
 			b = append(b, ",\n      \"harmonic_mean\": "...)
 			b = appendJSONNumber(b, s.harmonicMean())
+			b = w.appendJSONPercentiles(b, s)
 			b = append(b, "\n    }"...)
 		}
 		b = append(b, "\n  },\n  \"aggregate_metrics\": {"...)
@@ -199,6 +200,7 @@ func (w *Writer) appendTrailer(b []byte) []byte {
 			}
 			b = append(b, "\n  ]"...)
 		}
+		b = w.appendJSONAnalytics(b)
 		b = append(b, "\n}\n"...)
 	case XML:
 		b = append(b, "  </frames>\n  <pooled_metrics>\n"...)
@@ -214,7 +216,9 @@ func (w *Writer) appendTrailer(b []byte) []byte {
 			b = appendNumber(b, s.mean())
 			b = append(b, "\" harmonic_mean=\""...)
 			b = appendNumber(b, s.harmonicMean())
-			b = append(b, "\" />\n"...)
+			b = append(b, '"')
+			b = w.appendXMLPercentiles(b, s)
+			b = append(b, " />\n"...)
 		}
 		b = append(b, "  </pooled_metrics>\n  <aggregate_metrics "...)
 		for _, m := range w.aggregate {
@@ -237,6 +241,7 @@ func (w *Writer) appendTrailer(b []byte) []byte {
 			}
 			b = append(b, "  </model_swaps>\n"...)
 		}
+		b = w.appendXMLAnalytics(b)
 		b = append(b, "</VMAF>\n"...)
 	}
 	return b

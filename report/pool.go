@@ -1,5 +1,7 @@
 package report
 
+import "github.com/vmafsink/vmafsink/analytics"
+
 // stat pools one metric over the frames that carried it, with libvmaf's
 // arithmetic: sums accumulated in frame order, harmonic mean as
 // n / Σ 1/(x+1) − 1.
@@ -8,6 +10,9 @@ type stat struct {
 	n         int
 	min, max  float64
 	sum, isum float64
+	// hist holds a model score's values for Options.Percentiles; nil
+	// for the other metrics.
+	hist *analytics.Histogram
 }
 
 func (s *stat) add(x float64) {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/vmafsink/vmafsink/analytics"
 	"github.com/vmafsink/vmafsink/vmaf"
 )
 
@@ -49,6 +50,15 @@ type Options struct {
 
 	// Now replaces time.Now for the processing rate ("fps"); for tests.
 	Now func() time.Time
+
+	// Percentiles, each in [0,100], add the nearest-rank percentiles of
+	// each model's score to its pooled metrics (see PercentileKey); none
+	// by default, so the document stays libvmaf's.
+	Percentiles []float64
+	// Windows and Alerts add the "windows" and "alerts" sections (XML
+	// <windows> and <alerts>), filled by AddWindow and AddAlert; JSON and
+	// XML only.
+	Windows, Alerts bool
 }
 
 // Writer writes one results document. It is not safe for concurrent use.
@@ -75,6 +85,9 @@ type Writer struct {
 
 	keys  ModelKeys
 	swaps []Swap
+
+	windows []analytics.Window // with Options.Windows
+	alerts  []analytics.Alert  // with Options.Alerts: the drops that ended
 
 	frames      int
 	start, last time.Time
@@ -164,6 +177,9 @@ func (w *Writer) WriteFrame(f Frame) error {
 	w.buf = w.appendFrame(w.buf, &f)
 	for _, m := range f.Metrics {
 		w.pool.add(m)
+	}
+	if len(w.opts.Percentiles) > 0 {
+		w.addModelScores(&f)
 	}
 	w.frames++
 	w.last = w.opts.Now()

@@ -80,6 +80,9 @@ func New(cfg Config) (*Exporter, error) {
 	if err := labelled.Register(&runnerCollector{r: cfg.Runner, scores: e.scores, rate: e.rate, clients: cfg.Clients}); err != nil {
 		return nil, fmt.Errorf("metrics: %w", err)
 	}
+	if err := labelled.Register(analyticsCollector{cfg.Runner.Analytics()}); err != nil {
+		return nil, fmt.Errorf("metrics: %w", err)
+	}
 	e.unsub = cfg.Runner.Subscribe(e.scores.observe)
 	return e, nil
 }

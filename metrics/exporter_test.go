@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -15,6 +16,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 	dto "github.com/prometheus/client_model/go"
+	"github.com/vmafsink/vmafsink/analytics"
 	"github.com/vmafsink/vmafsink/pipeline"
 	"github.com/vmafsink/vmafsink/vmaf"
 )
@@ -46,15 +48,18 @@ func frame(t testing.TB, i, noise int) (ref, dist *vmaf.Picture) {
 	return r, d
 }
 
-func newRunner(t *testing.T) *pipeline.Runner {
+func newRunner(t *testing.T) *pipeline.Runner { return newRunnerWith(t, analytics.Config{}) }
+
+func newRunnerWith(t *testing.T, live analytics.Config) *pipeline.Runner {
 	t.Helper()
 	m, err := vmaf.BuiltinModel("vmaf_v0.6.1")
 	if err != nil {
 		t.Fatal(err)
 	}
 	r, err := pipeline.New(pipeline.Config{
-		Scorer:  vmaf.Config{Models: []*vmaf.Model{m}, Engine: "native", Threads: 1},
-		Pairing: pipeline.PairByOrder,
+		Scorer:    vmaf.Config{Models: []*vmaf.Model{m}, Engine: "native", Threads: 1},
+		Pairing:   pipeline.PairByOrder,
+		Analytics: live,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -191,9 +196,66 @@ vmaf_control_clients{element="vmafsink0"} 2
 
 func TestNoClientsSource(t *testing.T) {
 	e := newExporter(t, Config{Element: "e", Runner: newRunner(t)})
-	if n, err := testutil.GatherAndCount(e.Gatherer(), "vmaf_control_clients", "vmaf_last_score"); err != nil || n != 0 {
-		t.Errorf("without a clients source and before a frame: %d series (%v), want none", n, err)
+	if n, err := testutil.GatherAndCount(e.Gatherer(), "vmaf_control_clients", "vmaf_last_score",
+		"vmaf_window_score", "vmaf_alert_active", "vmaf_alerts_total", "vmaf_alert_threshold"); err != nil || n != 0 {
+		t.Errorf("without a clients source, windows or alerts, before a frame: %d series (%v), want none", n, err)
 	}
+}
+
+// waitScored waits until the Runner's monitor has seen n records.
+func waitScored(t *testing.T, r *pipeline.Runner, n int) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for r.Analytics().Scored() < n {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d records published after 10 s, want %d", r.Analytics().Scored(), n)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+func TestAnalyticsMetrics(t *testing.T) {
+	// Noise 4 scores about 100 on these frames, noise 80 about 56.
+	r := newRunnerWith(t, analytics.Config{WindowFrames: 2, AlertThreshold: 70, AlertFrames: 2})
+	e := newExporter(t, Config{Element: "e", Runner: r})
+	const alertMetrics = `
+# HELP vmaf_alert_active 1 while a quality drop is open (alert-frames or more consecutive frames below alert-threshold), else 0.
+# TYPE vmaf_alert_active gauge
+vmaf_alert_active{element="e"} %d
+# HELP vmaf_alert_threshold The alert threshold (VMAF score) the drops are measured against.
+# TYPE vmaf_alert_threshold gauge
+vmaf_alert_threshold{element="e"} 70
+# HELP vmaf_alerts_total Quality drops begun, including the open one.
+# TYPE vmaf_alerts_total counter
+vmaf_alerts_total{element="e"} %d
+`
+	check := func(active, begun int) {
+		t.Helper()
+		if err := testutil.GatherAndCompare(e.Gatherer(), strings.NewReader(fmt.Sprintf(alertMetrics, active, begun)),
+			"vmaf_alert_active", "vmaf_alerts_total", "vmaf_alert_threshold"); err != nil {
+			t.Error(err)
+		}
+	}
+	check(0, 0)
+	// The Runner scores a pair once the next one is in (motion looks one
+	// frame ahead), so 6 pushes publish 5 records.
+	for i, noise := range []int{4, 4, 80, 80, 80, 80} {
+		push(t, r, i, noise)
+	}
+	waitScored(t, r, 5)
+	check(1, 1)
+	w, ok := r.Analytics().LastWindow()
+	if !ok {
+		t.Fatal("no window after 5 frames of 2-frame windows")
+	}
+	wf := family(t, e.Gatherer(), "vmaf_window_score")
+	if len(wf.Metric) != 1 || wf.Metric[0].GetGauge().GetValue() != w.Mean || labels(wf.Metric[0])["model"] != "vmaf" {
+		t.Errorf("vmaf_window_score %v, want one series for model vmaf at %v", wf.Metric, w.Mean)
+	}
+	push(t, r, 6, 4)
+	push(t, r, 7, 4)
+	waitScored(t, r, 7)
+	check(0, 1)
 }
 
 func TestPauseAndSwap(t *testing.T) {

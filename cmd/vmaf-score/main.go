@@ -36,6 +36,11 @@ const (
 )
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "mcp" {
+		// libvmaf's tool takes no bare arguments, so the word cannot
+		// mean anything else there.
+		return runMCPFiles(ctx, args[1:], os.Stdin, stdout, stderr)
+	}
 	s, err := parseArgs(args)
 	if err == nil && !s.help && !s.version && !s.listFeatures {
 		err = s.check()

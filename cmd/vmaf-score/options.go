@@ -48,6 +48,9 @@ type settings struct {
 	mcpTokenFile  string   // bearer token file for --mcp-http
 	mcpMaxClients int      // 0: the control plane's default
 	modelDirs     []string // directories whose model files an agent may swap in
+	// onProgress, set by vmaf-score mcp, is told of every frame read and
+	// the total when known (0 when not).
+	onProgress func(done, total int)
 
 	help, version, listFeatures bool
 }

@@ -17,6 +17,9 @@ type progress struct {
 	start time.Time
 	last  time.Time
 	now   func() time.Time
+	// report, when set, is told of every frame (vmaf-score mcp's
+	// progress notifications); it must not block.
+	report func(done, total int)
 }
 
 func newProgress(w io.Writer, total int) *progress {
@@ -36,6 +39,9 @@ func isTerminal(w io.Writer) bool {
 
 // update redraws the line, at most ten times a second.
 func (p *progress) update(done int) {
+	if p.report != nil {
+		p.report(done, p.total)
+	}
 	if p.w == nil {
 		return
 	}

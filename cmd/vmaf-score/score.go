@@ -305,7 +305,9 @@ func (j *job) progress() *progress {
 	if j.s.frameCnt > 0 && (total <= 0 || j.s.frameCnt < total) {
 		total = j.s.frameCnt
 	}
-	return newProgress(w, total)
+	p := newProgress(w, total)
+	p.report = j.s.onProgress
+	return p
 }
 
 // finish closes the output and prints the pooled scores, then reports

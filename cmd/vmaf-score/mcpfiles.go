@@ -1,0 +1,209 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/vmafsink/vmafsink/internal/version"
+	"github.com/vmafsink/vmafsink/swap"
+)
+
+// `vmaf-score mcp` is an MCP server on stdio, the way desktop hosts start
+// servers, whose one tool scores a pair of files with the same code as a
+// command-line run (mcpfiles_tool.go). It reads only files under the
+// --allow directories and writes only into its output directory.
+
+// mcpFilesConfig is the `mcp` subcommand's command line.
+type mcpFilesConfig struct {
+	allow     []string
+	outputDir string // "": a new temporary directory
+	jobs      int    // scorings at once
+	threads   int    // a call's default --threads
+	help      bool
+}
+
+// Bounds on the subcommand's options.
+const (
+	maxMCPJobs    = 8
+	maxMCPThreads = 256
+)
+
+func mcpFilesUsage(w io.Writer) {
+	fmt.Fprint(w, `Usage: vmaf-score mcp --allow DIR [--allow DIR]... [options]
+
+Serves MCP on standard input and output with one tool, vmaf_score_files,
+which scores a distorted video against its reference as vmaf-score does.
+It reads only files inside the --allow directories (symbolic links
+resolved) and writes result files only into the output directory.
+
+  --allow DIR         a directory whose videos and model files may be read (repeatable)
+  --output-dir DIR    where result files go (default: a new directory under $TMPDIR,
+                      printed on stderr at start and removed at exit if left empty)
+  --jobs N            scorings run at once; a call beyond them is refused as busy (default 1)
+  --threads N         scoring threads of a call that does not set threads (default 0)
+  --help              print this help and exit
+`)
+}
+
+// parseMCPFilesArgs reads the subcommand's options: --name value or
+// --name=value, no abbreviations (there is no libvmaf tool to match).
+func parseMCPFilesArgs(args []string) (*mcpFilesConfig, error) {
+	c := &mcpFilesConfig{jobs: 1}
+	for i := 0; i < len(args); i++ {
+		name, val, hasVal := strings.Cut(args[i], "=")
+		switch name {
+		case "--help", "-h":
+			c.help = true
+			continue
+		case "--allow", "--output-dir", "--jobs", "--threads":
+		default:
+			return nil, usagef("mcp: unknown option %q", args[i])
+		}
+		if !hasVal {
+			if i+1 >= len(args) {
+				return nil, usagef("mcp: option %s needs an argument", name)
+			}
+			i++
+			val = args[i]
+		}
+		var err error
+		switch name {
+		case "--allow":
+			if val == "" {
+				return nil, usagef("mcp: --allow needs a directory")
+			}
+			c.allow = append(c.allow, val)
+		case "--output-dir":
+			c.outputDir = val
+		case "--jobs":
+			if err = parseUint(val, "--jobs", &c.jobs); err == nil && (c.jobs < 1 || c.jobs > maxMCPJobs) {
+				err = invalid(val, "--jobs", fmt.Sprintf("between 1 and %d", maxMCPJobs))
+			}
+		case "--threads":
+			if err = parseUint(val, "--threads", &c.threads); err == nil && c.threads > maxMCPThreads {
+				err = invalid(val, "--threads", fmt.Sprintf("at most %d", maxMCPThreads))
+			}
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+// runMCPFiles runs `vmaf-score mcp` until the client closes its side or
+// ctx ends. in and out are the transport; stderr takes the log.
+func runMCPFiles(ctx context.Context, args []string, in io.Reader, out io.Writer, stderr io.Writer) int {
+	c, err := parseMCPFilesArgs(args)
+	if err != nil {
+		fmt.Fprintf(stderr, "vmaf-score: %v (see vmaf-score mcp --help)\n", err)
+		return exitUsage
+	}
+	if c.help {
+		mcpFilesUsage(out)
+		return exitOK
+	}
+	if err := mcpHandOff(); err != nil {
+		fmt.Fprintf(stderr, "vmaf-score: mcp: %v\n", err)
+		return exitError
+	}
+	srv, err := newFilesServer(c, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "vmaf-score: mcp: %v\n", err)
+		return exitUsage
+	}
+	defer srv.close()
+	var t mcp.Transport = &mcp.IOTransport{Reader: io.NopCloser(in), Writer: nopWriteCloser{out}}
+	if in == os.Stdin && out == os.Stdout {
+		t = &mcp.StdioTransport{}
+	}
+	err = srv.mcp.Run(ctx, t)
+	switch {
+	case err == nil, errors.Is(err, io.EOF), errors.Is(err, context.Canceled), errors.Is(err, mcp.ErrConnectionClosed):
+		return exitOK
+	}
+	fmt.Fprintf(stderr, "vmaf-score: mcp: %v\n", err)
+	return exitError
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
+
+// filesServer is the `mcp` subcommand's server.
+type filesServer struct {
+	mcp     *mcp.Server
+	allowed *swap.Registry // the --allow directories, for videos and model files alike
+	outDir  string         // resolved
+	tempOut bool           // outDir was made here
+	threads int
+	slots   chan struct{} // one per scoring that may run
+	log     *slog.Logger
+}
+
+func newFilesServer(c *mcpFilesConfig, stderr io.Writer) (*filesServer, error) {
+	// The allow list is the registry the control plane checks model files
+	// with: one rule for what a client may make this process read.
+	reg, err := swap.NewRegistry(c.allow...)
+	if err != nil {
+		return nil, fmt.Errorf("--allow: %w", err)
+	}
+	s := &filesServer{allowed: reg, threads: c.threads, slots: make(chan struct{}, c.jobs),
+		log: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))}
+	if c.outputDir == "" {
+		if s.outDir, err = os.MkdirTemp("", "vmaf-score-mcp-"); err != nil {
+			return nil, fmt.Errorf("output directory: %w", err)
+		}
+		s.tempOut = true
+	} else if s.outDir, err = realDirectory(c.outputDir); err != nil {
+		return nil, fmt.Errorf("--output-dir: %w", err)
+	}
+	if len(c.allow) == 0 {
+		s.log.Warn("no --allow directory: every call is refused")
+	}
+	s.log.Info("serving MCP on stdio", "allow", strings.Join(reg.Dirs(), ":"), "output_dir", s.outDir)
+	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "vmaf-score", Title: "vmaf-score: VMAF of video files", Version: version.String()},
+		&mcp.ServerOptions{
+			Instructions: "Scores a distorted video against its reference with VMAF (libvmaf's models and feature extractors). " +
+				"Only files inside the directories the server was started with (--allow) can be read; give absolute paths.",
+			// The SDK's own lines at Info are about every session.
+			Logger: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
+		})
+	s.addTools()
+	return s, nil
+}
+
+// close removes the temporary output directory if no result file was
+// left in it.
+func (s *filesServer) close() {
+	if s.tempOut {
+		os.Remove(s.outDir) // fails, as it should, when not empty
+	}
+}
+
+func realDirectory(d string) (string, error) {
+	abs, err := filepath.Abs(d)
+	if err != nil {
+		return "", err
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return "", err
+	}
+	fi, err := os.Stat(real)
+	if err != nil {
+		return "", err
+	}
+	if !fi.IsDir() {
+		return "", fmt.Errorf("%s is not a directory", d)
+	}
+	return real, nil
+}

@@ -1,0 +1,369 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/vmafsink/vmafsink/report"
+)
+
+const toolScoreFiles = "vmaf_score_files"
+
+// maxInlineFrames is the most frames a reply carries per frame; a longer
+// run's frames stay in its result file, and the reply has the pooled
+// scores and the file's path.
+const maxInlineFrames = 2000
+
+// progressEvery is how often a run's progress is sent at most.
+const progressEvery = 250 * time.Millisecond
+
+// scoreFilesArgs are vmaf_score_files's arguments. Each maps to the
+// command-line option of the same name, and is checked by the same
+// parser.
+type scoreFilesArgs struct {
+	Reference     string   `json:"reference" jsonschema:"absolute path of the reference video (.y4m, raw .yuv with width/height/pixel_format/bitdepth, or anything FFmpeg decodes) inside an allowed directory"`
+	Distorted     string   `json:"distorted" jsonschema:"absolute path of the distorted video, as reference"`
+	Models        []string `json:"models,omitempty" jsonschema:"models as vmaf-score --model takes them: version=NAME or path=FILE, with :name=KEY and options (default version=vmaf_v0.6.1); model files must be inside an allowed directory"`
+	Features      []string `json:"features,omitempty" jsonschema:"extra feature extractors as vmaf-score --feature takes them: NAME[=OPT=VAL:...], e.g. psnr, float_ssim, cambi=full_ref=true"`
+	Threads       int      `json:"threads,omitempty" jsonschema:"scoring threads (default: the server's --threads)"`
+	FrameCnt      int      `json:"frame_cnt,omitempty" jsonschema:"score at most this many frames (default: all)"`
+	FrameSkipRef  int      `json:"frame_skip_ref,omitempty" jsonschema:"skip this many reference frames first"`
+	FrameSkipDist int      `json:"frame_skip_dist,omitempty" jsonschema:"skip this many distorted frames first"`
+	Subsample     int      `json:"subsample,omitempty" jsonschema:"score only every Nth frame"`
+	Width         int      `json:"width,omitempty" jsonschema:"raw .yuv input: width (with height, pixel_format and bitdepth)"`
+	Height        int      `json:"height,omitempty" jsonschema:"raw .yuv input: height"`
+	PixelFormat   string   `json:"pixel_format,omitempty" jsonschema:"raw .yuv input: 420, 422 or 444"`
+	BitDepth      int      `json:"bitdepth,omitempty" jsonschema:"raw .yuv input: 8, 10, 12 or 16"`
+	FFmpeg        bool     `json:"ffmpeg,omitempty" jsonschema:"decode both inputs with FFmpeg, even .y4m and .yuv"`
+	ScaleDist     string   `json:"scale_dist,omitempty" jsonschema:"scale the distorted video to the reference's size with this algorithm (bicubic, lanczos, bilinear, area, ...)"`
+	RefStream     int      `json:"ref_stream,omitempty" jsonschema:"the reference's Nth video stream (FFmpeg inputs; 0, the first, by default)"`
+	DistStream    int      `json:"dist_stream,omitempty" jsonschema:"the distorted input's Nth video stream"`
+	Align         string   `json:"align,omitempty" jsonschema:"pair frames by order (default) or by presentation timestamp (pts)"`
+	Output        string   `json:"output,omitempty" jsonschema:"keep the results in a JSON file of this name (ending in .json, no directory) in the server's output directory; the reply then has the pooled scores and the file's path"`
+}
+
+// scoreFilesResult is vmaf_score_files's reply. Its frames and pooled and
+// aggregate metrics are those of the JSON file vmaf-score --json writes
+// (libvmaf's layout); values JSON cannot carry are null there and here.
+type scoreFilesResult struct {
+	Reference    string `json:"reference" jsonschema:"the reference file read (symbolic links resolved)"`
+	Distorted    string `json:"distorted" jsonschema:"the distorted file read"`
+	Version      string `json:"version" jsonschema:"the libvmaf version whose output this follows"`
+	FramesScored int    `json:"frames_scored"`
+	// Scores is each model's pooled mean, as vmaf-score prints it.
+	Scores     map[string]*float64            `json:"scores" jsonschema:"each model's mean score over the frames, by metric name"`
+	Pooled     map[string]map[string]*float64 `json:"pooled_metrics" jsonschema:"every metric's min, max, mean and harmonic_mean"`
+	Aggregate  map[string]*float64            `json:"aggregate_metrics,omitempty"`
+	Frames     []filesFrame                   `json:"frames,omitempty" jsonschema:"per-frame metrics; left out when the results went to a file"`
+	ResultFile string                         `json:"result_file,omitempty" jsonschema:"the JSON file holding every frame's metrics (libvmaf's layout), when output was given or the run was too long to return them"`
+	Notes      []string                       `json:"notes,omitempty" jsonschema:"what vmaf-score said on the way, such as an extractor left out or inputs of different lengths"`
+}
+
+type filesFrame struct {
+	FrameNum int                 `json:"frameNum"`
+	Metrics  map[string]*float64 `json:"metrics"`
+}
+
+// resultsDoc is the part of vmaf-score's JSON output read back.
+type resultsDoc struct {
+	Version   string                         `json:"version"`
+	Frames    []filesFrame                   `json:"frames"`
+	Pooled    map[string]map[string]*float64 `json:"pooled_metrics"`
+	Aggregate map[string]*float64            `json:"aggregate_metrics"`
+}
+
+func (s *filesServer) addTools() {
+	f := false
+	in, err := jsonschema.For[scoreFilesArgs](nil)
+	if err != nil {
+		panic(fmt.Sprintf("vmaf-score: schema of %s: %v", toolScoreFiles, err)) // a programming error in this file
+	}
+	for name, hi := range map[string]float64{"threads": maxMCPThreads, "frame_cnt": maxUint31, "frame_skip_ref": maxUint31,
+		"frame_skip_dist": maxUint31, "subsample": maxUint31, "width": 1 << 16, "height": 1 << 16, "bitdepth": 16,
+		"ref_stream": 1 << 16, "dist_stream": 1 << 16} {
+		lo := 0.0
+		in.Properties[name].Minimum, in.Properties[name].Maximum = &lo, &hi
+	}
+	in.Properties["reference"].MinLength = ptrTo(1)
+	in.Properties["distorted"].MinLength = ptrTo(1)
+	in.Properties["pixel_format"].Enum = []any{"420", "422", "444"}
+	in.Properties["align"].Enum = []any{"order", "pts"}
+	mcp.AddTool(s.mcp, &mcp.Tool{
+		Name: toolScoreFiles,
+		Description: fmt.Sprintf("Score a distorted video file against its reference with VMAF, as the vmaf-score command does: "+
+			".y4m, raw .yuv (give width, height, pixel_format, bitdepth) or anything FFmpeg decodes, with libvmaf's --model and --feature grammar. "+
+			"Returns each model's pooled score, every metric's pooled statistics and, for up to %d frames, the per-frame metrics; "+
+			"a longer run (or one given output) leaves them in a JSON file and returns its path. "+
+			"Sends progress notifications when the request has a progress token, and stops when the request is cancelled. "+
+			"Paths must be absolute and inside the server's allowed directories.", maxInlineFrames),
+		InputSchema: in,
+		Annotations: &mcp.ToolAnnotations{Title: "Score video files with VMAF", ReadOnlyHint: false,
+			IdempotentHint: true, DestructiveHint: &f, OpenWorldHint: &f},
+	}, s.scoreFiles)
+}
+
+// maxUint31 is the largest count the command line's parser takes.
+const maxUint31 = 1<<31 - 1
+
+func ptrTo[T any](v T) *T { return &v }
+
+// scoreFiles is the tool. Every failure is a tool error (isError) naming
+// the file or argument and the reason; the server goes on serving.
+func (s *filesServer) scoreFiles(ctx context.Context, req *mcp.CallToolRequest, a scoreFilesArgs) (*mcp.CallToolResult, scoreFilesResult, error) {
+	set, models, err := s.settingsFor(a)
+	if err != nil {
+		return nil, scoreFilesResult{}, err
+	}
+	select {
+	case s.slots <- struct{}{}:
+		defer func() { <-s.slots }()
+	default:
+		return nil, scoreFilesResult{}, fmt.Errorf("busy: %d scoring(s) already running, the most this server runs at once (vmaf-score mcp --jobs); call again when one has finished", cap(s.slots))
+	}
+
+	path, keep, err := s.resultFile(a.Output)
+	if err != nil {
+		return nil, scoreFilesResult{}, err
+	}
+	set.output, set.format, set.formatSet, set.quiet = path, report.JSON, true, true
+
+	var done, total atomic.Int64
+	set.onProgress = func(d, t int) { done.Store(int64(d)); total.Store(int64(t)) }
+	stop := s.sendProgress(ctx, req, &done, &total)
+
+	start := time.Now()
+	var stdout, stderr bytes.Buffer
+	err = score(ctx, set, &stdout, &stderr)
+	stop()
+	notes := mcpNotes(stderr.String())
+	if err != nil {
+		if errors.Is(err, errInterrupted) {
+			err = fmt.Errorf("cancelled after %d frames", done.Load())
+		}
+		if !keep {
+			os.Remove(path)
+		} else if done.Load() > 0 {
+			err = fmt.Errorf("%w; %s holds the frames scored before", err, path)
+		}
+		s.log.Info("scoring failed", "reference", set.ref, "distorted", set.dist, "error", err)
+		if len(notes) > 0 {
+			err = fmt.Errorf("%w (%s)", err, strings.Join(notes, "; "))
+		}
+		return nil, scoreFilesResult{}, err
+	}
+	res, err := readResults(path)
+	if err != nil {
+		return nil, scoreFilesResult{}, err
+	}
+	res.Reference, res.Distorted, res.Notes = set.ref, set.dist, notes
+	res.Scores = map[string]*float64{}
+	for _, m := range models {
+		if p, ok := res.Pooled[m]; ok {
+			res.Scores[m] = p["mean"]
+		}
+	}
+	if keep || len(res.Frames) > maxInlineFrames {
+		res.ResultFile, res.Frames = path, nil
+	} else {
+		os.Remove(path)
+	}
+	s.log.Info("scored", "reference", set.ref, "distorted", set.dist, "frames", res.FramesScored,
+		"seconds", time.Since(start).Seconds(), "result_file", res.ResultFile)
+	return nil, res, nil
+}
+
+// settingsFor checks the paths against the allowed directories and turns
+// the arguments into a command line for vmaf-score's own parser, so a
+// call accepts and refuses exactly what the command line does. It
+// returns the models' metric names too.
+func (s *filesServer) settingsFor(a scoreFilesArgs) (*settings, []string, error) {
+	ref, err := s.allowed.Within(a.Reference)
+	if err != nil {
+		return nil, nil, fmt.Errorf("reference: %w", err)
+	}
+	dist, err := s.allowed.Within(a.Distorted)
+	if err != nil {
+		return nil, nil, fmt.Errorf("distorted: %w", err)
+	}
+	argv := []string{"--reference=" + ref, "--distorted=" + dist}
+	for _, m := range a.Models {
+		// version=, path= and a model file's base name, with model
+		// files held to the allowed directories as a swap's are.
+		spec, err := s.allowed.Resolve(m, "")
+		if err != nil {
+			return nil, nil, fmt.Errorf("models: %q: %w", m, err)
+		}
+		argv = append(argv, "--model="+spec)
+	}
+	for _, f := range a.Features {
+		argv = append(argv, "--feature="+f)
+	}
+	threads := s.threads
+	if a.Threads > 0 {
+		threads = a.Threads
+	}
+	ints := []struct {
+		opt string
+		v   int
+	}{{"threads", threads}, {"frame_cnt", a.FrameCnt}, {"frame_skip_ref", a.FrameSkipRef},
+		{"frame_skip_dist", a.FrameSkipDist}, {"subsample", a.Subsample}, {"width", a.Width}, {"height", a.Height},
+		{"bitdepth", a.BitDepth}, {"ref-stream", a.RefStream}, {"dist-stream", a.DistStream}}
+	for _, o := range ints {
+		if o.v != 0 {
+			argv = append(argv, "--"+o.opt+"="+strconv.Itoa(o.v))
+		}
+	}
+	strs := []struct{ opt, v string }{{"pixel_format", a.PixelFormat}, {"scale-dist", a.ScaleDist}, {"align", a.Align}}
+	for _, o := range strs {
+		if o.v != "" {
+			argv = append(argv, "--"+o.opt+"="+o.v)
+		}
+	}
+	if a.FFmpeg {
+		argv = append(argv, "--ffmpeg")
+	}
+	set, err := parseArgs(argv)
+	if err == nil {
+		err = set.check()
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("invalid arguments: %w", err)
+	}
+	if threads > maxMCPThreads {
+		return nil, nil, fmt.Errorf("invalid arguments: threads %d is above %d", threads, maxMCPThreads)
+	}
+	// Loaded here so that a bad model or extractor option is refused
+	// before any file is opened.
+	models, err := set.loadModels()
+	if err != nil {
+		return nil, nil, fmt.Errorf("models: %w", err)
+	}
+	names := make([]string, len(models))
+	for i, m := range models {
+		names[i] = m.Name
+	}
+	return set, names, nil
+}
+
+// resultFile picks the JSON file a run writes: output, in the output
+// directory, kept after the call; or a new file there, removed once its
+// frames are in the reply (keep false).
+func (s *filesServer) resultFile(output string) (path string, keep bool, err error) {
+	if output == "" {
+		f, err := os.CreateTemp(s.outDir, "vmaf-score-*.json")
+		if err != nil {
+			return "", false, fmt.Errorf("result file: %w", err)
+		}
+		f.Close()
+		return f.Name(), false, nil
+	}
+	if err := checkOutputName(output); err != nil {
+		return "", false, err
+	}
+	path = filepath.Join(s.outDir, output)
+	// A link there could send the results anywhere this process may write.
+	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
+		return "", false, fmt.Errorf("output: %s exists and is not a regular file", path)
+	}
+	return path, true, nil
+}
+
+// checkOutputName accepts a plain file name ending in .json: results go
+// into the output directory and nowhere else.
+func checkOutputName(name string) error {
+	switch {
+	case strings.ContainsRune(name, '/') || strings.ContainsRune(name, filepath.Separator):
+		return fmt.Errorf("output: %q is not a plain file name; results go into the server's output directory (vmaf-score mcp --output-dir)", name)
+	case name == ".json" || strings.HasPrefix(name, "."):
+		return fmt.Errorf("output: %q: a file name may not start with a dot", name)
+	case !strings.HasSuffix(name, ".json"):
+		return fmt.Errorf("output: %q does not end in .json (results are written as JSON)", name)
+	case len(name) > 255:
+		return fmt.Errorf("output: the file name is %d bytes, more than 255", len(name))
+	}
+	return nil
+}
+
+// sendProgress sends notifications/progress for a request that asked for
+// them, at most every progressEvery and only when a frame was added,
+// until the returned stop is called.
+func (s *filesServer) sendProgress(ctx context.Context, req *mcp.CallToolRequest, done, total *atomic.Int64) (stop func()) {
+	token := req.Params.GetProgressToken()
+	if token == nil {
+		return func() {}
+	}
+	quit := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		t := time.NewTicker(progressEvery)
+		defer t.Stop()
+		var sent int64
+		for {
+			select {
+			case <-quit:
+				return
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+			d, n := done.Load(), total.Load()
+			if d <= sent {
+				continue
+			}
+			sent = d
+			p := &mcp.ProgressNotificationParams{ProgressToken: token, Progress: float64(d), Message: fmt.Sprintf("%d frames", d)}
+			if n > 0 && d <= n {
+				p.Total = float64(n)
+				p.Message = fmt.Sprintf("%d/%d frames", d, n)
+			}
+			if err := req.Session.NotifyProgress(ctx, p); err != nil {
+				s.log.Debug("progress notification", "error", err)
+			}
+		}
+	}()
+	return func() {
+		close(quit)
+		wg.Wait()
+	}
+}
+
+// mcpNotes turns what a run wrote to stderr into one note a line, without
+// the program name.
+func mcpNotes(text string) []string {
+	var notes []string
+	for _, l := range strings.Split(text, "\n") {
+		if l = strings.TrimSpace(strings.TrimPrefix(l, "vmaf-score: ")); l != "" {
+			notes = append(notes, l)
+		}
+	}
+	return notes
+}
+
+// readResults reads back the JSON file vmaf-score wrote.
+func readResults(path string) (scoreFilesResult, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return scoreFilesResult{}, fmt.Errorf("reading the results: %w", err)
+	}
+	var doc resultsDoc
+	if err := json.Unmarshal(data, &doc); err != nil {
+		return scoreFilesResult{}, fmt.Errorf("reading the results %s: %w", path, err)
+	}
+	return scoreFilesResult{Version: doc.Version, FramesScored: len(doc.Frames), Pooled: doc.Pooled,
+		Aggregate: doc.Aggregate, Frames: doc.Frames}, nil
+}

@@ -150,6 +150,7 @@ func (s *Server) addTools() {
 		Description: "Every feature extractor this build computes (libvmaf's names: integer and float VIF/ADM/motion, psnr, float_ssim, float_ms_ssim, cambi, ciede, psnr_hvs, moments, SpEED, ...), each with the metrics it reports and its options (type, default, range, whether a non-default value renames the outputs). A run's extra metrics are chosen when it starts (the element's features property, vmaf-score --feature); vmaf_features shows the active ones.",
 		Annotations: readOnly("List VMAF feature extractors"),
 	}, s.toolListExtractors)
+	s.addWorstTool()
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -90,8 +90,6 @@ func NewTarget(cfg Config) (*Target, error) {
 		features: append([]string(nil), cfg.Features...),
 		tickets:  make(map[uint64]*pipeline.Ticket),
 	}
-	t.worst.cap = maxWorst
-	t.stopWorst = cfg.Runner.Subscribe(t.worst.add)
 	return t, nil
 }
 

@@ -24,16 +24,15 @@ type Target struct {
 	engine   string
 	features []string
 
-	worst     worstFrames
-	stopWorst func()
-
 	mu      sync.Mutex
 	tickets map[uint64]*pipeline.Ticket // pause and resume, by id
 	order   []uint64                    // tickets' ids, oldest first
 }
 
 // Close stops following the Runner.
-func (t *Target) Close() { t.stopWorst() }
+// The Target follows nothing of its own (the worst frames are the
+// Runner's), so there is nothing to stop.
+func (t *Target) Close() {}
 
 // Status implements control.Target.
 func (t *Target) Status() control.Status { return convertStatus(t.r.Status(), t.engine) }
@@ -65,7 +64,7 @@ func (t *Target) Scores(last, worst int) control.Scores {
 		sc.Records = append(sc.Records, convertRecord(r))
 	}
 	if worst > 0 {
-		sc.Worst = t.worst.list(worst)
+		sc.Worst = t.worstRecords(worst)
 	}
 	for _, p := range t.r.Pooled() {
 		sc.Pooled = append(sc.Pooled, control.Pooled{Name: p.Name, Count: p.Count, Min: p.Min, Max: p.Max, Mean: p.Mean, HarmonicMean: p.HarmonicMean})

@@ -98,6 +98,11 @@ func newScoring(r *Runner, format *vmaf.Picture) (*scoring, error) {
 		return nil, fmt.Errorf("pipeline: start scorer: %w", err)
 	}
 	s.sc = sc
+	// An engine that copies the pictures at submission and reports at
+	// the end would have them all held until then: it gets no images.
+	if x, ok := sc.(interface{ ResultsAsScored() bool }); ok && !x.ResultsAsScored() {
+		s.holdScored = false
+	}
 	return s, nil
 }
 

@@ -1,0 +1,320 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+func TestMCPFilesArgs(t *testing.T) {
+	tests := []struct {
+		args []string
+		want mcpFilesConfig
+		err  string
+	}{
+		{args: nil, want: mcpFilesConfig{jobs: 1}},
+		{args: []string{"--allow", "/a", "--allow=/b", "--output-dir", "/o", "--jobs=2", "--threads", "4"},
+			want: mcpFilesConfig{allow: []string{"/a", "/b"}, outputDir: "/o", jobs: 2, threads: 4}},
+		{args: []string{"--help"}, want: mcpFilesConfig{jobs: 1, help: true}},
+		{args: []string{"--allow"}, err: "--allow needs an argument"},
+		{args: []string{"--allow="}, err: "--allow needs a directory"},
+		{args: []string{"--jobs", "0"}, err: "between 1 and 8"},
+		{args: []string{"--jobs", "9"}, err: "between 1 and 8"},
+		{args: []string{"--threads", "x"}, err: "should be an integer"},
+		{args: []string{"--threads", "257"}, err: "at most 256"},
+		{args: []string{"--allo", "/a"}, err: `unknown option "--allo"`},
+		{args: []string{"-r", "ref.y4m"}, err: `unknown option "-r"`},
+	}
+	for _, tc := range tests {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			c, err := parseMCPFilesArgs(tc.args)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("error %v, want one saying %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Join(c.allow, ":") != strings.Join(tc.want.allow, ":") || c.outputDir != tc.want.outputDir ||
+				c.jobs != tc.want.jobs || c.threads != tc.want.threads || c.help != tc.want.help {
+				t.Errorf("got %+v, want %+v", *c, tc.want)
+			}
+		})
+	}
+}
+
+func TestMCPFilesOutputName(t *testing.T) {
+	for name, want := range map[string]string{
+		"run.json":                         "",
+		"a b.json":                         "",
+		"../run.json":                      "not a plain file name",
+		"/tmp/run.json":                    "not a plain file name",
+		"sub/run.json":                     "not a plain file name",
+		".json":                            "may not start with a dot",
+		".hidden.json":                     "may not start with a dot",
+		"run.txt":                          "does not end in .json",
+		"run":                              "does not end in .json",
+		strings.Repeat("x", 300) + ".json": "more than 255",
+	} {
+		err := checkOutputName(name)
+		if (err == nil) != (want == "") || err != nil && !strings.Contains(err.Error(), want) {
+			t.Errorf("checkOutputName(%q) = %v, want %q", name, err, want)
+		}
+	}
+}
+
+// filesSession serves `vmaf-score mcp` in this process and connects a
+// go-sdk client to it; progress notifications are collected.
+type filesSession struct {
+	srv *filesServer
+	cs  *mcp.ClientSession
+	mu  sync.Mutex
+	got []*mcp.ProgressNotificationParams
+}
+
+func startFiles(t *testing.T, args ...string) *filesSession {
+	t.Helper()
+	c, err := parseMCPFilesArgs(args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := newFilesServer(c, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs := &filesSession{srv: srv}
+	st, ct := mcp.NewInMemoryTransports()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.mcp.Run(ctx, st) }()
+	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, &mcp.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
+			fs.mu.Lock()
+			fs.got = append(fs.got, r.Params)
+			fs.mu.Unlock()
+		},
+	})
+	if fs.cs, err = client.Connect(context.Background(), ct, nil); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		fs.cs.Close()
+		cancel()
+		<-done
+		srv.close()
+	})
+	return fs
+}
+
+func (fs *filesSession) call(t *testing.T, ctx context.Context, args map[string]any, progress bool) (scoreFilesResult, string, error) {
+	t.Helper()
+	p := &mcp.CallToolParams{Name: toolScoreFiles, Arguments: args}
+	if progress {
+		p.SetProgressToken("t1")
+	}
+	res, err := fs.cs.CallTool(ctx, p)
+	if err != nil {
+		return scoreFilesResult{}, "", err
+	}
+	if res.IsError {
+		return scoreFilesResult{}, res.Content[0].(*mcp.TextContent).Text, nil
+	}
+	var out scoreFilesResult
+	data, _ := json.Marshal(res.StructuredContent)
+	if err := json.Unmarshal(data, &out); err != nil {
+		t.Fatalf("structured content %s: %v", data, err)
+	}
+	return out, "", nil
+}
+
+// A golden pair scores over MCP as on the command line, frame by frame,
+// and its pooled scores are the command line's.
+func TestMCPFilesScoresAsCLI(t *testing.T) {
+	ref, dist := goldenY4M(t, smallRef), goldenY4M(t, smallDist)
+	want, _ := scoreJSON(t, "-r", ref, "-d", dist) // with psnr
+	fs := startFiles(t, "--allow", filepath.Dir(ref), "--allow", filepath.Dir(dist))
+	got, toolErr, err := fs.call(t, context.Background(), map[string]any{"reference": ref, "distorted": dist, "features": []string{"psnr"}}, false)
+	if err != nil || toolErr != "" {
+		t.Fatalf("call: %v %s", err, toolErr)
+	}
+	if got.FramesScored != len(want.Frames) || len(got.Frames) != len(want.Frames) || got.ResultFile != "" {
+		t.Fatalf("%d frames scored, %d returned, file %q; want %d inline", got.FramesScored, len(got.Frames), got.ResultFile, len(want.Frames))
+	}
+	for i, f := range want.Frames {
+		for name, v := range f.Metrics {
+			if g := got.Frames[i].Metrics[name]; g == nil || *g != v {
+				t.Fatalf("frame %d %s: %v, want %v", i, name, g, v)
+			}
+		}
+	}
+	for name, stats := range want.Pooled {
+		for k, v := range stats {
+			if g := got.Pooled[name][k]; g == nil || *g != v {
+				t.Errorf("pooled %s %s: %v, want %v", name, k, g, v)
+			}
+		}
+	}
+	if s := got.Scores["vmaf"]; s == nil || *s != want.Pooled["vmaf"]["mean"] {
+		t.Errorf("score %v, want %v", s, want.Pooled["vmaf"]["mean"])
+	}
+	if got.Reference != ref || got.Distorted != dist {
+		t.Errorf("files %q %q", got.Reference, got.Distorted)
+	}
+	// The file the frames went through is gone; the directory is empty.
+	if ents, _ := os.ReadDir(fs.srv.outDir); len(ents) != 0 {
+		t.Errorf("output directory holds %d files", len(ents))
+	}
+
+	// With output the file stays, in the output directory, and holds
+	// what the command line writes.
+	got, toolErr, err = fs.call(t, context.Background(), map[string]any{"reference": ref, "distorted": dist, "features": []string{"psnr"}, "output": "kept.json"}, false)
+	if err != nil || toolErr != "" {
+		t.Fatalf("call: %v %s", err, toolErr)
+	}
+	if got.ResultFile != filepath.Join(fs.srv.outDir, "kept.json") || got.Frames != nil {
+		t.Fatalf("result file %q, %d frames inline", got.ResultFile, len(got.Frames))
+	}
+	sameScores(t, readLog(t, got.ResultFile), want)
+}
+
+// Bad requests get tool errors naming the argument and the reason, and
+// the server goes on serving.
+func TestMCPFilesRefusals(t *testing.T) {
+	ref, dist := goldenY4M(t, smallRef), goldenY4M(t, smallDist)
+	allowed := t.TempDir()
+	local := filepath.Join(allowed, "ref.y4m")
+	if err := os.Link(ref, local); err != nil {
+		data, err := os.ReadFile(ref)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(local, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	outside := filepath.Join(t.TempDir(), "model.json")
+	os.WriteFile(outside, []byte("{}"), 0o644)
+	notVideo := filepath.Join(allowed, "notes.txt")
+	os.WriteFile(notVideo, []byte("not a video"), 0o644)
+	if err := os.Symlink(dist, filepath.Join(allowed, "dist.y4m")); err != nil {
+		t.Fatal(err)
+	}
+	fs := startFiles(t, "--allow", allowed)
+
+	tests := []struct {
+		name string
+		args map[string]any
+		want string
+	}{
+		{"reference outside", map[string]any{"reference": ref, "distorted": local}, "reference: " + ref + ": outside the allowed directories"},
+		{"link leading out", map[string]any{"reference": local, "distorted": filepath.Join(allowed, "dist.y4m")}, "distorted: " + filepath.Join(allowed, "dist.y4m") + ": outside"},
+		{"relative", map[string]any{"reference": "ref.y4m", "distorted": local}, "not an absolute path"},
+		{"missing", map[string]any{"reference": filepath.Join(allowed, "none.y4m"), "distorted": local}, "none.y4m: no such file"},
+		{"unknown model", map[string]any{"reference": local, "distorted": local, "models": []string{"version=vmaf_v9"}}, `models: "version=vmaf_v9": unknown model`},
+		{"model file outside", map[string]any{"reference": local, "distorted": local, "models": []string{"path=" + outside}}, "model path outside the allowed directories"},
+		{"bad model option", map[string]any{"reference": local, "distorted": local, "models": []string{"version=vmaf_v0.6.1:nosuch=1"}}, "nosuch"},
+		{"unknown feature", map[string]any{"reference": local, "distorted": local, "features": []string{"nosuch"}}, "invalid arguments: --feature"},
+		{"raw without height", map[string]any{"reference": local, "distorted": local, "width": 16}, "raw .yuv input needs all of"},
+		{"output with a directory", map[string]any{"reference": local, "distorted": local, "output": "../x.json"}, "not a plain file name"},
+		{"not a video", map[string]any{"reference": notVideo, "distorted": local}, notVideo},
+		{"threads out of range", map[string]any{"reference": local, "distorted": local, "threads": 1000}, "threads"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, toolErr, err := fs.call(t, context.Background(), tc.args, false)
+			if err != nil {
+				t.Fatalf("protocol error %v, want a tool error", err)
+			}
+			if !strings.Contains(toolErr, tc.want) {
+				t.Fatalf("tool error %q, want one saying %q", toolErr, tc.want)
+			}
+			t.Log(toolErr)
+		})
+	}
+	// Still serving.
+	got, toolErr, err := fs.call(t, context.Background(), map[string]any{"reference": local, "distorted": local}, false)
+	if err != nil || toolErr != "" || got.FramesScored == 0 {
+		t.Fatalf("after the refusals: %v %q %+v", err, toolErr, got)
+	}
+
+	// Without --allow nothing is read.
+	none := startFiles(t)
+	if _, toolErr, _ := none.call(t, context.Background(), map[string]any{"reference": local, "distorted": local}, false); !strings.Contains(toolErr, "none is allowed") {
+		t.Errorf("without --allow: %q", toolErr)
+	}
+}
+
+// A long run sends progress and stops when the client cancels, leaving
+// no goroutine behind; a second run waits for no one.
+func TestMCPFilesProgressAndCancel(t *testing.T) {
+	ref := goldenY4M(t, smallRef)
+	// Decoded by FFmpeg: the run the decoder's goroutine must leave too.
+	long := ffmpeg(t, "mcp-long.mkv", "-stream_loop", "400", "-i", ref, "-c:v", "ffv1")
+	fs := startFiles(t, "--allow", filepath.Dir(long), "--allow", filepath.Dir(ref))
+
+	got, toolErr, err := fs.call(t, context.Background(), map[string]any{"reference": long, "distorted": long, "frame_cnt": 300}, true)
+	if err != nil || toolErr != "" || got.FramesScored != 300 {
+		t.Fatalf("call: %v %q, %d frames", err, toolErr, got.FramesScored)
+	}
+	fs.mu.Lock()
+	notes := fs.got
+	fs.got = nil
+	fs.mu.Unlock()
+	if len(notes) == 0 {
+		t.Fatal("no progress notifications")
+	}
+	for i, n := range notes {
+		if n.ProgressToken != "t1" || n.Total != 300 || n.Progress > 300 || i > 0 && n.Progress <= notes[i-1].Progress {
+			t.Errorf("progress %d: %+v", i, n)
+		}
+	}
+
+	before := runtime.NumGoroutine()
+	ctx, cancel := context.WithCancel(context.Background())
+	errc := make(chan error, 1)
+	go func() {
+		_, _, err := fs.call(t, ctx, map[string]any{"reference": long, "distorted": long}, true)
+		errc <- err
+	}()
+	waitFor(t, 10*time.Second, "progress", func() bool { fs.mu.Lock(); defer fs.mu.Unlock(); return len(fs.got) > 0 })
+	cancel()
+	cancelled := time.Now()
+	if err := <-errc; err == nil {
+		t.Fatal("the cancelled call returned a result")
+	}
+	// The server's side: the run stops, its slot is free, and the
+	// decoders and the engine's workers are gone.
+	waitFor(t, 10*time.Second, "the run to stop", func() bool { return len(fs.srv.slots) == 0 })
+	stopped := time.Since(cancelled)
+	waitFor(t, 10*time.Second, "the goroutines to end", func() bool { return runtime.NumGoroutine() <= before })
+	fs.mu.Lock()
+	last := fs.got[len(fs.got)-1]
+	fs.mu.Unlock()
+	t.Logf("%d progress notifications for 300 frames; cancelled at frame %v of 3208, stopped %v later", len(notes), last.Progress, stopped)
+	if last.Progress >= 3200 {
+		t.Errorf("the run went to its end (%v frames) before stopping", last.Progress)
+	}
+	if ents, _ := os.ReadDir(fs.srv.outDir); len(ents) != 0 {
+		t.Errorf("the cancelled run left %d files", len(ents))
+	}
+}
+
+func waitFor(t *testing.T, d time.Duration, what string, cond func() bool) {
+	t.Helper()
+	for end := time.Now().Add(d); !cond(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatalf("waited %v for %s", d, what)
+		}
+	}
+}

@@ -126,7 +126,7 @@ func score(ctx context.Context, s *settings, stdout, stderr io.Writer) error {
 	}
 	if s.output != "" {
 		f := ref.format()
-		opts := report.Options{Format: s.format, Width: f.Width, Height: f.Height}
+		opts := s.reportOptions(report.Options{Format: s.format, Width: f.Width, Height: f.Height})
 		switch {
 		case s.output == "-":
 			j.out = report.NewWriter(stdout, opts)

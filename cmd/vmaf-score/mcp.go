@@ -37,6 +37,8 @@ func (j *job) newRunnerSink() (sink, error) {
 		PauseMode:    pipeline.PauseBlock, // a paused run stops reading, it skips nothing
 		MaxHeld:      -1,                  // the inputs' buffers cover what the Runner holds
 		OnApplied:    j.onApplied(),
+		WorstFrames:  j.s.worstFramesOr(),
+		Analytics:    j.s.live, // shared with the control plane
 	})
 	if err != nil {
 		return nil, err

@@ -6,7 +6,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/vmafsink/vmafsink/analytics"
 	"github.com/vmafsink/vmafsink/internal/plot"
+	"github.com/vmafsink/vmafsink/pipeline"
 	"github.com/vmafsink/vmafsink/report"
 )
 
@@ -48,6 +50,11 @@ type settings struct {
 	mcpTokenFile  string   // bearer token file for --mcp-http
 	mcpMaxClients int      // 0: the control plane's default
 	modelDirs     []string // directories whose model files an agent may swap in
+	// worstFrames is --worst-frames; nil: pipeline.DefaultWorstFrames.
+	worstFrames *int
+	// live is the analytics the run keeps (--pool-percentiles,
+	// --window-*, --alert-*); the zero value keeps none.
+	live analytics.Config
 	// onProgress, set by vmaf-score mcp, is told of every frame read and
 	// the total when known (0 when not).
 	onProgress func(done, total int)
@@ -199,6 +206,45 @@ var options = []option{
 		}},
 	{0, "model-dir", "DIR", "with --mcp-uds or --mcp-http: a directory whose model files an agent may swap in (repeatable)",
 		func(s *settings, v string) error { s.modelDirs = append(s.modelDirs, v); return nil }},
+	{0, "worst-frames", "N", fmt.Sprintf("with --mcp-uds or --mcp-http: keep the N worst frames' pictures, downscaled, for vmaf_worst_frames (default %d, 0: none, at most %d)", pipeline.DefaultWorstFrames, pipeline.MaxWorstRecords),
+		func(s *settings, v string) error {
+			var n int
+			if err := parseUint(v, "--worst-frames", &n); err != nil {
+				return err
+			}
+			if n > pipeline.MaxWorstRecords {
+				return invalid(v, "--worst-frames", fmt.Sprintf("at most %d", pipeline.MaxWorstRecords))
+			}
+			s.worstFrames = &n
+			return nil
+		}},
+	{0, "pool-percentiles", "P,P,...", "add these percentiles (0-100) of each model's score to the pooled metrics, as p1, p5, ... (e.g. 1,5,10,50)",
+		func(s *settings, v string) error {
+			ps, err := analytics.ParsePercentiles(v)
+			if err != nil {
+				return invalid(v, "--pool-percentiles", "percentiles between 0 and 100 separated by commas")
+			}
+			s.live.Percentiles = ps
+			return nil
+		}},
+	{0, "window-frames", "N", "a window of the score's statistics over the last N scored frames, every --window-step frames (\"windows\" in the output)",
+		func(s *settings, v string) error { return parseUint(v, "--window-frames", &s.live.WindowFrames) }},
+	{0, "window-duration", "D", "windows over D of running time instead, tumbling (2s, 500ms, or seconds)",
+		func(s *settings, v string) error {
+			d, err := parseWindowDuration(v)
+			s.live.WindowDuration = d
+			return err
+		}},
+	{0, "window-step", "N", "with --window-frames: a window every N scored frames (default: N of --window-frames, tumbling)",
+		func(s *settings, v string) error { return parseUint(v, "--window-step", &s.live.WindowStep) }},
+	{0, "alert-threshold", "SCORE", "report a quality drop when the score stays below SCORE (on stderr and in the output; exit status unchanged)",
+		func(s *settings, v string) error {
+			x, err := parseThreshold(v)
+			s.live.AlertThreshold = x
+			return err
+		}},
+	{0, "alert-frames", "N", "with --alert-threshold: consecutive scored frames below it that make a drop (default 1)",
+		func(s *settings, v string) error { return parseUint(v, "--alert-frames", &s.live.AlertFrames) }},
 	{0, "list-features", "", "list the feature extractors, their options and outputs, and exit",
 		func(s *settings, _ string) error { s.listFeatures = true; return nil }},
 	{0, "progress", "", "show the progress line even when stderr is not a terminal",
@@ -365,10 +411,13 @@ func (s *settings) check() error {
 	if s.mcpTokenFile != "" && s.mcpHTTP == "" {
 		return usagef("--mcp-http-token-file needs --mcp-http")
 	}
+	if s.worstFrames != nil && s.mcpSocket == "" && s.mcpHTTP == "" {
+		return usagef("--worst-frames needs --mcp-uds or --mcp-http")
+	}
 	if s.plot != "" && s.noPrediction {
 		return usagef("--plot draws the models' scores, which --no_prediction leaves out")
 	}
-	return nil
+	return s.checkLive()
 }
 
 // writeUsage prints the option list.

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/vmafsink/vmafsink/analytics"
 	"github.com/vmafsink/vmafsink/internal/plot"
 	"github.com/vmafsink/vmafsink/pipeline"
 	"github.com/vmafsink/vmafsink/report"
@@ -25,6 +26,9 @@ type plotData struct {
 	swaps    []plot.Swap
 	pauses   []plot.Pause
 	pausedAt int // the first pair after the pause in effect, -1 when running
+
+	threshold float64     // the alert threshold; 0 without alerts
+	drops     []plot.Drop // the quality drops that ended
 }
 
 func newPlotData() *plotData { return &plotData{byKey: map[string]int{}, pausedAt: -1} }
@@ -61,6 +65,17 @@ func (p *plotData) add(index int, models []*vmaf.Model, keys *report.ModelKeys, 
 	}
 }
 
+// alert records a quality drop once it has ended (at the end of the
+// stream at the latest).
+func (p *plotData) alert(a analytics.Alert) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.threshold = a.Threshold
+	if a.State == analytics.AlertEnd {
+		p.drops = append(p.drops, plot.Drop{First: a.First, Last: a.Last})
+	}
+}
+
 // applied follows the Runner's pauses and resumes (pipeline.Config's
 // OnApplied); next is the first pair after the command.
 func (p *plotData) applied(kind pipeline.CommandKind, next int) {
@@ -88,7 +103,7 @@ func (j *job) onApplied() func(pipeline.CommandKind, int) {
 func (p *plotData) data(title string) plot.Data {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	d := plot.Data{Title: title, Series: p.series, Swaps: p.swaps, Pauses: p.pauses}
+	d := plot.Data{Title: title, Series: p.series, Swaps: p.swaps, Pauses: p.pauses, Threshold: p.threshold, Drops: p.drops}
 	if p.pausedAt >= 0 {
 		d.Pauses = append(d.Pauses, plot.Pause{From: p.pausedAt, To: -1})
 	}

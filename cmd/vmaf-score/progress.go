@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -20,6 +21,10 @@ type progress struct {
 	// report, when set, is told of every frame (vmaf-score mcp's
 	// progress notifications); it must not block.
 	report func(done, total int)
+	// note, when set, adds to the line (the open quality drop); mu
+	// keeps the alert lines printed from the scoring goroutine whole.
+	note func() string
+	mu   sync.Mutex
 }
 
 func newProgress(w io.Writer, total int) *progress {
@@ -50,7 +55,9 @@ func (p *progress) update(done int) {
 		return
 	}
 	p.last = t
+	p.mu.Lock()
 	fmt.Fprintf(p.w, "\r%s\033[K", p.line(done, t))
+	p.mu.Unlock()
 }
 
 // finish draws the final line and ends it.
@@ -58,10 +65,19 @@ func (p *progress) finish(done int) {
 	if p.w == nil {
 		return
 	}
+	p.mu.Lock()
 	fmt.Fprintf(p.w, "\r%s\033[K\n", p.line(done, p.now()))
+	p.mu.Unlock()
 }
 
 func (p *progress) line(done int, t time.Time) string {
+	if p.note != nil {
+		return p.bareLine(done, t) + p.note()
+	}
+	return p.bareLine(done, t)
+}
+
+func (p *progress) bareLine(done int, t time.Time) string {
 	el := t.Sub(p.start).Seconds()
 	fps := 0.0
 	if el > 0 {

@@ -33,6 +33,8 @@ type job struct {
 	outFile   *os.File       // the pipe or terminal -o names, if it does
 	results   results
 	plot      *plotData // nil without --plot
+	live      *liveRun  // nil without the analytics options
+	prog      *progress
 }
 
 // loadModels reads the -m specs; without any, libvmaf's default.
@@ -114,6 +116,7 @@ type results struct {
 	scored  atomic.Int64
 	err     error     // the first output error
 	plot    *plotData // nil without --plot
+	live    *liveRun  // fed the first model's score, when the job feeds it
 }
 
 func (rs *results) add(r *vmaf.Result) { rs.write(r, "") }
@@ -132,6 +135,9 @@ func (rs *results) write(r *vmaf.Result, model string) {
 	pm, sw, swapped := rs.keys.Rename(r.Index, r.Models, r.Metrics)
 	if rs.plot != nil {
 		rs.plot.add(r.Index, r.Models, &rs.keys, pm, sw, swapped)
+	}
+	if rs.live != nil {
+		rs.addLive(r, pm)
 	}
 	rs.pooled = vmaf.Result{Index: r.Index, Models: r.Models, Metrics: pm}
 	rs.pool.Add(&rs.pooled)
@@ -238,6 +244,9 @@ func (j *job) run(ctx context.Context) error {
 		return err
 	}
 	defer sk.close()
+	if err := j.startLiveFor(sk); err != nil {
+		return err
+	}
 
 	al := &aligner{ref: j.ref, dist: j.dist, refName: s.ref, distName: s.dist, byPTS: s.align == "pts"}
 	defer al.release()
@@ -249,6 +258,10 @@ func (j *job) run(ctx context.Context) error {
 	}
 
 	prog := j.progress()
+	j.prog = prog
+	if j.live != nil && s.live.AlertThreshold > 0 {
+		prog.note = j.live.activeAlert
+	}
 	var stopErr error
 	n := 0
 	for ; s.frameCnt == 0 || n < s.frameCnt; n++ {
@@ -269,6 +282,7 @@ func (j *job) run(ctx context.Context) error {
 			stopErr = err
 			break
 		}
+		j.live.submitted(n, r)
 		if err := sk.submit(r, d); err != nil {
 			stopErr = err
 			break
@@ -281,6 +295,7 @@ func (j *job) run(ctx context.Context) error {
 	if n == 0 && stopErr == nil {
 		stopErr = errNoFrames
 	}
+	j.live.finish()
 	prog.finish(n)
 	if j.out != nil {
 		for _, m := range sk.aggregates() {

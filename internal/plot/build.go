@@ -19,6 +19,8 @@ import (
 var (
 	markColor  = color.Gray{Y: 90}
 	pauseShade = color.NRGBA{R: 160, G: 160, B: 160, A: 70}
+	dropShade  = color.NRGBA{R: 230, G: 60, B: 40, A: 45}
+	alertColor = color.RGBA{R: 200, G: 30, B: 20, A: 255}
 )
 
 // build lays the plot out: the score lines first, the means over them,
@@ -28,6 +30,10 @@ func build(d Data) (*plot.Plot, error) {
 		return nil, err
 	}
 	xmin, xmax, ymin, ymax := extent(d.Series)
+	if d.Threshold > 0 {
+		// The threshold is in view even when every score is above it.
+		ymin, ymax = min(ymin, d.Threshold), max(ymax, d.Threshold)
+	}
 	// Room above the highest score for the legend (two entries a model),
 	// below the lowest for the marks' labels, and at least a point of
 	// range so a flat series is not drawn on the frame.
@@ -52,6 +58,16 @@ func build(d Data) (*plot.Plot, error) {
 
 	for _, pa := range d.Pauses {
 		if err := addPause(p, pa, x1, ymin, ymax); err != nil {
+			return nil, err
+		}
+	}
+	for _, dr := range d.Drops {
+		if err := addDrop(p, dr, ymin, ymax); err != nil {
+			return nil, err
+		}
+	}
+	if d.Threshold > 0 {
+		if err := addThreshold(p, d.Threshold, x0, x1); err != nil {
 			return nil, err
 		}
 	}
@@ -216,6 +232,33 @@ func addPause(p *plot.Plot, pa Pause, xEnd, ymin, ymax float64) error {
 	}
 	lb.Offset = vg.Point{X: vg.Points(3), Y: vg.Points(15)}
 	p.Add(poly, lb)
+	return nil
+}
+
+// addDrop shades the frames of a quality drop.
+func addDrop(p *plot.Plot, dr Drop, ymin, ymax float64) error {
+	from, to := float64(dr.First)-0.5, float64(dr.Last)+0.5
+	poly, err := plotter.NewPolygon(plotter.XYs{{X: from, Y: ymin}, {X: to, Y: ymin}, {X: to, Y: ymax}, {X: from, Y: ymax}})
+	if err != nil {
+		return fmt.Errorf("plot: %w", err)
+	}
+	poly.Color = dropShade
+	poly.LineStyle.Width = 0
+	p.Add(poly)
+	return nil
+}
+
+// addThreshold draws the alert threshold across the plot, dotted.
+func addThreshold(p *plot.Plot, th, x0, x1 float64) error {
+	l, err := plotter.NewLine(plotter.XYs{{X: x0, Y: th}, {X: x1, Y: th}})
+	if err != nil {
+		return fmt.Errorf("plot: %w", err)
+	}
+	l.Color = alertColor
+	l.Width = vg.Points(1)
+	l.Dashes = []vg.Length{vg.Points(1.5), vg.Points(2)}
+	p.Add(l)
+	p.Legend.Add(fmt.Sprintf("alert threshold %s", strconv.FormatFloat(th, 'f', -1, 64)), l)
 	return nil
 }
 

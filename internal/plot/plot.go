@@ -69,6 +69,16 @@ type Data struct {
 	// Worst is how many of the lowest-scoring frames get a label with
 	// their index and score (0: DefaultWorst; negative: none).
 	Worst int
+	// Threshold, when above 0, is the alert threshold, drawn across the
+	// plot; Drops are the quality drops below it, shaded.
+	Threshold float64
+	Drops     []Drop
+}
+
+// Drop is a quality drop: frames First to Last scored below the alert
+// threshold.
+type Drop struct {
+	First, Last int
 }
 
 // DefaultWorst is how many worst frames are labelled by default.

@@ -40,6 +40,7 @@ type settings struct {
 	backpressure       pipeline.Backpressure
 	maxPending         uint
 	maxLead            uint // 0: no lead limit
+	worstFrames        uint // worst frames kept with pictures (worst.go)
 	mcpUDS             string
 	mcpHTTP            string // loopback HOST:PORT
 	mcpHTTPTokenFile   string
@@ -80,6 +81,7 @@ func defaultSettings() settings {
 		frameMessage:  true,
 		maxPending:    pipeline.DefaultMaxPending,
 		maxLead:       pipeline.DefaultMaxLead,
+		worstFrames:   pipeline.DefaultWorstFrames,
 		mcpMaxClients: 32,
 		mcpAllowGID:   -1,
 
@@ -215,6 +217,11 @@ var ownProperties = []property{
 			"this pad's frames first, the wait is given up once and only max-pending applies until the next flush. "+
 			"Pads with a live source upstream never wait at the lead (0: no lead limit)",
 		0, 100000, pipeline.DefaultMaxLead, func(s *settings) *uint { return &s.maxLead }),
+	uintProperty("worst-frames", "Worst frames",
+		"With the control plane on (mcp-uds or mcp-http): keep the pictures of this many lowest-scoring frames so far, "+
+			"downscaled to at most 640 px wide, for vmaf_worst_frames (0: none). A scored pair's buffers then go back "+
+			"when its score is known, one frame later",
+		0, pipeline.MaxWorstRecords, pipeline.DefaultWorstFrames, func(s *settings) *uint { return &s.worstFrames }),
 	{
 		name: "mcp-uds",
 		spec: func() *glib.ParamSpec {

@@ -108,6 +108,7 @@ func newRunner(e *vmafSink, s settings, model *vmaf.Model, features []string, ap
 		PauseMode:       s.pauseMode,
 		MaxPending:      int(s.maxPending),
 		MaxLead:         s.leadLimit(),
+		WorstFrames:     s.worstFramesKept(),
 		PauseBlockLimit: time.Duration(s.pauseBlockLimit) * time.Millisecond,
 		OnPauseExpired: func(next int) {
 			e.warn(fmt.Sprintf("block pause ended by pause-block-limit (%d ms) at frame %d; scoring resumed", s.pauseBlockLimit, next),

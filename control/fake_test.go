@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sync"
 	"time"
+
+	"github.com/vmafsink/vmafsink/analytics"
 )
 
 // fakeTarget is a scripted measurement: tests push frames with frame()
@@ -26,6 +28,7 @@ type fakeTarget struct {
 	chanSize int                // Records channel capacity
 	keep     int                // records Scores can return (0: all)
 	models   func(context.Context) (ModelList, error)
+	mon      *analytics.Monitor // set before Start to configure analytics
 
 	subMu sync.Mutex
 	subs  []chan Record
@@ -33,7 +36,26 @@ type fakeTarget struct {
 }
 
 func newFake() *fakeTarget {
-	return &fakeTarget{state: StateRunning, mode: PauseSkip, model: "vmaf", cmds: map[uint64]*Command{}, capacity: 4, applied: make(chan struct{})}
+	mon, _ := analytics.New(analytics.Config{})
+	return &fakeTarget{state: StateRunning, mode: PauseSkip, model: "vmaf", cmds: map[uint64]*Command{}, capacity: 4, applied: make(chan struct{}), mon: mon}
+}
+
+func (f *fakeTarget) Analytics() *analytics.Monitor { return f.mon }
+
+func (f *fakeTarget) Range(from, to int64, limit int) []Record {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	kept := f.records
+	if f.keep > 0 && len(kept) > f.keep {
+		kept = kept[len(kept)-f.keep:]
+	}
+	var out []Record
+	for _, r := range kept {
+		if r.Frame >= from && r.Frame <= to && len(out) < limit {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 func (f *fakeTarget) Status() Status {
@@ -173,6 +195,7 @@ func (f *fakeTarget) frame(score float64) Record {
 	}
 	f.records = append(f.records, r)
 	f.mu.Unlock()
+	f.mon.Add(analytics.Sample{Index: int(idx), RunningTime: time.Duration(idx) * 40 * time.Millisecond, Model: r.Model, Score: score})
 
 	f.subMu.Lock()
 	for _, ch := range f.subs {

@@ -83,6 +83,10 @@ func (s *Server) promptMonitor(_ context.Context, req *mcp.GetPromptRequest) (*m
 	for _, w := range st.Warnings {
 		fmt.Fprintf(&b, "Warning: %s\n", w)
 	}
+	if cfg := s.target.Analytics().Config(); cfg.AlertThreshold > 0 {
+		b.WriteString(monitorAlertSteps(cfg))
+		return &mcp.GetPromptResult{Description: "Monitor live VMAF scores", Messages: []*mcp.PromptMessage{userText(b.String())}}, nil
+	}
 	fmt.Fprintf(&b, `
 1. Subscribe to %s (each notification carries the frame record in _meta.record) or poll vmaf_score with last=%d.
 2. Flag a sustained drop when %d or more consecutive frames score below %.1f. Report its frame range, the lowest score and the pooled mean so far.

@@ -112,8 +112,8 @@ func (s *Server) receivingMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 
 func (s *Server) subscribe(_ context.Context, req *mcp.SubscribeRequest) error {
 	uri := req.Params.URI
-	if uri != liveURI && uri != statusURI {
-		return fmt.Errorf("unknown resource %q (subscribe to %s or %s)", uri, liveURI, statusURI)
+	if uri != liveURI && uri != statusURI && uri != windowURI && uri != alertsURI {
+		return fmt.Errorf("unknown resource %q (subscribe to %s, %s, %s or %s)", uri, liveURI, statusURI, windowURI, alertsURI)
 	}
 	if sess := s.lookup(req.Session); sess != nil {
 		s.mu.Lock()

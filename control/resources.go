@@ -23,6 +23,7 @@ func (s *Server) addResources() {
 		Description: "The same object as the vmaf_status tool. Subscribers are notified when the state, model, pause mode, pending commands or warnings change.",
 		MIMEType:    "application/json",
 	}, s.readStatus)
+	s.addAnalyticsResources()
 }
 
 func (s *Server) readLive(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
@@ -39,6 +40,7 @@ func (s *Server) readLive(_ context.Context, req *mcp.ReadResourceRequest) (*mcp
 func (s *Server) readStatus(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 	st := sanitizeStatus(s.target.Status())
 	st.Socket = s.path
+	s.statusAnalytics(&st)
 	return jsonResource(req.Params.URI, st)
 }
 

@@ -208,6 +208,7 @@ func (s *Server) start() error {
 	pprof.Do(context.Background(), pprof.Labels("vmafsink", "control"), func(context.Context) {
 		s.wg.Add(1)
 		go s.publish()
+		s.startAnalytics()
 		if s.ln != nil {
 			s.wg.Add(1)
 			go s.acceptLoop()

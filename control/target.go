@@ -3,6 +3,8 @@ package control
 import (
 	"context"
 	"time"
+
+	"github.com/vmafsink/vmafsink/analytics"
 )
 
 // Target is the measurement a Server exposes. Its methods are called from
@@ -36,6 +38,13 @@ type Target interface {
 	// receiver falls behind it drops the oldest records (the next
 	// Record.Dropped says how many).
 	Records(ctx context.Context) <-chan Record
+
+	// Analytics is the run's monitor: windows, percentiles, quality
+	// drops, health and every scored frame's score. Never nil.
+	Analytics() *analytics.Monitor
+	// Range returns the full records of frames from..to that are still
+	// kept (the recent span), oldest first, at most max of them.
+	Range(from, to int64, max int) []Record
 }
 
 // Run states.
@@ -82,6 +91,8 @@ type Status struct {
 	UptimeSeconds   float64     `json:"uptime_seconds" jsonschema:"seconds since the measurement started"`
 	Socket          string      `json:"socket" jsonschema:"path of this control socket"`
 	Warnings        []string    `json:"warnings,omitempty" jsonschema:"conditions an operator should act on, e.g. a model meant for another resolution"`
+	Health          string      `json:"health,omitempty" jsonschema:"health verdict: healthy, warning, critical or no_data (see vmaf_health for the evidence)"`
+	Alert           *Alert      `json:"alert,omitempty" jsonschema:"the open quality drop, if any"`
 }
 
 // SwapEvent records one applied model swap.
@@ -167,6 +178,10 @@ type Scores struct {
 	Worst   []Record `json:"worst,omitempty" jsonschema:"lowest-scoring frames so far, worst first"`
 	Pooled  []Pooled `json:"pooled" jsonschema:"running pooled statistics per metric"`
 	Capped  *Capped  `json:"capped,omitempty" jsonschema:"present when fewer records came back than last asked for although more frames were scored"`
+	// Window, Percentiles and History are the server's to fill in.
+	Window      *Window                 `json:"window,omitempty" jsonschema:"the latest window record, when windows are on"`
+	Percentiles map[string][]Percentile `json:"percentiles,omitempty" jsonschema:"whole-run percentiles of the per-frame score per model key, when configured (exact to 0.001)"`
+	History     *ScoreHistory           `json:"history,omitempty" jsonschema:"which frames' scores are kept, which in full, and for a from/to request which records are scores-only"`
 }
 
 // Capped says that a vmaf_score reply holds fewer records than asked.

@@ -57,8 +57,10 @@ func canonicalTool(name string) string {
 type noArgs struct{}
 
 type scoreArgs struct {
-	Last  int `json:"last,omitempty" jsonschema:"how many of the latest frame records to return (default 1)"`
-	Worst int `json:"worst,omitempty" jsonschema:"also return this many lowest-scoring frames so far (default 0)"`
+	Last  int    `json:"last,omitempty" jsonschema:"how many of the latest frame records to return (default 1)"`
+	Worst int    `json:"worst,omitempty" jsonschema:"also return this many lowest-scoring frames so far (default 0)"`
+	From  *int64 `json:"from,omitempty" jsonschema:"instead of last: the first frame of a range to read (with to, or the next 10000 frames)"`
+	To    *int64 `json:"to,omitempty" jsonschema:"instead of last: the last frame of a range to read (with from, or the 10000 frames up to it)"`
 }
 
 type swapArgs struct {
@@ -151,6 +153,7 @@ func (s *Server) addTools() {
 		Annotations: readOnly("List VMAF feature extractors"),
 	}, s.toolListExtractors)
 	s.addWorstTool()
+	s.addAnalyticsTools()
 }
 
 func ptr[T any](v T) *T { return &v }
@@ -158,6 +161,7 @@ func ptr[T any](v T) *T { return &v }
 func (s *Server) toolStatus(context.Context, *mcp.CallToolRequest, noArgs) (*mcp.CallToolResult, Status, error) {
 	st := sanitizeStatus(s.target.Status())
 	st.Socket = s.path
+	s.statusAnalytics(&st)
 	return nil, st, nil
 }
 
@@ -170,6 +174,13 @@ func (s *Server) toolListExtractors(context.Context, *mcp.CallToolRequest, noArg
 }
 
 func (s *Server) toolScore(_ context.Context, _ *mcp.CallToolRequest, in scoreArgs) (*mcp.CallToolResult, Scores, error) {
+	if in.From != nil || in.To != nil {
+		sc, err := s.scoreRange(in)
+		if err == nil {
+			s.scoreAnalytics(&sc)
+		}
+		return nil, sc, err
+	}
 	last := in.Last
 	if last == 0 {
 		last = 1
@@ -182,6 +193,7 @@ func (s *Server) toolScore(_ context.Context, _ *mcp.CallToolRequest, in scoreAr
 			sc.Capped = &Capped{Asked: last, Returned: n, Reason: fmt.Sprintf("only the latest %d of %d scored frames are kept (at most %d are returned)", n, scored, maxLast)}
 		}
 	}
+	s.scoreAnalytics(&sc)
 	return nil, sc, nil
 }
 

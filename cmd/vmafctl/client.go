@@ -146,12 +146,19 @@ func (s *session) close() { s.cs.Close() }
 // call runs a tool and decodes its structured result into out. A tool
 // error becomes an exitError with the code its text starts with.
 func (s *session) call(ctx context.Context, tool string, args map[string]any, out any) error {
+	_, err := s.callResult(ctx, tool, args, out)
+	return err
+}
+
+// callResult is call that also returns the whole result, for the content
+// blocks (images) beside the structured reply.
+func (s *session) callResult(ctx context.Context, tool string, args map[string]any, out any) (*mcp.CallToolResult, error) {
 	res, err := s.cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
 	if err != nil {
 		if ctx.Err() != nil {
-			return fail(exitTimeout, "%s: timed out waiting for the server", tool)
+			return nil, fail(exitTimeout, "%s: timed out waiting for the server", tool)
 		}
-		return fail(exitError, "%s: %v", tool, err)
+		return nil, fail(exitError, "%s: %v", tool, err)
 	}
 	if res.IsError {
 		text := contentText(res)
@@ -161,16 +168,16 @@ func (s *session) call(ctx context.Context, tool string, args map[string]any, ou
 				code = mapped
 			}
 		}
-		return fail(code, "%s", text)
+		return nil, fail(code, "%s", text)
 	}
 	b, err := json.Marshal(res.StructuredContent)
 	if err != nil {
-		return fail(exitError, "%s: %v", tool, err)
+		return nil, fail(exitError, "%s: %v", tool, err)
 	}
 	if err := json.Unmarshal(b, out); err != nil {
-		return fail(exitError, "%s: unexpected reply %s: %v", tool, b, err)
+		return nil, fail(exitError, "%s: unexpected reply %s: %v", tool, b, err)
 	}
-	return nil
+	return res, nil
 }
 
 func contentText(res *mcp.CallToolResult) string {

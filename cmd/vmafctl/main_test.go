@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vmafsink/vmafsink/analytics"
 	"github.com/vmafsink/vmafsink/control"
 )
 
@@ -24,10 +25,11 @@ type target struct {
 	finished bool
 	feed     chan control.Record
 	applied  chan struct{}
+	mon      *analytics.Monitor // see alerts_test.go
 }
 
 func newTarget() *target {
-	return &target{all: map[uint64]*control.Command{}, feed: make(chan control.Record, 256), applied: make(chan struct{})}
+	return &target{all: map[uint64]*control.Command{}, feed: make(chan control.Record, 256), applied: make(chan struct{}), mon: newMonitor(analytics.Config{})}
 }
 
 func (t *target) Status() control.Status {
@@ -113,6 +115,7 @@ func (t *target) frame(score float64) {
 	r := control.Record{Frame: idx, PTS: idx * 40e6, Model: "vmaf", Score: score}
 	t.records = append(t.records, r)
 	t.mu.Unlock()
+	t.mon.Add(analytics.Sample{Index: int(idx), RunningTime: time.Duration(idx) * 40 * time.Millisecond, Model: "vmaf", Score: score})
 	t.feed <- r
 }
 

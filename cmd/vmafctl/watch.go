@@ -32,7 +32,17 @@ func cmdWatch(ctx context.Context, g globals, args []string, stdout, stderr io.W
 	// through a buffer and count what does not fit.
 	feed := make(chan live, 1024)
 	var localDrops atomic.Uint64
+	alerts := make(chan control.Alert, 64)
 	opts := &mcp.ClientOptions{ResourceUpdatedHandler: func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) {
+		if req.Params.URI == alertsURI {
+			if a, ok := decodeAlert(req.Params.Meta); ok {
+				select {
+				case alerts <- a:
+				default:
+				}
+			}
+			return
+		}
 		if req.Params.URI != liveURI {
 			return
 		}
@@ -59,6 +69,11 @@ func cmdWatch(ctx context.Context, g globals, args []string, stdout, stderr io.W
 	if err != nil {
 		return report(stderr, fail(exitError, "subscribing to %s: %v", liveURI, err))
 	}
+	// Drops are marked when the server has alerts (a server without
+	// analytics refuses the subscription: nothing to mark).
+	subCtx, cancel = context.WithTimeout(ctx, g.timeout)
+	s.cs.Subscribe(subCtx, &mcp.SubscribeParams{URI: alertsURI})
+	cancel()
 	closed := make(chan struct{})
 	go func() {
 		s.cs.Wait()
@@ -72,6 +87,9 @@ func cmdWatch(ctx context.Context, g globals, args []string, stdout, stderr io.W
 		select {
 		case l := <-feed:
 			p.print(l)
+		case a := <-alerts:
+			p.alert(a)
+			n--
 		case <-closed:
 			p.end()
 			return report(stderr, fail(exitConnect, "the server closed the connection"))
@@ -124,6 +142,7 @@ type printer struct {
 	dropped  uint64         // reported by the server
 	local    *atomic.Uint64 // dropped here, when printing fell behind
 	drawn    bool
+	open     *control.Alert // the drop open, if any
 	sparkBuf strings.Builder
 }
 
@@ -151,6 +170,7 @@ func (p *printer) print(l live) {
 	if d := p.dropped + p.local.Load(); d > 0 {
 		line += fmt.Sprintf("  (%d dropped)", d)
 	}
+	line += p.alertMark()
 	if p.tty {
 		fmt.Fprintf(p.w, "\r\033[K%s", line)
 		p.drawn = true

@@ -1,0 +1,151 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vmafsink/vmafsink/analytics"
+	"github.com/vmafsink/vmafsink/control"
+)
+
+func newMonitor(cfg analytics.Config) *analytics.Monitor {
+	m, err := analytics.New(cfg)
+	if err != nil {
+		panic(err) // a test's own configuration
+	}
+	return m
+}
+
+func (t *target) Analytics() *analytics.Monitor { return t.mon }
+
+func (t *target) Range(from, to int64, limit int) []control.Record {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var out []control.Record
+	for _, r := range t.records {
+		if r.Frame >= from && r.Frame <= to && len(out) < limit {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// serveAlerts serves a target whose drops are 2 frames below 80.
+func serveAlerts(t *testing.T) (*target, string) {
+	t.Helper()
+	tg := newTarget()
+	tg.mon = newMonitor(analytics.Config{AlertThreshold: 80, AlertFrames: 2})
+	path := t.TempDir() + "/vmaf.sock"
+	s, err := control.Start(path, tg, control.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return tg, path
+}
+
+type result struct {
+	code     int
+	out, err string
+}
+
+func goVmafctl(t *testing.T, args ...string) <-chan result {
+	done := make(chan result, 1)
+	go func() {
+		var o, e bytes.Buffer
+		code := run(context.Background(), args, &o, &e)
+		done <- result{code, o.String(), e.String()}
+	}()
+	return done
+}
+
+func TestWaitAlert(t *testing.T) {
+	t.Run("drop begins", func(t *testing.T) {
+		tg, sock := serveAlerts(t)
+		done := goVmafctl(t, "-s", sock, "wait-alert", "-timeout", "10s")
+		tg.frame(95)
+		time.Sleep(300 * time.Millisecond) // let it subscribe; a drop open before counts too
+		for _, s := range []float64{50, 40, 95} {
+			tg.frame(s)
+		}
+		r := <-done
+		if r.code != exitOK || !strings.Contains(r.out, "drop 1 began at frame 1: 2 frames below 80.00 (min 40.000)") {
+			t.Errorf("wait-alert = %d\n%s%s", r.code, r.out, r.err)
+		}
+	})
+	t.Run("drop already open, json", func(t *testing.T) {
+		tg, sock := serveAlerts(t)
+		for _, s := range []float64{95, 50, 50} {
+			tg.frame(s)
+		}
+		r := <-goVmafctl(t, "-s", sock, "-json", "wait-alert")
+		if r.code != exitOK || !strings.Contains(r.out, `"state":"begin"`) || !strings.Contains(r.out, `"first_frame":1`) {
+			t.Errorf("wait-alert = %d\n%s%s", r.code, r.out, r.err)
+		}
+	})
+	t.Run("timeout", func(t *testing.T) {
+		tg, sock := serveAlerts(t)
+		tg.frame(95)
+		r := <-goVmafctl(t, "-s", sock, "wait-alert", "-timeout", "300ms")
+		if r.code != exitTimeout || !strings.Contains(r.err, "no quality drop within 300ms") {
+			t.Errorf("wait-alert = %d\n%s%s", r.code, r.out, r.err)
+		}
+	})
+	t.Run("stream ends", func(t *testing.T) {
+		tg, sock := serveAlerts(t)
+		tg.frame(95)
+		done := goVmafctl(t, "-s", sock, "wait-alert", "-timeout", "10s")
+		time.Sleep(300 * time.Millisecond)
+		tg.mu.Lock()
+		tg.finished = true
+		tg.mu.Unlock()
+		r := <-done
+		if r.code != exitFinished || !strings.Contains(r.err, "ended without a quality drop") {
+			t.Errorf("wait-alert = %d\n%s%s", r.code, r.out, r.err)
+		}
+	})
+	t.Run("no threshold", func(t *testing.T) {
+		_, sock := serve(t)
+		r := <-goVmafctl(t, "-s", sock, "wait-alert")
+		if r.code != exitRefused || !strings.Contains(r.err, "no alert threshold") {
+			t.Errorf("wait-alert = %d\n%s%s", r.code, r.out, r.err)
+		}
+	})
+}
+
+func TestHealthCommand(t *testing.T) {
+	tg, sock := serveAlerts(t)
+	if code, out, _ := vmafctl(t, "-s", sock, "health"); code != exitOK || !strings.HasPrefix(out, "no_data\n") {
+		t.Errorf("health before frames = %d %q", code, out)
+	}
+	for _, s := range []float64{95, 50, 40} {
+		tg.frame(s)
+	}
+	code, out, _ := vmafctl(t, "-s", sock, "health")
+	if code != exitOK || !strings.HasPrefix(out, "critical\n") || !strings.Contains(out, "open drop  drop 1 began at frame 1") || !strings.Contains(out, "worst      frame 2: 40.000") {
+		t.Errorf("health = %d\n%s", code, out)
+	}
+	if code, out, _ := vmafctl(t, "-s", sock, "health", "-json"); code != exitOK || !strings.Contains(out, `"verdict": "critical"`) {
+		t.Errorf("health -json = %d\n%s", code, out)
+	}
+}
+
+// TestWatchMarksAlerts: a drop's begin and end are lines of their own, and
+// the frames in between carry a marker.
+func TestWatchMarksAlerts(t *testing.T) {
+	var b bytes.Buffer
+	p := newPrinter(&b, false, false)
+	p.print(live{rec: control.Record{Frame: 0, Model: "vmaf", Score: 95}})
+	p.alert(control.Alert{ID: 1, State: "begin", FirstFrame: 1, LastFrame: 1, Frames: 1, Min: 50, Threshold: 80})
+	p.print(live{rec: control.Record{Frame: 1, Model: "vmaf", Score: 50}})
+	p.alert(control.Alert{ID: 1, State: "end", FirstFrame: 1, LastFrame: 1, Frames: 1, Min: 50, Mean: 50, Threshold: 80})
+	p.print(live{rec: control.Record{Frame: 2, Model: "vmaf", Score: 95}})
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	if len(lines) != 5 || strings.Contains(lines[0], "[drop") || lines[1] != "! drop 1 began at frame 1: 1 frames below 80.00 (min 50.000)" ||
+		!strings.HasSuffix(lines[2], "[drop 1 open]") || lines[3] != "! drop 1 ended: frames 1..1 (1 frames, min 50.000, mean 50.000)" || strings.Contains(lines[4], "[drop") {
+		t.Errorf("watch output:\n%s", b.String())
+	}
+}

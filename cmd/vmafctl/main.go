@@ -4,7 +4,8 @@
 //
 //	vmafctl -s SOCK status | features | score [-n N] [-worst N] |
 //	        swap MODEL [-name NAME] [-wait] | pause [-wait] | resume [-wait] |
-//	        models | extractors | watch [-n N] | plot -o FILE [-n N] | stdio |
+//	        models | extractors | watch [-n N] | plot -o FILE [-n N] |
+//	        worst [-n N] [-images KIND] -o DIR | stdio |
 //	        health | wait-alert [-timeout D]
 //
 // Every command takes -json for machine-readable output. Exit codes: 0
@@ -57,6 +58,9 @@ commands:
                               (its last 256 frames, or the last N of them): a line
                               per model, its mean over them, swaps, frames not
                               scored, and the N worst labelled (default 5)
+  worst [-n N] [-images all|distorted|none] [-max-width W] -o DIR
+                              save the N worst frames so far (default 8) as
+                              DIR/frame-NNNNNN-KIND.png and list them
   health                      health verdict (healthy, warning, critical, no_data)
                               with its reasons and evidence
   wait-alert [-timeout D]     block until a quality drop begins (exit 0, the drop
@@ -134,5 +138,6 @@ func init() {
 		"stdio":      cmdStdio,
 		"wait-alert": cmdWaitAlert,
 		"health":     cmdHealth,
+		"worst":      cmdWorst,
 	}
 }

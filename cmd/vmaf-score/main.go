@@ -109,7 +109,7 @@ func score(ctx context.Context, s *settings, stdout, stderr io.Writer) error {
 		j.results.plot = j.plot
 	}
 	switch {
-	case s.noPrediction && len(s.models) == 0 && len(s.features) > 0 && !s.serveMCP():
+	case s.noPrediction && len(s.models) == 0 && len(s.features) > 0 && !s.useRunner():
 		// libvmaf's tool then loads no model at all and extracts only
 		// the --feature metrics; so does the engine.
 		j.models = nil

@@ -56,7 +56,11 @@ func (j *job) newRunnerSink() (sink, error) {
 	if len(j.s.models) > 0 {
 		spec = j.s.models[0]
 	}
-	rs.srv, err = startControl(attach.Config{
+	start := startControl
+	if !j.s.serveMCP() {
+		start = noControl // a Runner for --metrics-addr alone
+	}
+	rs.srv, err = start(attach.Config{
 		Socket:    j.s.mcpSocket,
 		Runner:    r,
 		ModelDirs: j.s.modelDirs,
@@ -74,6 +78,11 @@ func (j *job) newRunnerSink() (sink, error) {
 	if a, ok := rs.srv.(interface{ HTTPAddr() string }); ok && a.HTTPAddr() != "" {
 		// With port 0 this is the only way a client learns the port.
 		fmt.Fprintf(j.stderr, "vmaf-score: MCP on http://%s/mcp (HTTP+SSE on /sse)\n", a.HTTPAddr())
+	}
+	if err := rs.startMetrics(j.s.metricsAddr, j.stderr); err != nil {
+		rs.cancel()
+		rs.close()
+		return nil, err
 	}
 	return rs, nil
 }

@@ -52,6 +52,8 @@ type settings struct {
 	modelDirs     []string // directories whose model files an agent may swap in
 	// worstFrames is --worst-frames; nil: pipeline.DefaultWorstFrames.
 	worstFrames *int
+	// metricsAddr is --metrics-addr: HOST:PORT for Prometheus' /metrics.
+	metricsAddr string
 	// live is the analytics the run keeps (--pool-percentiles,
 	// --window-*, --alert-*); the zero value keeps none.
 	live analytics.Config
@@ -216,6 +218,14 @@ var options = []option{
 				return invalid(v, "--worst-frames", fmt.Sprintf("at most %d", pipeline.MaxWorstRecords))
 			}
 			s.worstFrames = &n
+			return nil
+		}},
+	{0, "metrics-addr", "HOST:PORT", "serve Prometheus metrics at /metrics on this address while scoring, bound as given (e.g. 127.0.0.1:9464; port 0: any free port, printed on stderr)",
+		func(s *settings, v string) error {
+			if v == "" {
+				return invalid(v, "--metrics-addr", "HOST:PORT, e.g. 127.0.0.1:9464")
+			}
+			s.metricsAddr = v
 			return nil
 		}},
 	{0, "pool-percentiles", "P,P,...", "add these percentiles (0-100) of each model's score to the pooled metrics, as p1, p5, ... (e.g. 1,5,10,50)",

@@ -236,7 +236,7 @@ func newPairPool(n int) pairPool {
 func (j *job) run(ctx context.Context) error {
 	s := j.s
 	newSink := j.newEngineSink
-	if s.serveMCP() {
+	if s.useRunner() {
 		newSink = j.newRunnerSink
 	}
 	sk, err := newSink()

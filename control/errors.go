@@ -17,6 +17,7 @@ const (
 	CodeBadRequest       = "bad_request"       // arguments are wrong
 	CodeTimeout          = "timeout"           // waited too long
 	CodeBusy             = "busy"              // too many requests in flight
+	CodeReadOnly         = "read_only"         // the peer may read but not command (mcp-readonly-gid)
 )
 
 // JSON-RPC error codes of the server's own refusals, from the range

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/vmafsink/vmafsink/analytics"
+	"github.com/vmafsink/vmafsink/vmaf"
 )
 
 // fakeTarget is a scripted measurement: tests push frames with frame()
@@ -127,7 +128,27 @@ func (f *fakeTarget) RequestSwap(_ context.Context, model, name string) (Command
 	if name == "" {
 		name = model
 	}
-	return f.enqueue("swap", name)
+	c, err := f.enqueue("swap", name)
+	if err == nil && model == "vmaf_4k_v0.6.1" {
+		c.MismatchedModelWarning = "a 4K model on 576x324 frames"
+	}
+	return c, err
+}
+
+// DescribeModel describes the built-in models RequestSwap takes, with
+// its refusals.
+func (f *fakeTarget) DescribeModel(_ context.Context, model string) (ModelDescription, error) {
+	switch model {
+	case "vmaf_v0.6.1", "vmaf_v0.6.1neg", "vmaf_4k_v0.6.1":
+		m, err := vmaf.BuiltinModel(model)
+		if err != nil {
+			return ModelDescription{}, err
+		}
+		return DescribeModel(m), nil
+	case "/etc/passwd":
+		return ModelDescription{}, Errorf(CodeForbiddenPath, "%s is outside the allowed model directories", model)
+	}
+	return ModelDescription{}, Errorf(CodeUnknownModel, "no built-in model or file named %q", model)
 }
 
 func (f *fakeTarget) Pause(context.Context) (Command, error)  { return f.enqueue("pause", "") }

@@ -21,6 +21,11 @@ type Options struct {
 	// AllowGID, when positive, lets members of that group (by primary
 	// group) connect besides the owner; the socket is then mode 0660.
 	AllowGID int
+	// ReadOnlyGID, when positive, lets members of that group (by primary
+	// group) connect to read but not swap, pause or resume (see roles.go);
+	// the socket is then mode 0660 and given to that group, or, with an
+	// AllowGID too, mode 0666 with SO_PEERCRED telling the peers apart.
+	ReadOnlyGID int
 	// MaxLineBytes bounds one inbound JSON-RPC message (default 1 MiB).
 	MaxLineBytes int
 	// SessionBuffer is how many notifications each client may lag behind
@@ -187,7 +192,8 @@ func (s *Server) Clients() int {
 
 func (s *Server) start() error {
 	if s.path != "" {
-		ln, sf, err := listenSocket(s.path, s.allowGID())
+		gid, world := s.socketAccess()
+		ln, sf, err := listenSocket(s.path, gid, world)
 		if err != nil {
 			return err
 		}
@@ -336,7 +342,7 @@ func (s *Server) serveConn(c *net.UnixConn) {
 	defer s.wg.Done()
 	w := newWireConn(c, s.opts.MaxLineBytes, s.opts.WriteTimeout)
 	p, err := peerCred(c)
-	if err != nil || !p.allowed(s.uid, s.allowGID()) {
+	if err != nil || s.peerRole(p) == roleNone {
 		if err == nil {
 			err = fmt.Errorf("peer uid %d gid %d (pid %d) is not allowed", p.uid, p.gid, p.pid)
 		}

@@ -117,7 +117,7 @@ func resultText(res *mcp.CallToolResult) string {
 func TestToolList(t *testing.T) {
 	s := startTest(t, newFake(), Options{})
 	valid := regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
-	readOnlyWant := map[string]bool{toolStatus: true, toolFeatures: true, toolScore: true, toolWorstFrames: true, toolListModels: true, toolExtractors: true,
+	readOnlyWant := map[string]bool{toolStatus: true, toolFeatures: true, toolScore: true, toolWorstFrames: true, toolListModels: true, toolExtractors: true, toolDescribeModel: true,
 		toolHealth: true, toolDiagnose: true,
 		toolSwap: false, toolPause: false, toolResume: false}
 	for _, v := range protocols {

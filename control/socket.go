@@ -28,10 +28,11 @@ type socketFile struct {
 }
 
 // listenSocket binds a Unix stream socket at path that is never reachable
-// with looser permissions than 0600 (0660 with a group): the mode comes from
+// with looser permissions than 0600 (0660 with a group, 0666 when world is
+// set because two groups must reach it): the mode comes from
 // the umask in force during bind(2), so there is no chmod window. A socket
 // file already at path is replaced only when nothing answers on it.
-func listenSocket(path string, gid int) (*net.UnixListener, socketFile, error) {
+func listenSocket(path string, gid int, world bool) (*net.UnixListener, socketFile, error) {
 	if path == "" {
 		return nil, socketFile{}, errors.New("control socket path is empty")
 	}
@@ -56,6 +57,10 @@ func listenSocket(path string, gid int) (*net.UnixListener, socketFile, error) {
 	mask, perm := 0o177, os.FileMode(0o600)
 	if gid >= 0 {
 		mask, perm = 0o117, 0o660
+	}
+	if world {
+		// Peers are told apart by SO_PEERCRED alone (see socketAccess).
+		mask, perm = 0o111, 0o666
 	}
 	umaskMu.Lock()
 	old := unix.Umask(mask)
@@ -164,6 +169,4 @@ func peerCred(c *net.UnixConn) (peer, error) {
 
 // allowed reports whether p may use a server run by uid: the same user, or
 // a member (by primary group) of the allowed group when gid >= 0.
-func (p peer) allowed(uid, gid int) bool {
-	return int(p.uid) == uid || (gid >= 0 && int(p.gid) == gid)
-}
+func (p peer) allowed(uid, gid int) bool { return p.role(uid, gid, -1) != roleNone }

@@ -26,6 +26,9 @@ type Target interface {
 	// queues the swap for the next frame boundary. It returns once the
 	// command is queued; errors are *Error values where a code applies.
 	RequestSwap(ctx context.Context, model, name string) (Command, error)
+	// DescribeModel resolves and loads a model as RequestSwap does, with
+	// the same refusals, and describes it; nothing is queued.
+	DescribeModel(ctx context.Context, model string) (ModelDescription, error)
 	// Pause and Resume queue the command for the next frame boundary.
 	Pause(ctx context.Context) (Command, error)
 	Resume(ctx context.Context) (Command, error)
@@ -74,7 +77,9 @@ type Status struct {
 	PauseMode       string      `json:"pause_mode" jsonschema:"skip (frames are counted as skipped while paused) or block (the pipeline is held while paused)"`
 	Model           string      `json:"model" jsonschema:"name of the model scoring frames now"`
 	Models          []string    `json:"models,omitempty" jsonschema:"every active model's name when several are configured"`
-	Engine          string      `json:"engine" jsonschema:"scoring engine: native or libvmaf"`
+	Engine          string      `json:"engine" jsonschema:"scoring engine asked for: auto, native or libvmaf (engine_used says which runs)"`
+	EngineUsed      string      `json:"engine_used,omitempty" jsonschema:"scoring engine that runs: native or libvmaf"`
+	Version         string      `json:"version,omitempty" jsonschema:"the build's version, as in the server's serverInfo"`
 	Width           int         `json:"width" jsonschema:"frame width in pixels (0 before the first frame)"`
 	Height          int         `json:"height" jsonschema:"frame height in pixels"`
 	Format          string      `json:"format" jsonschema:"pixel format, e.g. I420 or I420_10LE"`
@@ -182,6 +187,9 @@ type Scores struct {
 	Window      *Window                 `json:"window,omitempty" jsonschema:"the latest window record, when windows are on"`
 	Percentiles map[string][]Percentile `json:"percentiles,omitempty" jsonschema:"whole-run percentiles of the per-frame score per model key, when configured (exact to 0.001)"`
 	History     *ScoreHistory           `json:"history,omitempty" jsonschema:"which frames' scores are kept, which in full, and for a from/to request which records are scores-only"`
+	// EngineUsed and Version are the server's to fill in.
+	EngineUsed string `json:"engine_used,omitempty" jsonschema:"scoring engine that produced these scores: native or libvmaf"`
+	Version    string `json:"version,omitempty" jsonschema:"the build's version"`
 }
 
 // Capped says that a vmaf_score reply holds fewer records than asked.
@@ -215,4 +223,10 @@ type Command struct {
 	Frame int64  `json:"frame" jsonschema:"first frame index the command affects once applied, -1 until then"`
 	Model string `json:"model,omitempty" jsonschema:"for swaps: the new model's name"`
 	Error string `json:"error,omitempty" jsonschema:"why the command failed"`
+	// MismatchedModelWarning is set by the target when a swapped-in
+	// model does not suit the stream (see vmaf_describe_model).
+	MismatchedModelWarning string `json:"mismatched_model_warning,omitempty" jsonschema:"for swaps: why the new model may not suit the stream (e.g. a 4K model on small frames); the swap still goes ahead"`
+	// EngineUsed and Version are the server's to fill in.
+	EngineUsed string `json:"engine_used,omitempty" jsonschema:"scoring engine that runs: native or libvmaf"`
+	Version    string `json:"version,omitempty" jsonschema:"the build's version"`
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -24,7 +23,7 @@ const (
 	toolExtractors = "vmaf_list_extractors"
 )
 
-var toolNames = []string{toolStatus, toolFeatures, toolScore, toolSwap, toolPause, toolResume, toolListModels, toolExtractors}
+var toolNames = []string{toolStatus, toolFeatures, toolScore, toolSwap, toolPause, toolResume, toolListModels, toolExtractors, toolDescribeModel}
 
 // Bounds on vmaf_score.
 const (
@@ -135,13 +134,13 @@ func (s *Server) addTools() {
 		Description: "Pause scoring at the next frame boundary. In pause mode skip (default) frames keep flowing and are counted as skipped; in mode block the pipeline is held until vmaf_resume. Idempotent.",
 		Annotations: mutating("Pause scoring", true),
 		InputSchema: schemaFor[commandArgs](func(p map[string]*jsonschema.Schema) { bound(p["timeout_ms"], 0, 600000) }),
-	}, s.toolCommand(s.target.Pause))
+	}, s.toolCommand(toolPause, s.target.Pause))
 	mcp.AddTool(s.mcp, &mcp.Tool{
 		Name:        toolResume,
 		Description: "Resume scoring at the next frame boundary after vmaf_pause. Idempotent.",
 		Annotations: mutating("Resume scoring", true),
 		InputSchema: schemaFor[commandArgs](func(p map[string]*jsonschema.Schema) { bound(p["timeout_ms"], 0, 600000) }),
-	}, s.toolCommand(s.target.Resume))
+	}, s.toolCommand(toolResume, s.target.Resume))
 	mcp.AddTool(s.mcp, &mcp.Tool{
 		Name:        toolListModels,
 		Description: "Models vmaf_request_model_swap accepts: the built-in models and the model files found in the directories of the model-dirs property, with the features each needs.",
@@ -154,6 +153,7 @@ func (s *Server) addTools() {
 	}, s.toolListExtractors)
 	s.addWorstTool()
 	s.addAnalyticsTools()
+	s.addModelTools()
 }
 
 func ptr[T any](v T) *T { return &v }
@@ -178,6 +178,7 @@ func (s *Server) toolScore(_ context.Context, _ *mcp.CallToolRequest, in scoreAr
 		sc, err := s.scoreRange(in)
 		if err == nil {
 			s.scoreAnalytics(&sc)
+			sc.EngineUsed, sc.Version = engineUsed(s.target.Status()), s.opts.Version
 		}
 		return nil, sc, err
 	}
@@ -193,6 +194,7 @@ func (s *Server) toolScore(_ context.Context, _ *mcp.CallToolRequest, in scoreAr
 			sc.Capped = &Capped{Asked: last, Returned: n, Reason: fmt.Sprintf("only the latest %d of %d scored frames are kept (at most %d are returned)", n, scored, maxLast)}
 		}
 	}
+	sc.EngineUsed, sc.Version = engineUsed(s.target.Status()), s.opts.Version
 	s.scoreAnalytics(&sc)
 	return nil, sc, nil
 }
@@ -212,62 +214,4 @@ func (s *Server) toolListModels(ctx context.Context, _ *mcp.CallToolRequest, _ n
 	}
 	l, err := s.target.Models(ctx)
 	return nil, l, err
-}
-
-func (s *Server) toolSwap(ctx context.Context, _ *mcp.CallToolRequest, in swapArgs) (*mcp.CallToolResult, Command, error) {
-	switch {
-	case strings.TrimSpace(in.Model) == "":
-		return nil, Command{}, Errorf(CodeBadRequest, "model is empty")
-	case len(in.Model) > MaxStringBytes:
-		return nil, Command{}, Errorf(CodeBadRequest, "model is %d bytes; at most %d", len(in.Model), MaxStringBytes)
-	case len(in.Name) > MaxNameBytes:
-		return nil, Command{}, Errorf(CodeBadRequest, "name is %d bytes; at most %d", len(in.Name), MaxNameBytes)
-	}
-	cmd, err := s.target.RequestSwap(ctx, in.Model, in.Name)
-	if err != nil || !in.Wait {
-		return nil, cmd, err
-	}
-	return s.wait(ctx, cmd, in.TimeoutMS)
-}
-
-func (s *Server) toolCommand(do func(context.Context) (Command, error)) mcp.ToolHandlerFor[commandArgs, Command] {
-	return func(ctx context.Context, _ *mcp.CallToolRequest, in commandArgs) (*mcp.CallToolResult, Command, error) {
-		cmd, err := do(ctx)
-		if err != nil || !in.Wait {
-			return nil, cmd, err
-		}
-		return s.wait(ctx, cmd, in.TimeoutMS)
-	}
-}
-
-// wait blocks until cmd is applied, the timeout passes, the client goes
-// away or the server shuts down.
-func (s *Server) wait(ctx context.Context, cmd Command, timeoutMS int) (*mcp.CallToolResult, Command, error) {
-	if cmd.Status != CommandEnqueued {
-		return nil, cmd, nil
-	}
-	d := 30 * time.Second
-	if timeoutMS > 0 {
-		d = time.Duration(timeoutMS) * time.Millisecond
-	}
-	req := ctx
-	ctx, cancel := context.WithTimeout(ctx, min(d, s.opts.MaxWait))
-	defer cancel()
-	stop := context.AfterFunc(s.ctx, cancel)
-	defer stop()
-	got, err := s.target.Wait(ctx, cmd.ID)
-	if err != nil {
-		if req.Err() != nil {
-			// The client cancelled or left: not a timeout.
-			return nil, cmd, req.Err()
-		}
-		if ctx.Err() != nil && s.ctx.Err() == nil {
-			return nil, cmd, Errorf(CodeTimeout, "command %d still %s after %v", cmd.ID, cmd.Status, d)
-		}
-		return nil, cmd, err
-	}
-	if got.Status == CommandFailed {
-		return nil, got, fmt.Errorf("command %d failed: %s", got.ID, got.Error)
-	}
-	return nil, got, nil
 }

@@ -20,7 +20,7 @@ func TestFaultCancelledWaitIsNotATimeout(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, _, err = s.wait(ctx, cmd, 20000)
+	_, _, err = s.wait(ctx, nil, cmd, 20000)
 	var ce *Error
 	if !errors.Is(err, context.Canceled) || errors.As(err, &ce) {
 		t.Errorf("cancelled wait: %v, want context.Canceled and no protocol error", err)

@@ -107,7 +107,7 @@ func (m *Model) Describe() ModelDescription {
 		}
 		d.Transform = t
 	}
-	d.Viewing = m.viewing()
+	d.Viewing = m.Viewing()
 	return d
 }
 
@@ -116,9 +116,9 @@ func isZeroTransform(tf transformDict) bool {
 	return !tf.Enabled && !tf.P[0].Set && !tf.P[1].Set && !tf.P[2].Set && !tf.HasKnots && !tf.OutGTEIn && !tf.OutLTEIn
 }
 
-// viewing derives the display the model is meant for from its name: the
-// only place a libvmaf model says it.
-func (m *Model) viewing() Viewing {
+// Viewing is the display the model is meant for, derived from its name:
+// the only place a libvmaf model says it.
+func (m *Model) Viewing() Viewing {
 	name := strings.ToLower(strings.TrimSuffix(filepath.Base(m.Version), ".json"))
 	builtin := slices.Contains(BuiltinModelVersions(), m.Version)
 	by := "the model's file name"

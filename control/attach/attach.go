@@ -1,10 +1,12 @@
 package attach
 
 import (
+	"cmp"
 	"fmt"
 	"path/filepath"
 
 	"github.com/vmafsink/vmafsink/control"
+	"github.com/vmafsink/vmafsink/internal/version"
 	"github.com/vmafsink/vmafsink/pipeline"
 	"github.com/vmafsink/vmafsink/swap"
 	"github.com/vmafsink/vmafsink/vmaf"
@@ -83,9 +85,11 @@ func NewTarget(cfg Config) (*Target, error) {
 	if err != nil {
 		return nil, fmt.Errorf("attach: %w", err)
 	}
+	check := swap.EngineCheck(vmaf.Config{Engine: cfg.Engine, Features: cfg.Features})
 	t := &Target{
 		r:        cfg.Runner,
-		swaps:    swap.NewManager(reg, swap.Options{Check: swap.EngineCheck(vmaf.Config{Engine: cfg.Engine, Features: cfg.Features})}),
+		swaps:    swap.NewManager(reg, swap.Options{Check: check}),
+		model:    modelParts{check: check, describing: make(chan struct{}, maxDescribing), version: cmp.Or(cfg.Options.Version, version.String())},
 		engine:   cfg.Engine,
 		features: append([]string(nil), cfg.Features...),
 		tickets:  make(map[uint64]*pipeline.Ticket),

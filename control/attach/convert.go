@@ -2,8 +2,6 @@ package attach
 
 import (
 	"fmt"
-	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/vmafsink/vmafsink/control"
@@ -87,14 +85,8 @@ func formatName(c vmaf.Chroma, depth int) string {
 func warnings(st pipeline.Status) []string {
 	var w []string
 	if st.Format != nil && len(st.Models) > 0 {
-		m := st.Models[0]
-		is4K := strings.Contains(strings.ToLower(filepath.Base(m.Version)), "4k")
-		h := st.Format.Height
-		switch {
-		case is4K && h < 1440:
-			w = append(w, fmt.Sprintf("model %s is meant for 4K (2160p) viewing; on %dx%d input its scores saturate near 100 — swap to vmaf_v0.6.1", m.Label(), st.Format.Width, h))
-		case !is4K && h >= 2160:
-			w = append(w, fmt.Sprintf("model %s is meant for 1080p viewing; for %dx%d input vmaf_4k_v0.6.1 fits better", m.Label(), st.Format.Width, h))
+		if msg := mismatch(st.Models[0], st.Format.Width, st.Format.Height); msg != "" {
+			w = append(w, msg)
 		}
 	}
 	if n := st.Counters.Unpaired[pipeline.Ref] + st.Counters.Unpaired[pipeline.Dist]; n > 0 {

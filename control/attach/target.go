@@ -23,6 +23,7 @@ type Target struct {
 	swaps    *swap.Manager
 	engine   string
 	features []string
+	model    modelParts // describe, engine_used, version
 
 	mu      sync.Mutex
 	tickets map[uint64]*pipeline.Ticket // pause and resume, by id
@@ -35,7 +36,13 @@ type Target struct {
 func (t *Target) Close() {}
 
 // Status implements control.Target.
-func (t *Target) Status() control.Status { return convertStatus(t.r.Status(), t.engine) }
+func (t *Target) Status() control.Status {
+	st := t.r.Status()
+	out := convertStatus(st, t.engine)
+	out.EngineUsed = t.model.engines.get(t.engine, t.features, st.Models)
+	out.Version = t.model.version
+	return out
+}
 
 // Features implements control.Target.
 func (t *Target) Features() control.Features {
@@ -96,7 +103,11 @@ func (t *Target) Models(ctx context.Context) (control.ModelList, error) {
 // RequestSwap implements control.Target: prepare (resolve, load, engine
 // check) here, on the caller's goroutine, then queue the ready model.
 func (t *Target) RequestSwap(_ context.Context, model, name string) (control.Command, error) {
+	var warning string
 	s, err := t.swaps.Request(model, name, func(m *vmaf.Model) (uint64, swap.Ticket, error) {
+		if f := t.r.Status().Format; f != nil {
+			warning = mismatch(m, f.Width, f.Height)
+		}
 		tk, err := t.r.RequestSwap(m)
 		if err != nil {
 			return 0, nil, err
@@ -106,7 +117,9 @@ func (t *Target) RequestSwap(_ context.Context, model, name string) (control.Com
 	if err != nil {
 		return control.Command{}, commandError(err)
 	}
-	return swapCommand(s), nil
+	c := swapCommand(s)
+	c.MismatchedModelWarning = warning
+	return c, nil
 }
 
 // Pause implements control.Target.

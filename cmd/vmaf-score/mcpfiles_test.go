@@ -207,6 +207,11 @@ func TestMCPFilesRefusals(t *testing.T) {
 	os.WriteFile(outside, []byte("{}"), 0o644)
 	notVideo := filepath.Join(allowed, "notes.txt")
 	os.WriteFile(notVideo, []byte("not a video"), 0o644)
+	// A playlist inside naming a file outside.
+	playlist := filepath.Join(allowed, "list.m3u8")
+	os.WriteFile(playlist, []byte("#EXTM3U\n#EXTINF:1.0,\n"+outside+"\n#EXT-X-ENDLIST\n"), 0o644)
+	concat := filepath.Join(allowed, "list.txt")
+	os.WriteFile(concat, []byte("ffconcat version 1.0\nfile sub/x.mkv\n"), 0o644)
 	if err := os.Symlink(dist, filepath.Join(allowed, "dist.y4m")); err != nil {
 		t.Fatal(err)
 	}
@@ -228,6 +233,8 @@ func TestMCPFilesRefusals(t *testing.T) {
 		{"raw without height", map[string]any{"reference": local, "distorted": local, "width": 16}, "raw .yuv input needs all of"},
 		{"output with a directory", map[string]any{"reference": local, "distorted": local, "output": "../x.json"}, "not a plain file name"},
 		{"not a video", map[string]any{"reference": notVideo, "distorted": local}, notVideo},
+		{"a playlist", map[string]any{"reference": local, "distorted": playlist}, "distorted: " + playlist + " is a playlist, manifest or list of other files"},
+		{"a concat list", map[string]any{"reference": concat, "distorted": local, "ffmpeg": true}, "reference: " + concat + " is a playlist"},
 		{"threads out of range", map[string]any{"reference": local, "distorted": local, "threads": 1000}, "threads"},
 	}
 	for _, tc := range tests {

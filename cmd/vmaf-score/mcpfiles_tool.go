@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -198,6 +199,11 @@ func (s *filesServer) settingsFor(a scoreFilesArgs) (*settings, []string, error)
 	if err != nil {
 		return nil, nil, fmt.Errorf("distorted: %w", err)
 	}
+	for _, f := range []struct{ side, path string }{{"reference", ref}, {"distorted", dist}} {
+		if err := notAList(f.path); err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", f.side, err)
+		}
+	}
 	argv := []string{"--reference=" + ref, "--distorted=" + dist}
 	for _, m := range a.Models {
 		// version=, path= and a model file's base name, with model
@@ -256,6 +262,33 @@ func (s *filesServer) settingsFor(a scoreFilesArgs) (*settings, []string, error)
 		names[i] = m.Name
 	}
 	return set, names, nil
+}
+
+// listMarks begin the files FFmpeg reads as lists of other files or
+// addresses (HLS and M3U playlists, concat lists, DASH manifests, SDP
+// session descriptions): through one of them a call could read files
+// outside the allowed directories, or the network.
+var listMarks = []string{"#EXTM3U", "ffconcat", "<?xml", "<MPD", "v=0"}
+
+// notAList refuses a file whose first bytes are one of listMarks. It is
+// a list of what FFmpeg is known to follow, not a guarantee: the sure
+// rule would be FFmpeg's own format and protocol whitelists, which the
+// decoder does not set.
+func notAList(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	head := make([]byte, 64)
+	n, _ := io.ReadFull(f, head)
+	text := strings.TrimLeft(strings.TrimPrefix(string(head[:n]), "\ufeff"), " \t\r\n")
+	for _, m := range listMarks {
+		if strings.HasPrefix(text, m) {
+			return fmt.Errorf("%s is a playlist, manifest or list of other files (it begins %q); only files holding the video themselves are read", path, m)
+		}
+	}
+	return nil
 }
 
 // resultFile picks the JSON file a run writes: output, in the output

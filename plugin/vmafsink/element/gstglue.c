@@ -338,6 +338,10 @@ void vs_structure_set_string(GstStructure *s, const char *field, const char *v) 
   gst_structure_set(s, field, G_TYPE_STRING, v, NULL);
 }
 
+void vs_structure_set_boolean(GstStructure *s, const char *field, gboolean v) {
+  gst_structure_set(s, field, G_TYPE_BOOLEAN, v, NULL);
+}
+
 void vs_structure_set_doubles(GstStructure *s, gint n, const char *const *fields, const gdouble *values) {
   for (gint i = 0; i < n; i++)
     gst_structure_set(s, fields[i], G_TYPE_DOUBLE, values[i], NULL);

@@ -69,6 +69,7 @@ void vs_structure_set_int(GstStructure *s, const char *field, gint v);
 void vs_notify(GstElement *e, const char *property);
 void vs_structure_set_uint64(GstStructure *s, const char *field, guint64 v);
 void vs_structure_set_string(GstStructure *s, const char *field, const char *v);
+void vs_structure_set_boolean(GstStructure *s, const char *field, gboolean v);
 void vs_structure_set_doubles(GstStructure *s, gint n, const char *const *fields, const gdouble *values);
 void vs_post_element_message(GstElement *e, GstStructure *s);
 

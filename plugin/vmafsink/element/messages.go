@@ -11,6 +11,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/vmafsink/vmafsink/analytics"
 	"github.com/vmafsink/vmafsink/pipeline"
 	"github.com/vmafsink/vmafsink/vmaf"
 )
@@ -148,7 +149,11 @@ func clockTime(d time.Duration) C.guint64 {
 //
 // The engine's stream-level metrics (libvmaf's aggregate metrics, such
 // as apsnr_y from psnr=enable_apsnr=true) follow under their own names.
-func (e *vmafSink) postPooled(st pipeline.Status, pooled []vmaf.Pooled, aggregates []vmaf.Metric, method vmaf.PoolMethod, last pipeline.Timing) {
+//
+// With the percentiles property, each model score's whole-run
+// percentiles follow as <key>-p1, <key>-p99.9, ...
+func (e *vmafSink) postPooled(st pipeline.Status, pooled []vmaf.Pooled, aggregates []vmaf.Metric, method vmaf.PoolMethod, last pipeline.Timing,
+	pcts map[string][]analytics.Percentile) {
 	s := C.vs_structure_new(cVMAF, cPooled)
 	set := func(name string, v uint64) {
 		c := C.CString(name)
@@ -214,5 +219,6 @@ func (e *vmafSink) postPooled(st pipeline.Status, pooled []vmaf.Pooled, aggregat
 	for _, a := range aggregates {
 		setD(a.Name, a.Value)
 	}
+	pooledPercentiles(setD, pcts)
 	C.vs_post_element_message(e.self, s)
 }

@@ -50,6 +50,7 @@ type settings struct {
 	pauseMode          pipeline.PauseMode
 	pauseBlockLimit    uint // milliseconds; 0: none
 	modelDirs          string
+	live               liveSettings // windows, percentiles, alerts (analytics.go)
 	up                 upstreamSettings
 }
 
@@ -86,6 +87,7 @@ func defaultSettings() settings {
 		mcpAllowGID:   -1,
 
 		pauseBlockLimit: defaultPauseBlockLimit,
+		live:            liveSettings{alertFrames: 1},
 	}
 }
 
@@ -304,6 +306,76 @@ var ownProperties = []property{
 		set: func(s *settings, v *glib.Value) error { return setString(&s.modelDirs, v, "") },
 		get: func(_ *vmafSink, s *settings) (*glib.Value, error) { return glib.GValue(s.modelDirs) },
 	},
+	uintProperty("window-frames", "Window frames",
+		"Post a window message (type=window) with the score's statistics over the last N scored frames, every "+
+			"window-step scored frames; exclusive with window-duration (0: off)",
+		0, maxUint, 0, func(s *settings) *uint { return &s.live.windowFrames }),
+	{
+		name: "window-duration",
+		spec: func() *glib.ParamSpec {
+			return glib.NewUint64Param("window-duration", "Window duration",
+				"Post a window message over each span of this many nanoseconds of running time, tumbling; frames "+
+					"without a running time count in no window; exclusive with window-frames (0: off)",
+				0, math.MaxInt64, 0, rw)
+		},
+		set: func(s *settings, v *glib.Value) error {
+			x, err := v.GoValue()
+			if err != nil {
+				return err
+			}
+			d, ok := x.(uint64)
+			if !ok {
+				return fmt.Errorf("window-duration: want an unsigned 64-bit integer, got %T", x)
+			}
+			s.live.windowDuration = d
+			return nil
+		},
+		get: func(_ *vmafSink, s *settings) (*glib.Value, error) { return glib.GValue(s.live.windowDuration) },
+	},
+	uintProperty("window-step", "Window step",
+		"With window-frames: a window message every N scored frames (0: every window-frames frames, tumbling)",
+		0, maxUint, 0, func(s *settings) *uint { return &s.live.windowStep }),
+	{
+		name: "percentiles",
+		spec: func() *glib.ParamSpec {
+			return glib.NewStringParam("percentiles", "Percentiles",
+				"Percentiles of the score, 0 to 100 separated by commas (\"1,5,10,50\"), in window messages (p1, p5, ...), "+
+					"the pooled message (<model>-p1, ...) and the results file (pooled_metrics' p1, ...) (empty: none)", nil, rw)
+		},
+		set: func(s *settings, v *glib.Value) error {
+			if err := setString(&s.live.percentiles, v, ""); err != nil {
+				return err
+			}
+			// Kept even when refused: the start then fails saying why.
+			_, err := parsePercentilesProperty(s.live.percentiles)
+			return err
+		},
+		get: func(_ *vmafSink, s *settings) (*glib.Value, error) { return glib.GValue(s.live.percentiles) },
+	},
+	{
+		name: "alert-threshold",
+		spec: func() *glib.ParamSpec {
+			return glib.NewFloat64Param("alert-threshold", "Alert threshold",
+				"Post an alert message (type=alert) when the score stays below this for alert-frames scored frames "+
+					"(state=begin) and when it recovers or the stream ends (state=end) (0: off)", 0, 100, 0, rw)
+		},
+		set: func(s *settings, v *glib.Value) error {
+			x, err := v.GoValue()
+			if err != nil {
+				return err
+			}
+			f, ok := x.(float64)
+			if !ok {
+				return fmt.Errorf("alert-threshold: want a double, got %T", x)
+			}
+			s.live.alertThreshold = f
+			return nil
+		},
+		get: func(_ *vmafSink, s *settings) (*glib.Value, error) { return glib.GValue(s.live.alertThreshold) },
+	},
+	uintProperty("alert-frames", "Alert frames",
+		"Consecutive scored frames below alert-threshold that make a quality drop",
+		1, maxUint, 1, func(s *settings) *uint { return &s.live.alertFrames }),
 	{
 		name: "frames-scored",
 		spec: func() *glib.ParamSpec {

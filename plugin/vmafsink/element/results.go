@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/vmafsink/vmafsink/analytics"
 	"github.com/vmafsink/vmafsink/pipeline"
 	"github.com/vmafsink/vmafsink/report"
 	"github.com/vmafsink/vmafsink/vmaf"
@@ -21,6 +22,7 @@ type resultsFile struct {
 	format   report.Format
 	geometry func() (width, height int)
 	w        *report.Writer
+	live     analytics.Config // what of the analytics the file carries
 	closed   bool
 	err      error
 }
@@ -41,7 +43,10 @@ func createResults(path string, format report.Format, geometry func() (int, int)
 func (f *resultsFile) open() error {
 	if f.w == nil && f.err == nil {
 		w, h := f.geometry()
-		f.w, f.err = report.Create(f.path, report.Options{Format: f.format, Width: w, Height: h, CommitInterval: time.Second})
+		f.w, f.err = report.Create(f.path, report.Options{Format: f.format, Width: w, Height: h, CommitInterval: time.Second,
+			Percentiles: f.live.Percentiles,
+			Windows:     f.live.WindowFrames > 0 || f.live.WindowDuration > 0,
+			Alerts:      f.live.AlertThreshold > 0})
 	}
 	return f.err
 }
@@ -58,6 +63,22 @@ func (f *resultsFile) write(r *pipeline.Record) {
 		model = m.Version
 	}
 	f.err = f.w.WriteFrame(report.Frame{Num: r.Index, Model: model, Metrics: r.Metrics, Models: r.Models})
+}
+
+// event records a window or a drop; it runs on the Runner's publishing
+// goroutine, and at EOS on the thread that finishes the run, before close.
+func (f *resultsFile) event(ev analytics.Event) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.closed || f.open() != nil {
+		return
+	}
+	if ev.Window != nil {
+		f.w.AddWindow(*ev.Window)
+	}
+	if ev.Alert != nil {
+		f.w.AddAlert(*ev.Alert)
+	}
 }
 
 // setAggregates records the engine's stream-level metrics (libvmaf's

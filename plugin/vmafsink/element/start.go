@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/vmafsink/vmafsink/analytics"
 	"github.com/vmafsink/vmafsink/pipeline"
 	"github.com/vmafsink/vmafsink/vmaf"
 )
@@ -30,8 +31,12 @@ func start(e *vmafSink, s settings) (*runState, error) {
 	if err != nil {
 		return nil, err
 	}
+	live, err := s.analyticsConfig()
+	if err != nil {
+		return nil, err
+	}
 	var st *runState // set before the first push, which is when OnApplied may run
-	runner, err := newRunner(e, s, model, features, func(kind pipeline.CommandKind, next int) { st.applied(kind, next) })
+	runner, err := newRunner(e, s, model, features, live, func(kind pipeline.CommandKind, next int) { st.applied(kind, next) })
 	if err != nil {
 		return nil, err
 	}
@@ -84,7 +89,7 @@ func loadModel(s settings, features []string) (string, *vmaf.Model, error) {
 
 // newRunner makes the frame-boundary engine with the settings' pairing,
 // back-pressure and pause behaviour.
-func newRunner(e *vmafSink, s settings, model *vmaf.Model, features []string, applied func(pipeline.CommandKind, int)) (*pipeline.Runner, error) {
+func newRunner(e *vmafSink, s settings, model *vmaf.Model, features []string, live analytics.Config, applied func(pipeline.CommandKind, int)) (*pipeline.Runner, error) {
 	threads := int(s.threads)
 	if threads == 0 {
 		threads = runtime.NumCPU()
@@ -115,6 +120,7 @@ func newRunner(e *vmafSink, s settings, model *vmaf.Model, features []string, ap
 				"a pause in pause-mode=block holds the streams at most pause-block-limit")
 		},
 		OnApplied: applied,
+		Analytics: live,
 	})
 }
 
@@ -125,6 +131,7 @@ func (st *runState) startMessages() {
 	st.e.framesScored.Store(0)
 	st.panicHook = newPanicHook()
 	st.unsub = append(st.unsub, st.runner.Subscribe(st.e.guard("frame messages", st.onRecord)))
+	st.startLive()
 }
 
 // serveMCP reports whether the settings ask for the control plane.
@@ -194,7 +201,11 @@ func (st *runState) startResults() error {
 	if err != nil {
 		return fmt.Errorf("results-filename %q: %w", s.resultsFilename, err)
 	}
+	results.live = st.runner.Analytics().Config()
 	st.results = results
 	st.unsub = append(st.unsub, st.runner.Subscribe(st.e.guard("results file", results.write)))
+	if results.live.WindowFrames > 0 || results.live.WindowDuration > 0 || results.live.AlertThreshold > 0 {
+		st.unsub = append(st.unsub, st.runner.Analytics().Subscribe(st.e.guardEvent("results file", results.event)))
+	}
 	return nil
 }

@@ -26,6 +26,7 @@ type runState struct {
 	results  *resultsFile  // nil without results-filename
 	control  ControlServer // nil without mcp-uds
 	messages *frameMessenger
+	live     *liveMessenger // nil without windows and alerts
 	unsub    []func()
 	// metrics serves Prometheus' /metrics; nil without metrics-addr.
 	metrics *metrics.Exporter
@@ -138,7 +139,7 @@ func (st *runState) finish() (did bool) {
 		last := st.last
 		st.lastMu.Unlock()
 		aggregates := st.runner.Aggregates()
-		st.e.postPooled(st.runner.Status(), st.runner.Pooled(), aggregates, st.settings.poolMethod, last)
+		st.e.postPooled(st.runner.Status(), st.runner.Pooled(), aggregates, st.settings.poolMethod, last, st.runner.Analytics().Percentiles())
 		st.e.notifyScores()
 		if st.results != nil {
 			st.results.setAggregates(aggregates)
@@ -174,6 +175,9 @@ func (st *runState) abort() {
 		st.results.close()
 	}
 	st.messages.free()
+	if st.live != nil {
+		st.live.free()
+	}
 	st.frames.destroy()
 }
 

@@ -492,7 +492,6 @@ func TestBadConfig(t *testing.T) {
 		{"port too big", Config{Addr: "127.0.0.1:70000", Element: "e", Runner: r}, "not a number from 0 to 65535"},
 		{"no runner", Config{Addr: "127.0.0.1:0", Element: "e"}, "nil runner"},
 		{"no element", Config{Addr: "127.0.0.1:0", Runner: r}, "empty element name"},
-		{"unknown host", Config{Addr: "no-such-host.invalid:9464", Element: "e", Runner: r}, "listen on no-such-host.invalid:9464"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

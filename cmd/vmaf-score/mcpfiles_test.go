@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -13,6 +14,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/vmafsink/vmafsink/internal/y4m"
 )
 
 func TestMCPFilesArgs(t *testing.T) {
@@ -322,6 +325,86 @@ func waitFor(t *testing.T, d time.Duration, what string, cond func() bool) {
 	for end := time.Now().Add(d); !cond(); time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(end) {
 			t.Fatalf("waited %v for %s", d, what)
+		}
+	}
+}
+
+// The lazyffmpeg build serves `vmaf-score mcp` through vmaf-score-ffmpeg
+// when that is beside it, and .y4m alone, saying why FFmpeg inputs fail,
+// when it is not.
+func TestMCPFilesLazyBuild(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds vmaf-score twice")
+	}
+	ref, dist := goldenY4M(t, smallRef), goldenY4M(t, smallDist)
+	distMKV := encode(t, dist, "handoff_dist.ffv1.mkv", "-c:v", "ffv1")
+	want, _ := scoreJSON(t, "-r", ref, "-d", dist)
+	alone, paired := buildLazy(t)
+
+	call := func(bin, distPath string) (*mcp.CallToolResult, error) {
+		cmd := exec.Command(bin, "mcp", "--allow", filepath.Dir(ref), "--allow", filepath.Dir(distMKV))
+		cmd.Env = append(os.Environ(), "PATH=/usr/bin:/bin")
+		client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+		cs, err := client.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
+		if err != nil {
+			return nil, err
+		}
+		defer cs.Close()
+		return cs.CallTool(context.Background(), &mcp.CallToolParams{Name: toolScoreFiles,
+			Arguments: map[string]any{"reference": ref, "distorted": distPath}})
+	}
+	mean := func(res *mcp.CallToolResult) any {
+		return res.StructuredContent.(map[string]any)["scores"].(map[string]any)["vmaf"]
+	}
+	for _, tc := range []struct {
+		name, bin, dist string
+		err             string
+	}{
+		{"y4m, alone", alone, dist, ""},
+		{"mkv, alone", alone, distMKV, "distorted " + distMKV + ": this vmaf-score build does not decode with FFmpeg"},
+		{"mkv, beside vmaf-score-ffmpeg", paired, distMKV, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := call(tc.bin, tc.dist)
+			switch {
+			case err != nil:
+				t.Fatal(err)
+			case tc.err != "":
+				if !res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, tc.err) {
+					t.Errorf("got %+v, want an error saying %q", res.Content, tc.err)
+				}
+			case res.IsError:
+				t.Fatalf("tool error: %s", res.Content[0].(*mcp.TextContent).Text)
+			case mean(res) != want.Pooled["vmaf"]["mean"]:
+				t.Errorf("vmaf %v, want %v", mean(res), want.Pooled["vmaf"]["mean"])
+			}
+		})
+	}
+}
+
+// Raw .yuv takes its geometry from the call's width, height,
+// pixel_format and bitdepth, and scores as the y4m clip does.
+func TestMCPFilesRaw(t *testing.T) {
+	dir := t.TempDir()
+	ref, dist := goldenY4M(t, smallRef), goldenY4M(t, smallDist)
+	want, _ := scoreJSON(t, "-r", ref, "-d", dist)
+	r, d := filepath.Join(dir, "ref.yuv"), filepath.Join(dir, "dist.yuv")
+	f := writeRaw(t, ref, r, y4m.Truncated, len(want.Frames))
+	writeRaw(t, dist, d, y4m.Truncated, len(want.Frames))
+	fs := startFiles(t, "--allow", dir)
+	got, toolErr, err := fs.call(t, context.Background(), map[string]any{"reference": r, "distorted": d, "features": []string{"psnr"},
+		"width": f.Width, "height": f.Height, "pixel_format": f.Chroma, "bitdepth": f.BitDepth}, false)
+	if err != nil || toolErr != "" {
+		t.Fatalf("call: %v %s", err, toolErr)
+	}
+	if len(got.Frames) != len(want.Frames) {
+		t.Fatalf("%d frames, want %d", len(got.Frames), len(want.Frames))
+	}
+	for i, f := range want.Frames {
+		for name, v := range f.Metrics {
+			if g := got.Frames[i].Metrics[name]; g == nil || *g != v {
+				t.Fatalf("frame %d %s: %v, want %v", i, name, g, v)
+			}
 		}
 	}
 }

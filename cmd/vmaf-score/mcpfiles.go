@@ -152,6 +152,11 @@ type filesServer struct {
 func newFilesServer(c *mcpFilesConfig, stderr io.Writer) (*filesServer, error) {
 	// The allow list is the registry the control plane checks model files
 	// with: one rule for what a client may make this process read.
+	for _, d := range c.allow {
+		if _, err := realDirectory(d); err != nil {
+			return nil, fmt.Errorf("--allow %s: %w", d, err)
+		}
+	}
 	reg, err := swap.NewRegistry(c.allow...)
 	if err != nil {
 		return nil, fmt.Errorf("--allow: %w", err)

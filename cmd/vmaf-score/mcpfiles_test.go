@@ -408,3 +408,24 @@ func TestMCPFilesRaw(t *testing.T) {
 		}
 	}
 }
+
+// `vmaf-score mcp` is reached from the command line, and its own options
+// are checked before it serves.
+func TestMCPFilesCommandLine(t *testing.T) {
+	for _, tc := range []struct {
+		args   []string
+		code   int
+		stdout string
+		stderr string
+	}{
+		{[]string{"mcp", "--help"}, exitOK, "Usage: vmaf-score mcp --allow DIR", ""},
+		{[]string{"mcp", "--jobs", "0"}, exitUsage, "", "vmaf-score: invalid argument \"0\" for option --jobs"},
+		{[]string{"mcp", "--allow", "/no/such/dir"}, exitUsage, "", "vmaf-score: mcp: --allow /no/such/dir: lstat /no: no such file or directory"},
+		{[]string{"--help"}, exitOK, "vmaf-score mcp --allow DIR...", ""},
+	} {
+		res := vmafScore(t, tc.args...)
+		if res.code != tc.code || !strings.Contains(res.stdout, tc.stdout) || !strings.Contains(res.stderr, tc.stderr) {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want %d, %q, %q", tc.args, res.code, res.stdout, res.stderr, tc.code, tc.stdout, tc.stderr)
+		}
+	}
+}

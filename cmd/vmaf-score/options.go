@@ -432,9 +432,11 @@ func (s *settings) check() error {
 
 // writeUsage prints the option list.
 func writeUsage(w io.Writer) {
-	fmt.Fprintf(w, "Usage: vmaf-score -r REFERENCE -d DISTORTED [options]\n\n"+
+	fmt.Fprintf(w, "Usage: vmaf-score -r REFERENCE -d DISTORTED [options]\n"+
+		"       vmaf-score mcp --allow DIR... [--output-dir DIR] [--jobs N] [--threads N]\n\n"+
 		"Scores DISTORTED against REFERENCE with VMAF; a drop-in for libvmaf's vmaf tool.\n"+
-		".y4m and raw .yuv (with -w -h -p -b) are read directly, anything else through FFmpeg.\n\n")
+		".y4m and raw .yuv (with -w -h -p -b) are read directly, anything else through FFmpeg.\n"+
+		"vmaf-score mcp serves the same scoring to MCP clients on stdio (vmaf-score mcp --help).\n\n")
 	for _, o := range options {
 		name := "    --" + o.long
 		if o.short != 0 {

@@ -49,6 +49,7 @@ var toolCodes = map[string]int{
 	control.CodeUnsupportedModel: exitRefused,
 	control.CodeForbiddenPath:    exitRefused,
 	control.CodeBadRequest:       exitRefused,
+	control.CodeReadOnly:         exitRefused,
 	control.CodeQueueFull:        exitBusy,
 	control.CodeBusy:             exitBusy,
 	control.CodeTimeout:          exitTimeout,

@@ -28,6 +28,9 @@ type ControlConfig struct {
 	Runner     *pipeline.Runner
 	// Logger writes to the element's debug category.
 	Logger *slog.Logger
+	// ReadOnlyGID is the mcp-readonly-gid property: -1, or a group whose
+	// members may read but not swap, pause or resume.
+	ReadOnlyGID int
 }
 
 // ControlServer is a running control plane.

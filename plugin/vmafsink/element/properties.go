@@ -46,6 +46,7 @@ type settings struct {
 	mcpHTTPTokenFile   string
 	metricsAddr        string
 	mcpAllowGID        int // -1: the owner only
+	mcpReadOnlyGID     int // -1: none
 	mcpMaxClients      uint
 	pauseMode          pipeline.PauseMode
 	pauseBlockLimit    uint // milliseconds; 0: none
@@ -85,6 +86,8 @@ func defaultSettings() settings {
 		worstFrames:   pipeline.DefaultWorstFrames,
 		mcpMaxClients: 32,
 		mcpAllowGID:   -1,
+
+		mcpReadOnlyGID: -1,
 
 		pauseBlockLimit: defaultPauseBlockLimit,
 		live:            liveSettings{alertFrames: 1},
@@ -285,6 +288,30 @@ var ownProperties = []property{
 			return nil
 		},
 		get: func(_ *vmafSink, s *settings) (*glib.Value, error) { return glib.GValue(s.mcpAllowGID) },
+	},
+	{
+		name: "mcp-readonly-gid",
+		spec: func() *glib.ParamSpec {
+			return glib.NewIntParam("mcp-readonly-gid", "MCP read-only group",
+				"Let processes whose primary group is this gid use the mcp-uds socket to read (status, scores, models, live updates) "+
+					"but not to swap, pause or resume, which they are refused with read_only; checked with SO_PEERCRED. "+
+					"The socket is given to this group (mode 0660), or with mcp-allow-gid too, mode 0666 with SO_PEERCRED telling "+
+					"the groups apart (-1: none; 0 is refused). mcp-http has no peer credentials: its clients have full access",
+				-1, math.MaxInt32, -1, rw)
+		},
+		set: func(s *settings, v *glib.Value) error {
+			x, err := v.GoValue()
+			if err != nil {
+				return err
+			}
+			gid, ok := x.(int)
+			if !ok {
+				return fmt.Errorf("mcp-readonly-gid: want an integer, got %T", x)
+			}
+			s.mcpReadOnlyGID = gid
+			return nil
+		},
+		get: func(_ *vmafSink, s *settings) (*glib.Value, error) { return glib.GValue(s.mcpReadOnlyGID) },
 	},
 	uintProperty("mcp-max-clients", "MCP client limit",
 		"Clients the control plane serves at once, over mcp-uds and mcp-http together; one more is refused with a JSON-RPC error saying so. "+

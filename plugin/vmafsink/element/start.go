@@ -166,6 +166,9 @@ func (st *runState) startControl(spec string) error {
 		// serving a socket the root group cannot use.
 		return fmt.Errorf("mcp-allow-gid 0: the root group cannot be allowed (-1 for the owner only, or another group)")
 	}
+	if s.mcpReadOnlyGID == 0 {
+		return fmt.Errorf("mcp-readonly-gid 0: the root group cannot be made read-only (-1 for none, or another group)")
+	}
 	if e.opts.Control == nil {
 		e.warn(s.mcpProps()+" set but this build of vmafsink has no control plane", "control plane not served")
 		return nil
@@ -183,6 +186,8 @@ func (st *runState) startControl(spec string) error {
 		Features:   st.features,
 		Runner:     st.runner,
 		Logger:     slog.New(&slogHandler{e: e}),
+		// Members of mcp-readonly-gid read but do not command.
+		ReadOnlyGID: s.mcpReadOnlyGID,
 	})
 	if err != nil {
 		return fmt.Errorf("%s: %w", s.mcpProps(), err)

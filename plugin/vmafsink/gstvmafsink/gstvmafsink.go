@@ -47,7 +47,7 @@ func startControl(c element.ControlConfig) (element.ControlServer, error) {
 		ModelSpec: c.ModelSpec,
 		Engine:    c.Engine,
 		Features:  c.Features,
-		Options: control.Options{AllowGID: c.AllowGID, MaxSessions: c.MaxClients, Logger: c.Logger,
+		Options: control.Options{AllowGID: c.AllowGID, ReadOnlyGID: c.ReadOnlyGID, MaxSessions: c.MaxClients, Logger: c.Logger,
 			HTTPAddr: c.HTTPAddr, HTTPTokenFile: c.TokenFile},
 	})
 	if err != nil {

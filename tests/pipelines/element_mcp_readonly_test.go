@@ -1,0 +1,104 @@
+package pipelines
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/vmafsink/vmafsink/tests/pipelines/internal/gsttest"
+)
+
+// TestElementMCPReadOnlyGID runs vmafsink with mcp-readonly-gid and
+// connects as another user whose primary group it is: the socket is given
+// to the group (0660); the peer reads vmaf_status but is refused
+// vmaf_pause with read_only; the refusal is in the GStreamer debug log
+// with the peer's pid and uid.
+func TestElementMCPReadOnlyGID(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to connect as another user")
+	}
+	socat, err := exec.LookPath("socat")
+	if err != nil {
+		t.Skip("needs socat")
+	}
+	if _, err := exec.LookPath("gst-launch-1.0"); err != nil {
+		t.Skip("gst-launch-1.0 is not installed")
+	}
+	const nobody, group = 65534, 4245
+	dir := t.TempDir()
+	for d := dir; d != os.TempDir() && d != "/"; d = filepath.Dir(d) {
+		if err := os.Chmod(d, 0o711); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sock := filepath.Join(dir, "vmaf.sock")
+	p := gsttest.Start(t, fmt.Sprintf("%s vmafsink name=v mcp-uds=%s mcp-readonly-gid=%d", liveSources, sock, group), "GST_DEBUG=vmafsink:4")
+	waitSocket(t, p, sock)
+	var st syscall.Stat_t
+	for deadline := time.Now().Add(2 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		if err := syscall.Stat(sock, &st); err != nil {
+			t.Fatal(err)
+		}
+		if st.Gid == group || time.Now().After(deadline) {
+			break
+		}
+	}
+	if st.Mode&0o777 != 0o660 || st.Gid != group {
+		t.Errorf("socket mode %o group %d, want 0660 and group %d", st.Mode&0o777, st.Gid, group)
+	}
+
+	cmd := exec.Command(socat, "STDIO", "UNIX-CONNECT:"+sock)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: group}}
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"peer","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"vmaf_status","arguments":{}}}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"vmaf_pause","arguments":{}}}`,
+	} {
+		fmt.Fprintln(stdin, line)
+	}
+	out := readUntil(t, stdout, `"id":3`, 30*time.Second)
+	stdin.Close()
+	cmd.Wait()
+	if !strings.Contains(out, `"engine_used":"native"`) || !strings.Contains(out, `"state":`) {
+		t.Errorf("read-only peer's vmaf_status: %s", out)
+	}
+	if !strings.Contains(out, `"isError":true`) || !strings.Contains(out, "read_only: peer pid") {
+		t.Errorf("read-only peer's vmaf_pause was not refused with read_only: %s", out)
+	}
+	for deadline := time.Now().Add(5 * time.Second); !strings.Contains(p.Output(), "outcome=refused"); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			break
+		}
+	}
+	if log := p.Output(); !strings.Contains(log, "control command tool=vmaf_pause outcome=refused transport=uds pid=") ||
+		!strings.Contains(log, "uid=65534 gid=4245 role=read_only") {
+		t.Errorf("no refusal with the peer's pid and uid in the debug log:\n%s", log)
+	}
+}
+
+// TestElementMCPReadOnlyGIDRoot: mcp-readonly-gid=0 stops the element
+// with an error naming the property.
+func TestElementMCPReadOnlyGIDRoot(t *testing.T) {
+	sock := filepath.Join(t.TempDir(), "vmaf.sock")
+	run := gsttest.Launch(t, time.Minute, fmt.Sprintf("%s vmafsink name=v mcp-uds=%s mcp-readonly-gid=0", liveSources, sock))
+	if run.Err == nil || !strings.Contains(run.Output, "mcp-readonly-gid 0") {
+		t.Errorf("gst-launch with mcp-readonly-gid=0: %v\n%s", run.Err, run.Output)
+	}
+}

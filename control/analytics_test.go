@@ -3,6 +3,7 @@ package control
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -235,5 +236,39 @@ func TestMonitorPromptUsesAlerts(t *testing.T) {
 		if !strings.Contains(text, "1. Subscribe to "+tc.want) {
 			t.Errorf("prompt does not start with %s: %s", tc.want, text)
 		}
+	}
+}
+
+// TestAlertEndBeforeClose: a drop still open when the stream ends is
+// ended by the monitor's Finish, and the host closing the server right
+// after does not cut that end off.
+func TestAlertEndBeforeClose(t *testing.T) {
+	f := analyticsFake(t, 0)
+	path := t.TempDir() + "/vmaf.sock"
+	s, err := Start(path, f, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, ev := connectTest(t, s, "2025-11-25")
+	if err := cs.Subscribe(context.Background(), &mcp.SubscribeParams{URI: alertsURI}); err != nil {
+		t.Fatal(err)
+	}
+	for _, sc := range []float64{95, 50, 50, 50} {
+		f.frame(sc)
+	}
+	f.mon.Finish(analytics.NoTime)
+	s.Close()
+	cs.Wait() // what the server wrote before it closed has been read
+	ev.mu.Lock()
+	defer ev.mu.Unlock()
+	var states []string
+	for _, u := range ev.updates {
+		b, _ := json.Marshal(u.Meta["alert"])
+		var a Alert
+		json.Unmarshal(b, &a)
+		states = append(states, fmt.Sprintf("%s eos=%v", a.State, a.AtEOS))
+	}
+	if strings.Join(states, ",") != "begin eos=false,end eos=true" {
+		t.Errorf("alerts seen before the close: %v", states)
 	}
 }

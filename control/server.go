@@ -151,6 +151,9 @@ type Server struct {
 	shared    atomic.Pointer[sharedLines]
 	statusSub atomic.Int32 // sessions subscribed to vmaf://status
 	closeOnce sync.Once
+	// drainAnalytics, set by startAnalytics, lets the last drop's end
+	// reach the clients before Close cuts them off.
+	drainAnalytics func()
 }
 
 // session is our side of one connected client.
@@ -291,6 +294,9 @@ func (s *Server) Path() string { return s.path }
 // file (if it is still the one this server created).
 func (s *Server) Close() error {
 	s.closeOnce.Do(func() {
+		if s.drainAnalytics != nil {
+			s.drainAnalytics()
+		}
 		s.cancel()
 		if s.ln != nil {
 			s.ln.Close()

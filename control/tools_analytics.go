@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"sync/atomic"
+	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -37,6 +39,10 @@ const (
 	// eventBuffer is how many window and alert events may wait for the
 	// publisher before the oldest are dropped.
 	eventBuffer = 256
+	// closeDrain bounds how long Close waits for the analytics events
+	// already queued to be written to the clients: a run that ends with
+	// a drop open announces its end just before the host closes.
+	closeDrain = 250 * time.Millisecond
 )
 
 func init() { toolNames = append(toolNames, toolHealth, toolDiagnose) }
@@ -399,10 +405,14 @@ func diagnosisSummary(d *Diagnosis) string {
 // Runner's publishing goroutine, so the subscriber only queues.
 func (s *Server) startAnalytics() {
 	events := make(chan analytics.Event, eventBuffer)
+	var queued atomic.Int64 // events taken and not yet handed to the outboxes
+	s.drainAnalytics = func() { s.drainEvents(&queued, closeDrain) }
 	cancel := s.target.Analytics().Subscribe(func(e analytics.Event) {
+		queued.Add(1)
 		select {
 		case events <- e:
 		default:
+			queued.Add(-1)
 			// A stalled publisher must not hold up scoring; the
 			// resources still answer with the latest state.
 		}
@@ -420,6 +430,7 @@ func (s *Server) startAnalytics() {
 				sessions = s.snapshot(sessions)
 				s.announce(e, sessions)
 				s.kick(sessions)
+				queued.Add(-1)
 			}
 		}
 	}()
@@ -462,4 +473,30 @@ func monitorAlertSteps(cfg analytics.Config) string {
 4. If vmaf_status warns that the model does not fit the stream (for example a 4K model on small frames, whose scores saturate near 100), suggest vmaf_request_model_swap with a fitting model from vmaf_list_models; ask the user before swapping.
 5. Note any frames_unpaired or frames_skipped growth: they mean frames are not being scored.
 `, alertsURI, max(cfg.AlertFrames, 1), cfg.AlertThreshold, alertsURI, toolHealth, toolDiagnose)
+}
+
+// drainEvents waits, at most d, until the queued analytics events are
+// handed over and every client's outbox is empty (a client that lags
+// costs the wait), then a little more for the last write to leave.
+func (s *Server) drainEvents(queued *atomic.Int64, d time.Duration) {
+	deadline := time.Now().Add(d)
+	for time.Now().Before(deadline) {
+		if queued.Load() == 0 && s.outboxesEmpty() {
+			time.Sleep(10 * time.Millisecond)
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func (s *Server) outboxesEmpty() bool {
+	for _, sess := range s.snapshot(nil) {
+		sess.out.mu.Lock()
+		n := sess.out.queue.Len()
+		sess.out.mu.Unlock()
+		if n > 0 {
+			return false
+		}
+	}
+	return true
 }

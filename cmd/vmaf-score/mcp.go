@@ -60,6 +60,12 @@ func (j *job) newRunnerSink() (sink, error) {
 	if !j.s.serveMCP() {
 		start = noControl // a Runner for --metrics-addr alone
 	}
+	logger, logFile, err := j.s.openControlLog(j.stderr)
+	if err != nil {
+		rs.cancel()
+		r.Close()
+		return nil, err
+	}
 	rs.srv, err = start(attach.Config{
 		Socket:    j.s.mcpSocket,
 		Runner:    r,
@@ -68,9 +74,13 @@ func (j *job) newRunnerSink() (sink, error) {
 		Engine:    j.s.engine,
 		Features:  j.s.features,
 		Options: control.Options{MaxSessions: j.s.mcpMaxClients,
-			HTTPAddr: j.s.mcpHTTP, HTTPTokenFile: j.s.mcpTokenFile},
+			HTTPAddr: j.s.mcpHTTP, HTTPTokenFile: j.s.mcpTokenFile,
+			ReadOnlyGID: j.s.mcpReadOnlyGID, Logger: logger},
 	})
 	if err != nil {
+		if logFile != nil {
+			logFile.Close()
+		}
 		rs.cancel()
 		r.Close()
 		return nil, fmt.Errorf("%s: %w", j.s.mcpFlags(), err)
@@ -79,6 +89,7 @@ func (j *job) newRunnerSink() (sink, error) {
 		// With port 0 this is the only way a client learns the port.
 		fmt.Fprintf(j.stderr, "vmaf-score: MCP on http://%s/mcp (HTTP+SSE on /sse)\n", a.HTTPAddr())
 	}
+	rs.srv = withControlLog(rs.srv, logFile)
 	if err := rs.startMetrics(j.s.metricsAddr, j.stderr); err != nil {
 		rs.cancel()
 		rs.close()

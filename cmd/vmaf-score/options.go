@@ -54,6 +54,10 @@ type settings struct {
 	worstFrames *int
 	// metricsAddr is --metrics-addr: HOST:PORT for Prometheus' /metrics.
 	metricsAddr string
+	// mcpReadOnlyGID is --mcp-readonly-gid (0: none); controlLog is
+	// --control-log, the control plane's log ("-": stderr; "": none).
+	mcpReadOnlyGID int
+	controlLog     string
 	// live is the analytics the run keeps (--pool-percentiles,
 	// --window-*, --alert-*); the zero value keeps none.
 	live analytics.Config
@@ -206,6 +210,18 @@ var options = []option{
 			}
 			return nil
 		}},
+	{0, "mcp-readonly-gid", "GID", "with --mcp-uds: processes whose primary group is GID may connect to read but not swap, pause or resume (read_only); the socket is given to the group (mode 0660)",
+		func(s *settings, v string) error {
+			if err := parseUint(v, "--mcp-readonly-gid", &s.mcpReadOnlyGID); err != nil {
+				return err
+			}
+			if s.mcpReadOnlyGID == 0 {
+				return invalid(v, "--mcp-readonly-gid", "a group other than root's (0)")
+			}
+			return nil
+		}},
+	{0, "control-log", "FILE", "with --mcp-uds or --mcp-http: log clients and every swap, pause and resume with the peer's pid and uid to FILE (appended; -: stderr)",
+		func(s *settings, v string) error { s.controlLog = v; return nil }},
 	{0, "model-dir", "DIR", "with --mcp-uds or --mcp-http: a directory whose model files an agent may swap in (repeatable)",
 		func(s *settings, v string) error { s.modelDirs = append(s.modelDirs, v); return nil }},
 	{0, "worst-frames", "N", fmt.Sprintf("with --mcp-uds or --mcp-http: keep the N worst frames' pictures, downscaled, for vmaf_worst_frames (default %d, 0: none, at most %d)", pipeline.DefaultWorstFrames, pipeline.MaxWorstRecords),
@@ -420,6 +436,12 @@ func (s *settings) check() error {
 	}
 	if s.mcpTokenFile != "" && s.mcpHTTP == "" {
 		return usagef("--mcp-http-token-file needs --mcp-http")
+	}
+	if s.mcpReadOnlyGID != 0 && s.mcpSocket == "" {
+		return usagef("--mcp-readonly-gid needs --mcp-uds (HTTP has no peer credentials: its clients have full access)")
+	}
+	if s.controlLog != "" && s.mcpSocket == "" && s.mcpHTTP == "" {
+		return usagef("--control-log needs --mcp-uds or --mcp-http")
 	}
 	if s.worstFrames != nil && s.mcpSocket == "" && s.mcpHTTP == "" {
 		return usagef("--worst-frames needs --mcp-uds or --mcp-http")

@@ -17,12 +17,13 @@ const toolWorstFrames = "vmaf_worst_frames"
 // Bounds on vmaf_worst_frames. A reply carries at most maxWorstFrames
 // frames and, past maxWorstImageBytes of PNG, no further images (the
 // reply says how many it left out): images="all" at 640 wide for 32
-// frames would otherwise run to tens of megabytes.
+// frames would otherwise run to tens of megabytes, past the 16 MiB line
+// the Go SDK's clients read by default (base64 adds a third).
 const (
 	defaultWorstFrames = 8
 	maxWorstFrames     = 32
 	maxWorstImageWidth = 640
-	maxWorstImageBytes = 4 << 20
+	maxWorstImageBytes = 8 << 20
 )
 
 // Images a vmaf_worst_frames reply carries.

@@ -102,6 +102,7 @@ await call("vmaf_status", {});
 await call("vmaf_features", {});
 await call("vmaf_list_models", {});
 await call("vmaf_score", { last: 3, worst: 2 });
+await call("vmaf_worst_frames", { n: 2 });
 await call("vmaf_pause", { wait: true, timeout_ms: 20000 });
 await call("vmaf_resume", { wait: true, timeout_ms: 20000 });
 await call("vmaf_request_model_swap", { model: "vmaf_v0.6.1neg", name: "vmaf_neg", wait: true, timeout_ms: 20000 });

@@ -84,7 +84,7 @@ func TestMCPTypeScriptClient(t *testing.T) {
 	if rep.Server.Name != "vmafsink" {
 		t.Errorf("server name %q", rep.Server.Name)
 	}
-	readOnly := map[string]bool{"vmaf_status": true, "vmaf_features": true, "vmaf_score": true, "vmaf_list_models": true, "vmaf_list_extractors": true, "vmaf_describe_model": true,
+	readOnly := map[string]bool{"vmaf_status": true, "vmaf_features": true, "vmaf_score": true, "vmaf_worst_frames": true, "vmaf_list_models": true, "vmaf_list_extractors": true, "vmaf_describe_model": true,
 		"vmaf_request_model_swap": false, "vmaf_pause": false, "vmaf_resume": false}
 	for _, tool := range rep.Tools {
 		want, ok := readOnly[tool.Name]
@@ -100,7 +100,7 @@ func TestMCPTypeScriptClient(t *testing.T) {
 	if len(readOnly) > 0 {
 		t.Errorf("tools not listed: %v", readOnly)
 	}
-	for _, name := range []string{"vmaf_status", "vmaf_features", "vmaf_list_models", "vmaf_score", "vmaf_pause", "vmaf_resume", "vmaf_request_model_swap", "vmaf.status"} {
+	for _, name := range []string{"vmaf_status", "vmaf_features", "vmaf_list_models", "vmaf_score", "vmaf_worst_frames", "vmaf_pause", "vmaf_resume", "vmaf_request_model_swap", "vmaf.status"} {
 		if len(rep.Calls[name]) == 0 || string(rep.Calls[name]) == "null" {
 			t.Errorf("%s: no result (error %q)", name, rep.Errors[name])
 		}

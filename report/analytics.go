@@ -23,6 +23,13 @@ import (
 // CSV and subtitles have no pooled section, so they carry none of them.
 // Running times are in seconds (null in JSON, left out in XML, when not
 // known).
+//
+// The sections are in the trailer, which a Writer made with Create
+// rewrites at every commit: each window and drop is laid out once, when
+// added, but the bytes are written again each time (about 350 bytes a
+// window), so a long run with a window every frame makes every commit
+// write megabytes. Commit less often (Options.CommitInterval) or make
+// fewer windows (a window step) for such runs.
 
 // PercentileKey names percentile p in a document and in the element's
 // messages: "p" then p in the shortest decimal that reads back as it, so
@@ -34,18 +41,37 @@ func PercentileKey(p float64) string {
 // AddWindow records a window for the "windows" section; without
 // Options.Windows it is ignored.
 func (w *Writer) AddWindow(win analytics.Window) {
-	if w.opts.Windows {
-		win.Percentiles = append([]analytics.Percentile(nil), win.Percentiles...)
-		w.windows = append(w.windows, win)
+	if !w.opts.Windows {
+		return
 	}
+	switch w.opts.Format {
+	case JSON:
+		if w.nWindows > 0 {
+			w.windows = append(w.windows, ',')
+		}
+		w.windows = appendJSONWindow(w.windows, &win)
+	case XML:
+		w.windows = appendXMLWindow(w.windows, &win)
+	}
+	w.nWindows++
 }
 
 // AddAlert records a drop for the "alerts" section once it has ended; a
 // drop's begin, and anything without Options.Alerts, is ignored.
 func (w *Writer) AddAlert(a analytics.Alert) {
-	if w.opts.Alerts && a.State == analytics.AlertEnd {
-		w.alerts = append(w.alerts, a)
+	if !w.opts.Alerts || a.State != analytics.AlertEnd {
+		return
 	}
+	switch w.opts.Format {
+	case JSON:
+		if w.nAlerts > 0 {
+			w.alerts = append(w.alerts, ',')
+		}
+		w.alerts = appendJSONAlert(w.alerts, &a)
+	case XML:
+		w.alerts = appendXMLAlert(w.alerts, &a)
+	}
+	w.nAlerts++
 }
 
 // addModelScores counts each model's score of f for the percentiles; f's
@@ -118,70 +144,69 @@ func appendJSONSeconds(b []byte, d time.Duration) []byte {
 }
 
 func (w *Writer) appendJSONAnalytics(b []byte) []byte {
-	const in = "      "
 	if w.opts.Windows {
 		b = append(b, ",\n  \"windows\": ["...)
-		for i := range w.windows {
-			win := &w.windows[i]
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, "\n    {"...)
-			b = jsonField(b, true, in, "first")
-			b = strconv.AppendInt(b, int64(win.First), 10)
-			b = jsonField(b, false, in, "last")
-			b = strconv.AppendInt(b, int64(win.Last), 10)
-			b = jsonField(b, false, in, "start")
-			b = appendJSONSeconds(b, win.Start)
-			b = jsonField(b, false, in, "end")
-			b = appendJSONSeconds(b, win.End)
-			b = jsonField(b, false, in, "frames")
-			b = strconv.AppendInt(b, int64(win.Frames), 10)
-			b = jsonField(b, false, in, "model")
-			b = appendJSONString(b, win.Model)
-			for _, f := range windowStats(win) {
-				b = jsonField(b, false, in, f.name)
-				b = appendJSONNumber(b, f.v)
-			}
-			b = append(b, "\n    }"...)
-		}
+		b = append(b, w.windows...)
 		b = append(b, "\n  ]"...)
 	}
 	if w.opts.Alerts {
 		b = append(b, ",\n  \"alerts\": ["...)
-		for i := range w.alerts {
-			a := &w.alerts[i]
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, "\n    {"...)
-			b = jsonField(b, true, in, "id")
-			b = strconv.AppendUint(b, a.ID, 10)
-			b = jsonField(b, false, in, "first")
-			b = strconv.AppendInt(b, int64(a.First), 10)
-			b = jsonField(b, false, in, "last")
-			b = strconv.AppendInt(b, int64(a.Last), 10)
-			b = jsonField(b, false, in, "start")
-			b = appendJSONSeconds(b, a.Start)
-			b = jsonField(b, false, in, "end")
-			b = appendJSONSeconds(b, a.End)
-			b = jsonField(b, false, in, "frames")
-			b = strconv.AppendInt(b, int64(a.Frames), 10)
-			b = jsonField(b, false, in, "model")
-			b = appendJSONString(b, a.Model)
-			b = jsonField(b, false, in, "min")
-			b = appendJSONNumber(b, a.Min)
-			b = jsonField(b, false, in, "mean")
-			b = appendJSONNumber(b, a.Mean)
-			b = jsonField(b, false, in, "threshold")
-			b = appendJSONNumber(b, a.Threshold)
-			b = jsonField(b, false, in, "at_eos")
-			b = strconv.AppendBool(b, a.AtEOS)
-			b = append(b, "\n    }"...)
-		}
+		b = append(b, w.alerts...)
 		b = append(b, "\n  ]"...)
 	}
 	return b
+}
+
+const jsonIndent = "      "
+
+func appendJSONWindow(b []byte, win *analytics.Window) []byte {
+	const in = jsonIndent
+	b = append(b, "\n    {"...)
+	b = jsonField(b, true, in, "first")
+	b = strconv.AppendInt(b, int64(win.First), 10)
+	b = jsonField(b, false, in, "last")
+	b = strconv.AppendInt(b, int64(win.Last), 10)
+	b = jsonField(b, false, in, "start")
+	b = appendJSONSeconds(b, win.Start)
+	b = jsonField(b, false, in, "end")
+	b = appendJSONSeconds(b, win.End)
+	b = jsonField(b, false, in, "frames")
+	b = strconv.AppendInt(b, int64(win.Frames), 10)
+	b = jsonField(b, false, in, "model")
+	b = appendJSONString(b, win.Model)
+	for _, f := range windowStats(win) {
+		b = jsonField(b, false, in, f.name)
+		b = appendJSONNumber(b, f.v)
+	}
+	return append(b, "\n    }"...)
+}
+
+func appendJSONAlert(b []byte, a *analytics.Alert) []byte {
+	const in = jsonIndent
+	b = append(b, "\n    {"...)
+	b = jsonField(b, true, in, "id")
+	b = strconv.AppendUint(b, a.ID, 10)
+	b = jsonField(b, false, in, "first")
+	b = strconv.AppendInt(b, int64(a.First), 10)
+	b = jsonField(b, false, in, "last")
+	b = strconv.AppendInt(b, int64(a.Last), 10)
+	b = jsonField(b, false, in, "start")
+	b = appendJSONSeconds(b, a.Start)
+	b = jsonField(b, false, in, "end")
+	b = appendJSONSeconds(b, a.End)
+	b = jsonField(b, false, in, "frames")
+	b = strconv.AppendInt(b, int64(a.Frames), 10)
+	b = jsonField(b, false, in, "model")
+	b = appendJSONString(b, a.Model)
+	b = jsonField(b, false, in, "min")
+	b = appendJSONNumber(b, a.Min)
+	b = jsonField(b, false, in, "mean")
+	b = appendJSONNumber(b, a.Mean)
+	b = jsonField(b, false, in, "threshold")
+	b = appendJSONNumber(b, a.Threshold)
+	b = jsonField(b, false, in, "at_eos")
+	b = strconv.AppendBool(b, a.AtEOS)
+	return append(b, "\n    }"...)
 }
 
 type namedValue struct {
@@ -233,41 +258,43 @@ func appendXMLString(b []byte, name, v string) []byte {
 func (w *Writer) appendXMLAnalytics(b []byte) []byte {
 	if w.opts.Windows {
 		b = append(b, "  <windows>\n"...)
-		for i := range w.windows {
-			win := &w.windows[i]
-			b = append(b, "    <window"...)
-			b = appendXMLInt(b, "first", int64(win.First))
-			b = appendXMLInt(b, "last", int64(win.Last))
-			b = appendXMLSeconds(b, "start", win.Start)
-			b = appendXMLSeconds(b, "end", win.End)
-			b = appendXMLInt(b, "frames", int64(win.Frames))
-			b = appendXMLString(b, "model", win.Model)
-			for _, f := range windowStats(win) {
-				b = appendXMLNumber(b, f.name, f.v)
-			}
-			b = append(b, " />\n"...)
-		}
+		b = append(b, w.windows...)
 		b = append(b, "  </windows>\n"...)
 	}
 	if w.opts.Alerts {
 		b = append(b, "  <alerts>\n"...)
-		for i := range w.alerts {
-			a := &w.alerts[i]
-			b = append(b, "    <alert"...)
-			b = appendXMLInt(b, "id", int64(a.ID))
-			b = appendXMLInt(b, "first", int64(a.First))
-			b = appendXMLInt(b, "last", int64(a.Last))
-			b = appendXMLSeconds(b, "start", a.Start)
-			b = appendXMLSeconds(b, "end", a.End)
-			b = appendXMLInt(b, "frames", int64(a.Frames))
-			b = appendXMLString(b, "model", a.Model)
-			b = appendXMLNumber(b, "min", a.Min)
-			b = appendXMLNumber(b, "mean", a.Mean)
-			b = appendXMLNumber(b, "threshold", a.Threshold)
-			b = appendXMLString(b, "at_eos", strconv.FormatBool(a.AtEOS))
-			b = append(b, " />\n"...)
-		}
+		b = append(b, w.alerts...)
 		b = append(b, "  </alerts>\n"...)
 	}
 	return b
+}
+
+func appendXMLWindow(b []byte, win *analytics.Window) []byte {
+	b = append(b, "    <window"...)
+	b = appendXMLInt(b, "first", int64(win.First))
+	b = appendXMLInt(b, "last", int64(win.Last))
+	b = appendXMLSeconds(b, "start", win.Start)
+	b = appendXMLSeconds(b, "end", win.End)
+	b = appendXMLInt(b, "frames", int64(win.Frames))
+	b = appendXMLString(b, "model", win.Model)
+	for _, f := range windowStats(win) {
+		b = appendXMLNumber(b, f.name, f.v)
+	}
+	return append(b, " />\n"...)
+}
+
+func appendXMLAlert(b []byte, a *analytics.Alert) []byte {
+	b = append(b, "    <alert"...)
+	b = appendXMLInt(b, "id", int64(a.ID))
+	b = appendXMLInt(b, "first", int64(a.First))
+	b = appendXMLInt(b, "last", int64(a.Last))
+	b = appendXMLSeconds(b, "start", a.Start)
+	b = appendXMLSeconds(b, "end", a.End)
+	b = appendXMLInt(b, "frames", int64(a.Frames))
+	b = appendXMLString(b, "model", a.Model)
+	b = appendXMLNumber(b, "min", a.Min)
+	b = appendXMLNumber(b, "mean", a.Mean)
+	b = appendXMLNumber(b, "threshold", a.Threshold)
+	b = appendXMLString(b, "at_eos", strconv.FormatBool(a.AtEOS))
+	return append(b, " />\n"...)
 }

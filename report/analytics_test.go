@@ -6,6 +6,8 @@ import (
 	"encoding/xml"
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -213,5 +215,48 @@ func TestWindowsAndAlertsJSON(t *testing.T) {
 	empty := writeWith(t, Options{Format: XML, Windows: true, Alerts: true}, frames, nil)
 	if !bytes.Contains(empty, []byte("  <windows>\n  </windows>\n  <alerts>\n  </alerts>\n</VMAF>\n")) {
 		t.Errorf("XML without any window or drop:\n%s", empty)
+	}
+}
+
+// TestFileWithWindowsValidAfterEveryCommit: a file keeps its windows and
+// drops, added between frames, a valid document after each commit.
+func TestFileWithWindowsValidAfterEveryCommit(t *testing.T) {
+	for _, f := range []Format{JSON, XML} {
+		path := filepath.Join(t.TempDir(), "out."+f.String())
+		w, err := Create(path, Options{Format: f, Windows: true, Alerts: true, Percentiles: []float64{50}, Now: fakeClock(time.Millisecond)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, fr := range scoredFrames(t, 9) {
+			if err := w.WriteFrame(fr); err != nil {
+				t.Fatal(err)
+			}
+			if i%2 == 1 {
+				w.AddWindow(analytics.Window{First: i - 1, Last: i, Frames: 2, Start: analytics.NoTime, End: analytics.NoTime, Model: "vmaf"})
+				w.AddAlert(analytics.Alert{ID: uint64(i), State: analytics.AlertEnd, First: i, Last: i, Frames: 1, Threshold: 99})
+			}
+			if err := w.Commit(); err != nil {
+				t.Fatal(err)
+			}
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var doc struct {
+				Windows []any `json:"windows" xml:"windows>window"`
+				Alerts  []any `json:"alerts" xml:"alerts>alert"`
+			}
+			if f == JSON {
+				err = json.Unmarshal(data, &doc)
+			} else {
+				err = xml.Unmarshal(data, &doc)
+			}
+			if err != nil || len(doc.Windows) != (i+1)/2 || len(doc.Alerts) != (i+1)/2 {
+				t.Fatalf("%v after frame %d: %v, %d windows, %d alerts\n%s", f, i, err, len(doc.Windows), len(doc.Alerts), data)
+			}
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

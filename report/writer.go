@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/vmafsink/vmafsink/analytics"
 	"github.com/vmafsink/vmafsink/vmaf"
 )
 
@@ -86,8 +85,11 @@ type Writer struct {
 	keys  ModelKeys
 	swaps []Swap
 
-	windows []analytics.Window // with Options.Windows
-	alerts  []analytics.Alert  // with Options.Alerts: the drops that ended
+	// The windows and drops, each laid out once when added (JSON or
+	// XML), so that rewriting the trailer does not lay them out again.
+	windows, alerts []byte
+	nWindows        int
+	nAlerts         int
 
 	frames      int
 	start, last time.Time

@@ -72,10 +72,15 @@ func (s *settings) checkLive() error {
 }
 
 // reportOptions adds what the output file carries of the analytics.
+// With windows or drops the file is committed once a second rather than
+// after every frame: they are rewritten with the trailer at each commit.
 func (s *settings) reportOptions(o report.Options) report.Options {
 	o.Percentiles = s.live.Percentiles
 	o.Windows = s.live.WindowFrames > 0 || s.live.WindowDuration > 0
 	o.Alerts = s.live.AlertThreshold > 0
+	if o.Windows || o.Alerts {
+		o.CommitInterval = time.Second
+	}
 	return o
 }
 

@@ -421,6 +421,12 @@ func TestServe(t *testing.T) {
 		c.Close()
 		t.Errorf("%s still accepts connections after Close", addr)
 	}
+	// The element's next run binds the same address again.
+	again, err := Start(Config{Addr: addr, Element: "vmaf-score", Runner: r})
+	if err != nil {
+		t.Fatalf("a second exporter on %s after Close: %v", addr, err)
+	}
+	again.Close()
 }
 
 func get(t *testing.T, url string, status int) string {

@@ -298,6 +298,11 @@ func TestMCPFilesProgressAndCancel(t *testing.T) {
 		errc <- err
 	}()
 	waitFor(t, 10*time.Second, "progress", func() bool { fs.mu.Lock(); defer fs.mu.Unlock(); return len(fs.got) > 0 })
+	// One run at a time (--jobs 1): a second call is refused, not queued.
+	if _, toolErr, err := fs.call(t, context.Background(), map[string]any{"reference": ref, "distorted": ref}, false); err != nil ||
+		!strings.HasPrefix(toolErr, "busy: 1 scoring(s) already running") {
+		t.Errorf("a call during the run: %v %q", err, toolErr)
+	}
 	cancel()
 	cancelled := time.Now()
 	if err := <-errc; err == nil {

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"sort"
 	"time"
 
 	"github.com/vmafsink/vmafsink/analytics"
@@ -42,4 +43,23 @@ func (r *Runner) feedMonitor(rec *Record) {
 		f.end = rt
 	}
 	f.m.Add(analytics.Sample{Index: rec.Index, RunningTime: rt, Model: f.key, Score: rec.Score})
+}
+
+// Range returns copies of the kept records (the last Config.Recent) with
+// from <= Index <= to, oldest first, at most limit of them. Only those are
+// copied, so a narrow range of a long ring is cheap.
+func (r *Runner) Range(from, to, limit int) []*Record { return r.pub.between(from, to, limit) }
+
+func (p *publisher) between(from, to, limit int) []*Record {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	n := min(p.written, len(p.ring))
+	at := func(i int) *Record { return &p.ring[(p.written-n+i)%len(p.ring)] }
+	// Indices grow along the ring.
+	lo := sort.Search(n, func(i int) bool { return at(i).Index >= from })
+	var out []*Record
+	for i := lo; i < n && len(out) < limit && at(i).Index <= to; i++ {
+		out = append(out, at(i).Clone())
+	}
+	return out
 }

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -100,4 +101,35 @@ func TestRunnerRejectsBadAnalytics(t *testing.T) {
 	if _, err := New(cfg); err == nil || err.Error() != "pipeline: analytics: window-frames and window-duration are exclusive" {
 		t.Errorf("New = %v", err)
 	}
+}
+
+func TestRunnerRange(t *testing.T) {
+	eng := &fakeEngine{}
+	r := newTestRunner(t, eng, func(c *Config) { c.Pairing = PairByOrder; c.Recent = 4 })
+	fs := newFrames(t)
+	for range 10 {
+		push(t, r, Ref, fs.frame(100, -1))
+		push(t, r, Dist, fs.frame(90, -1))
+	}
+	finish(t, r)
+	for _, tc := range []struct {
+		from, to, limit int
+		want            []int
+	}{
+		{0, 100, 100, []int{6, 7, 8, 9}},
+		{7, 8, 100, []int{7, 8}},
+		{0, 100, 1, []int{6}},
+		{9, 9, 5, []int{9}},
+		{10, 30, 5, nil},
+		{5, 4, 5, nil},
+	} {
+		var got []int
+		for _, rec := range r.Range(tc.from, tc.to, tc.limit) {
+			got = append(got, rec.Index)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("Range(%d, %d, %d) = %v, want %v", tc.from, tc.to, tc.limit, got, tc.want)
+		}
+	}
+	fs.checkReleased()
 }

@@ -16,6 +16,10 @@ import (
 // take effect between two pairs, and every record names the model that
 // scored it, in the output file too.
 
+// maxMCPRecent bounds --mcp-recent: the Runner's ring holds every kept
+// record's metrics, allocated as the run fills it.
+const maxMCPRecent = 100000
+
 // startControl serves the MCP control plane for a Runner; tests replace it.
 var startControl = func(cfg attach.Config) (io.Closer, error) { return attach.Start(cfg) }
 
@@ -39,6 +43,7 @@ func (j *job) newRunnerSink() (sink, error) {
 		OnApplied:    j.onApplied(),
 		WorstFrames:  j.s.worstFramesOr(),
 		Analytics:    j.s.live, // shared with the control plane
+		Recent:       j.s.mcpRecent,
 	})
 	if err != nil {
 		return nil, err

@@ -52,6 +52,9 @@ type settings struct {
 	modelDirs     []string // directories whose model files an agent may swap in
 	// worstFrames is --worst-frames; nil: pipeline.DefaultWorstFrames.
 	worstFrames *int
+	// mcpRecent is --mcp-recent: the frames whose full records the
+	// control plane keeps (0: pipeline.DefaultRecent).
+	mcpRecent int
 	// metricsAddr is --metrics-addr: HOST:PORT for Prometheus' /metrics.
 	metricsAddr string
 	// mcpReadOnlyGID is --mcp-readonly-gid (0: none); controlLog is
@@ -224,6 +227,16 @@ var options = []option{
 		func(s *settings, v string) error { s.controlLog = v; return nil }},
 	{0, "model-dir", "DIR", "with --mcp-uds or --mcp-http: a directory whose model files an agent may swap in (repeatable)",
 		func(s *settings, v string) error { s.modelDirs = append(s.modelDirs, v); return nil }},
+	{0, "mcp-recent", "N", fmt.Sprintf("with --mcp-uds or --mcp-http: keep the full records (timestamps, features) of the last N frames for vmaf_score and vmaf_diagnose (default %d, at most %d); every frame's score is kept anyway", pipeline.DefaultRecent, maxMCPRecent),
+		func(s *settings, v string) error {
+			if err := parseUint(v, "--mcp-recent", &s.mcpRecent); err != nil {
+				return err
+			}
+			if s.mcpRecent < 1 || s.mcpRecent > maxMCPRecent {
+				return invalid(v, "--mcp-recent", fmt.Sprintf("between 1 and %d", maxMCPRecent))
+			}
+			return nil
+		}},
 	{0, "worst-frames", "N", fmt.Sprintf("with --mcp-uds or --mcp-http: keep the N worst frames' pictures, downscaled, for vmaf_worst_frames (default %d, 0: none, at most %d)", pipeline.DefaultWorstFrames, pipeline.MaxWorstRecords),
 		func(s *settings, v string) error {
 			var n int
@@ -445,6 +458,9 @@ func (s *settings) check() error {
 	}
 	if s.worstFrames != nil && s.mcpSocket == "" && s.mcpHTTP == "" {
 		return usagef("--worst-frames needs --mcp-uds or --mcp-http")
+	}
+	if s.mcpRecent != 0 && s.mcpSocket == "" && s.mcpHTTP == "" {
+		return usagef("--mcp-recent needs --mcp-uds or --mcp-http")
 	}
 	if s.plot != "" && s.noPrediction {
 		return usagef("--plot draws the models' scores, which --no_prediction leaves out")

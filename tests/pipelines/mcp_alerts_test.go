@@ -37,7 +37,7 @@ type alertRun struct {
 	out    string
 }
 
-func startAlertRun(t *testing.T, threshold float64) *alertRun {
+func startAlertRun(t *testing.T, threshold float64, extra ...string) *alertRun {
 	t.Helper()
 	bin, _ := ffSetup(t)
 	dir := t.TempDir()
@@ -51,6 +51,7 @@ func startAlertRun(t *testing.T, threshold float64) *alertRun {
 	r.cmd = exec.Command(bin, "-r", refYUV, "-d", "-", "-w", "576", "-h", "324", "-p", "420", "-b", "8",
 		"--mcp-uds", r.sock, "--json", "-o", r.out, "--threads", "1", "-q",
 		"--alert-threshold", fmt.Sprint(threshold), "--alert-frames", "1", "--window-frames", "10")
+	r.cmd.Args = append(r.cmd.Args, extra...)
 	if r.stdin, err = r.cmd.StdinPipe(); err != nil {
 		t.Fatal(err)
 	}
@@ -156,9 +157,11 @@ func (ac *alertClient) got() []control.Alert {
 // any frame is scored, exits 0 with the first drop; a client subscribed
 // to vmaf://alerts gets a begin and an end for every run of frames below
 // the threshold, as the per-frame scores read back through vmaf_score
-// {from, to} show them, and those scores and drops are the results file's.
+// {from, to} show them (scores-only before the last --mcp-recent frames),
+// and those scores and drops are the results file's.
 func TestMCPAlerts(t *testing.T) {
-	r := startAlertRun(t, alertThreshold)
+	const recent = 20 // full records kept: the older ones come back scores-only
+	r := startAlertRun(t, alertThreshold, "--mcp-recent", fmt.Sprint(recent))
 	n := r.frames()
 	r.feed(t, 0, 1) // nothing scored yet: frame 0 waits for frame 1
 	ac := dialAlerts(t, r.sock)
@@ -176,8 +179,14 @@ func TestMCPAlerts(t *testing.T) {
 	}
 	var sc control.Scores
 	ffCallTool(t, ctx, ac.cs, "vmaf_score", map[string]any{"from": 0, "to": n - 1}, &sc)
-	if len(sc.Records) != n-2 || sc.History == nil || sc.History.FullFrom != 0 {
+	if fullFrom := n - 2 - recent; len(sc.Records) != n-2 || sc.History == nil || sc.History.FullFrom != int64(fullFrom) || sc.History.ScoresOnly != fullFrom {
 		t.Fatalf("vmaf_score from 0: %d records, history %+v", len(sc.Records), sc.History)
+	}
+	for i, rec := range sc.Records {
+		// Raw input has no timestamps: pts_ns is -1 in full records too.
+		if full := i >= n-2-recent; full != (len(rec.Features) > 0) || rec.Frame != int64(i) {
+			t.Errorf("record %d: frame %d, %d features", i, rec.Frame, len(rec.Features))
+		}
 	}
 	var scores []float64
 	for _, rec := range sc.Records {
@@ -210,7 +219,8 @@ func TestMCPAlerts(t *testing.T) {
 		}
 		if a.State == "end" {
 			low := scores[a.FirstFrame : a.LastFrame+1]
-			if lo := minOf(low); math.Abs(a.Min-lo) > 1e-9 || a.Frames != len(low) {
+			// Scores-only records hold float32 scores (within 4e-6).
+			if lo := minOf(low); math.Abs(a.Min-lo) > 4e-6 || a.Frames != len(low) {
 				t.Errorf("alert %d: min %v frames %d, scores %v", i, a.Min, a.Frames, low)
 			}
 		}
@@ -229,8 +239,13 @@ func TestMCPAlerts(t *testing.T) {
 	var all []float64
 	for i, f := range l.Frames {
 		all = append(all, f.Metrics["vmaf"])
-		// The results file prints 6 decimals.
-		if i < len(scores) && math.Abs(scores[i]-f.Metrics["vmaf"]) > 5e-7+1e-12 {
+		// The results file prints 6 decimals; the history keeps scores
+		// as float32 (within 4e-6 near 100).
+		tol := 5e-7 + 1e-12
+		if i < n-2-recent {
+			tol += 4e-6
+		}
+		if i < len(scores) && math.Abs(scores[i]-f.Metrics["vmaf"]) > tol {
 			t.Errorf("frame %d: vmaf_score gave %v, the results file %v", i, scores[i], f.Metrics["vmaf"])
 		}
 	}

@@ -189,10 +189,19 @@ func TestDescribeModelTool(t *testing.T) {
 
 // TestWaitProgress: a command with wait and a progress token gets
 // notifications/progress while it waits, with growing progress, and a
-// last one saying where it was applied; without a token, none.
+// last one saying where it was applied; without a token, none. Over the
+// socket, Streamable HTTP and HTTP+SSE alike; the command log names the
+// transport.
 func TestWaitProgress(t *testing.T) {
+	for _, transport := range []string{"uds", "http", "sse"} {
+		t.Run(transport, func(t *testing.T) { testWaitProgress(t, transport) })
+	}
+}
+
+func testWaitProgress(t *testing.T, transport string) {
 	f := newFake()
-	s := startTest(t, f, Options{})
+	var log syncBuffer
+	s := startHTTPTest(t, f, Options{Logger: slog.New(slog.NewTextHandler(&log, nil))})
 	var mu sync.Mutex
 	var got []*mcp.ProgressNotificationParams
 	c := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, &mcp.ClientOptions{
@@ -202,11 +211,20 @@ func TestWaitProgress(t *testing.T) {
 			mu.Unlock()
 		},
 	})
-	conn, err := net.Dial("unix", s.Path())
-	if err != nil {
-		t.Fatal(err)
+	var tr mcp.Transport
+	switch transport {
+	case "uds":
+		conn, err := net.Dial("unix", s.Path())
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr = &mcp.IOTransport{Reader: conn, Writer: conn}
+	case "http":
+		tr = &mcp.StreamableClientTransport{Endpoint: "http://" + s.HTTPAddr() + pathStreamable, MaxRetries: -1}
+	case "sse":
+		tr = &mcp.SSEClientTransport{Endpoint: "http://" + s.HTTPAddr() + pathSSE}
 	}
-	cs, err := c.Connect(context.Background(), &mcp.IOTransport{Reader: conn, Writer: conn}, nil)
+	cs, err := c.Connect(context.Background(), tr, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -275,5 +293,12 @@ func TestWaitProgress(t *testing.T) {
 		if last := ps[len(ps)-1].Message; !strings.Contains(last, "applied at frame "+itoa(int(cmd.Frame))) {
 			t.Errorf("%s applied at %d: last message %q", tc.tool, cmd.Frame, last)
 		}
+	}
+	want := "tool=vmaf_pause outcome=enqueued transport=" + transport
+	if transport != "uds" {
+		want += " remote=127.0.0.1:"
+	}
+	if !strings.Contains(log.String(), want) {
+		t.Errorf("command log lacks %q:\n%s", want, log.String())
 	}
 }

@@ -31,7 +31,11 @@ func cmdStatus(ctx context.Context, g globals, args []string, stdout, stderr io.
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "state\t%s (pause mode %s)\n", st.State, st.PauseMode)
-	fmt.Fprintf(tw, "model\t%s (engine %s)\n", st.Model, st.Engine)
+	engine := st.Engine
+	if st.EngineUsed != "" && st.EngineUsed != st.Engine {
+		engine += ": " + st.EngineUsed // auto, and what it chose
+	}
+	fmt.Fprintf(tw, "model\t%s (engine %s)\n", st.Model, engine)
 	if st.Width > 0 {
 		fmt.Fprintf(tw, "stream\t%dx%d %s\n", st.Width, st.Height, st.Format)
 	}
@@ -233,6 +237,9 @@ func runCommand(ctx context.Context, g globals, tool string, args map[string]any
 		fmt.Fprintf(stdout, "%s (command %d) applied at frame %d\n", what, c.ID, c.Frame)
 	default:
 		fmt.Fprintf(stdout, "%s (command %d) %s\n", what, c.ID, c.Status)
+	}
+	if c.MismatchedModelWarning != "" {
+		fmt.Fprintf(stdout, "warning: %s\n", c.MismatchedModelWarning)
 	}
 	return exitOK
 }

@@ -69,7 +69,8 @@ type Options struct {
 	// Version is reported to clients as the server version (default: the
 	// build's, from package internal/version).
 	Version string
-	// Logger receives connection events (default: discarded).
+	// Logger receives connection events and every swap, pause and resume
+	// with who asked and what came of it (see roles.go; default: discarded).
 	Logger *slog.Logger
 }
 

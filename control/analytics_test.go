@@ -272,3 +272,31 @@ func TestAlertEndBeforeClose(t *testing.T) {
 		t.Errorf("alerts seen before the close: %v", states)
 	}
 }
+
+// TestStatusSubscriptionSeesVerdict: a change of verdict or of the open
+// drop notifies vmaf://status subscribers, with no other change.
+func TestStatusSubscriptionSeesVerdict(t *testing.T) {
+	f := analyticsFake(t, 0)
+	for range 40 {
+		f.frame(95)
+	}
+	s := startTest(t, f, Options{})
+	cs, ev := connectTest(t, s, "2025-11-25")
+	if err := cs.Subscribe(context.Background(), &mcp.SubscribeParams{URI: statusURI}); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(2 * statusPoll) // let the publisher take its first look
+	for range 3 {
+		f.frame(50) // a drop opens: critical
+	}
+	waitFor(t, 5*time.Second, "status update", func() bool {
+		ev.mu.Lock()
+		defer ev.mu.Unlock()
+		for _, u := range ev.updates {
+			if u.URI == statusURI {
+				return true
+			}
+		}
+		return false
+	})
+}

@@ -190,7 +190,9 @@ func (s *Server) publish() {
 			if s.statusSub.Load() == 0 {
 				continue
 			}
-			if sig := statusSignature(s.target.Status()); sig != lastSig {
+			st := s.target.Status()
+			s.statusAnalytics(&st)
+			if sig := statusSignature(st); sig != lastSig {
 				if lastSig != "" {
 					s.mcp.ResourceUpdated(s.ctx, &mcp.ResourceUpdatedNotificationParams{URI: statusURI})
 					sessions = s.snapshot(sessions)
@@ -256,6 +258,10 @@ func statusSignature(st Status) string {
 	if n := len(st.Swaps); n > 0 {
 		lastSwap = st.Swaps[n-1].Command
 	}
-	return fmt.Sprintf("%s|%s|%s|%d|%d|%dx%d|%s|%d", st.State, st.PauseMode, st.Model, lastSwap,
-		st.CommandsPending, st.Width, st.Height, st.Format, len(st.Warnings))
+	var alert uint64 // the open drop, 0 when none
+	if st.Alert != nil {
+		alert = st.Alert.ID
+	}
+	return fmt.Sprintf("%s|%s|%s|%d|%d|%dx%d|%s|%d|%s|%d", st.State, st.PauseMode, st.Model, lastSwap,
+		st.CommandsPending, st.Width, st.Height, st.Format, len(st.Warnings), st.Health, alert)
 }

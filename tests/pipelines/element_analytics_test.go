@@ -241,3 +241,53 @@ func TestElementAnalyticsNewRun(t *testing.T) {
 		t.Errorf("first run:\n%s\nsecond run:\n%s\n%s", strings.Join(first, "\n"), strings.Join(second, "\n"), out)
 	}
 }
+
+// TestElementAnalyticsFlushingSeek: a flushing seek back to the start
+// neither restarts nor breaks the windows and drops, as it does not the
+// frame indices and counters: they follow the frames in index order
+// across it.
+func TestElementAnalyticsFlushingSeek(t *testing.T) {
+	ref := gsttest.RawSource(t, gsttest.Clip(t, "flower_576x324_ref"))
+	dist := gsttest.RawSource(t, gsttest.Clip(t, "flower_576x324_x264_crf22"))
+	run := gsttest.SeekRun(t, 2*time.Minute, 20, fmt.Sprintf("%s ! v.ref_sink %s ! v.dist_sink vmafsink name=v threads=2 "+
+		"window-frames=10 alert-threshold=98.6", ref, dist))
+	if run.Err != nil {
+		t.Fatalf("seekrun: %v\n%s", run.Err, run.Output)
+	}
+	var scores []float64
+	for i, m := range run.Frames() {
+		if m.Uint(t, "index") != uint64(i) {
+			t.Fatalf("frame message %d has index %s", i, m.Fields["index"])
+		}
+		scores = append(scores, m.Float(t, "vmaf"))
+	}
+	if len(scores) <= 48 {
+		t.Fatalf("%d frames scored: no seek back?", len(scores))
+	}
+	windows := messagesOfType(run, "window")
+	if len(windows) != len(scores)/10 {
+		t.Fatalf("%d windows for %d frames", len(windows), len(scores))
+	}
+	for i, w := range windows {
+		mean := 0.0
+		for _, v := range scores[10*i : 10*i+10] {
+			mean += v / 10
+		}
+		if w.Uint(t, "first") != uint64(10*i) || w.Uint(t, "last") != uint64(10*i+9) || math.Abs(w.Float(t, "mean")-mean) > 1e-9 {
+			t.Errorf("window %d: %v", i, w.Fields)
+		}
+	}
+	var ends []string
+	for _, a := range messagesOfType(run, "alert") {
+		if a.Fields["state"] == "end" {
+			ends = append(ends, a.Fields["id"]+":"+a.Fields["first"]+"-"+a.Fields["last"])
+		}
+	}
+	var want []string
+	for i, d := range lowRuns(scores, 98.6, 1) {
+		want = append(want, fmt.Sprintf("%d:%d-%d", i+1, d[0], d[1]))
+	}
+	if !slices.Equal(ends, want) {
+		t.Errorf("drops %v, want %v", ends, want)
+	}
+}

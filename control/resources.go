@@ -20,7 +20,7 @@ func (s *Server) addResources() {
 		URI:         statusURI,
 		Name:        "status",
 		Title:       "VMAF measurement status",
-		Description: "The same object as the vmaf_status tool. Subscribers are notified when the state, model, pause mode, pending commands or warnings change.",
+		Description: "The same object as the vmaf_status tool. Subscribers are notified when the state, model, pause mode, pending commands, warnings, health verdict or open quality drop change.",
 		MIMEType:    "application/json",
 	}, s.readStatus)
 	s.addAnalyticsResources()

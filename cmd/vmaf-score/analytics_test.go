@@ -312,3 +312,23 @@ func TestLiveAnalyticsRunnerPath(t *testing.T) {
 		t.Errorf("the Runner's monitor: %d scored, alerts %+v", mon.Scored(), a)
 	}
 }
+
+// TestProgressShowsOpenDrop: the progress line names the drop open now,
+// and nothing once it has ended.
+func TestProgressShowsOpenDrop(t *testing.T) {
+	mon, err := analytics.New(analytics.Config{AlertThreshold: 90, AlertFrames: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lr := &liveRun{mon: mon, own: true, end: analytics.NoTime}
+	p := newProgress(io.Discard, 10)
+	p.note = lr.activeAlert
+	at := p.start.Add(time.Second)
+	for i, score := range []float64{95, 80, 85, 92} {
+		lr.add(i, "vmaf", score)
+		line := p.line(i+1, at)
+		if open := i == 2; strings.Contains(line, "ALERT 1: 80.000 min since frame 1") != open {
+			t.Errorf("after frame %d (%v): %q", i, score, line)
+		}
+	}
+}

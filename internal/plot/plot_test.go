@@ -190,3 +190,36 @@ func TestSegments(t *testing.T) {
 		}
 	}
 }
+
+// TestThresholdAndDrops: the threshold is in view even below every score,
+// is in the legend, and each drop is one shaded area.
+func TestThresholdAndDrops(t *testing.T) {
+	d := known()
+	d.Threshold = 40
+	d.Drops = []Drop{{First: 7, Last: 7}, {First: 50, Last: 51}}
+	p, err := build(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Y.Min > 40 {
+		t.Errorf("y axis from %v, above the threshold", p.Y.Min)
+	}
+	var svg bytes.Buffer
+	if err := Render(&svg, SVG, d); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(svg.String(), "alert threshold 40") {
+		t.Error("no threshold in the legend")
+	}
+	// dropShade's alpha, 45/255, is the fill opacity of the drops only.
+	if n := strings.Count(svg.String(), "fill-opacity:0.176"); n != len(d.Drops) {
+		t.Errorf("%d shaded drops, want %d", n, len(d.Drops))
+	}
+	plain, err := build(known())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plain.Y.Min <= 40 {
+		t.Errorf("without a threshold the y axis starts at %v", plain.Y.Min)
+	}
+}

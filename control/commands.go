@@ -37,8 +37,11 @@ func (s *Server) toolSwap(ctx context.Context, req *mcp.CallToolRequest, in swap
 		s.audit(ctx, toolSwap, c, "refused", "model", logString(in.Model), "reason", err.Error())
 		return nil, s.stamp(cmd), err
 	}
-	s.audit(ctx, toolSwap, c, "enqueued", "model", logString(in.Model), "name", logString(in.Name), "command", cmd.ID, "to", cmd.Model,
-		"warning", cmd.MismatchedModelWarning)
+	args := []any{"model", logString(in.Model), "name", logString(in.Name), "command", cmd.ID, "to", cmd.Model}
+	if cmd.MismatchedModelWarning != "" {
+		args = append(args, "warning", cmd.MismatchedModelWarning)
+	}
+	s.audit(ctx, toolSwap, c, "enqueued", args...)
 	if !in.Wait {
 		return nil, s.stamp(cmd), nil
 	}

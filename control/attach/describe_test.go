@@ -148,3 +148,18 @@ func TestEngineFor(t *testing.T) {
 		t.Error("cache")
 	}
 }
+
+// BenchmarkEngineFor is what a status reply pays once after each model
+// change (the answer is cached until the models change again).
+func BenchmarkEngineFor(b *testing.B) {
+	m, err := vmaf.BuiltinModel("vmaf_v0.6.1")
+	if err != nil {
+		b.Fatal(err)
+	}
+	ms := []*vmaf.Model{m}
+	for b.Loop() {
+		if engineFor("auto", nil, ms) != "native" {
+			b.Fatal("not native")
+		}
+	}
+}

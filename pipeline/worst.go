@@ -45,6 +45,7 @@ type worstStore struct {
 
 	mu   sync.Mutex
 	recs []WorstFrame // ascending by score; ties keep the earlier frame first
+	made int          // pictures downscaled so far (for the benchmarks)
 }
 
 func newWorstStore(images int) *worstStore {
@@ -85,6 +86,9 @@ func (w *worstStore) offer(index int, t Timing, res *vmaf.Result, score float64,
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	if th != nil {
+		w.made++
+	}
 	i := w.rank(score)
 	if len(w.recs) < cap(w.recs) {
 		w.recs = append(w.recs, WorstFrame{})

@@ -78,38 +78,85 @@ func newThumbs(ref, dist *vmaf.Picture, maxWidth int) *Thumbs {
 	rs := newResampler(ref.Width, ref.Height, t.Width, t.Height)
 	scale := float32(1) / float32(int(1)<<(ref.BitDepth-8))
 	deep := ref.BitDepth > 8
-	t.Ref.Y = rs.plane(planeRows(ref, 0, deep), scale)
-	t.Dist.Y = rs.plane(planeRows(dist, 0, deep), scale)
-	t.Diff = rs.plane(diffRows(ref, dist, deep), scale)
-	if ref.Chroma != vmaf.Chroma400 {
-		cw, ch := ref.PlaneSize(1)
-		cs := newResampler(cw, ch, t.Width, t.Height)
+	if fx, fy, ok := rs.wholeRatio(); ok {
+		// Common sizes (1080p, 720p, 2160p to 640 wide) reduce by a whole
+		// factor: plain integer sums, several times faster.
+		div := uint32(fx*fy) << (ref.BitDepth - 8)
+		t.Ref.Y = rs.planeWhole(fx, fy, sumRows(ref, 0, deep), div)
+		t.Dist.Y = rs.planeWhole(fx, fy, sumRows(dist, 0, deep), div)
+		t.Diff = rs.planeWhole(fx, fy, sumDiffRows(ref, dist, deep), div)
+	} else {
+		t.Ref.Y = rs.plane(planeRows(ref, 0, deep), scale)
+		t.Dist.Y = rs.plane(planeRows(dist, 0, deep), scale)
+		t.Diff = rs.plane(diffRows(ref, dist, deep), scale)
+	}
+	if ref.Chroma == vmaf.Chroma400 {
+		return t
+	}
+	cw, ch := ref.PlaneSize(1)
+	fx, fy, whole := rs.wholeRatio()
+	// Subsampled chroma has 1/rx by 1/ry of the luma's detail: with whole
+	// factors it is reduced at its own size, then each sample repeated.
+	rx, ry := t.Width*fx/cw, t.Height*fy/ch
+	if whole && cw%fx == 0 && ch%fy == 0 && rx*cw == t.Width*fx && ry*ch == t.Height*fy {
+		cs := &resampler{srcW: cw, srcH: ch, dstW: cw / fx, dstH: ch / fy}
+		div := uint32(fx*fy) << (ref.BitDepth - 8)
 		for i, p := range []*YCbCr{&t.Ref, &t.Dist} {
 			src := [2]*vmaf.Picture{ref, dist}[i]
-			p.Cb = cs.plane(planeRows(src, 1, deep), scale)
-			p.Cr = cs.plane(planeRows(src, 2, deep), scale)
+			p.Cb = repeat(cs.planeWhole(fx, fy, sumRows(src, 1, deep), div), cs.dstW, cs.dstH, rx, ry)
+			p.Cr = repeat(cs.planeWhole(fx, fy, sumRows(src, 2, deep), div), cs.dstW, cs.dstH, rx, ry)
 		}
+		return t
+	}
+	cs := newResampler(cw, ch, t.Width, t.Height)
+	for i, p := range []*YCbCr{&t.Ref, &t.Dist} {
+		src := [2]*vmaf.Picture{ref, dist}[i]
+		p.Cb = cs.plane(planeRows(src, 1, deep), scale)
+		p.Cr = cs.plane(planeRows(src, 2, deep), scale)
 	}
 	return t
 }
 
-// rowFunc writes source row y's samples into buf.
-type rowFunc func(y int, buf []float32)
+// repeat enlarges a w×h plane rx times across and ry times down by
+// repeating each sample.
+func repeat(p []byte, w, h, rx, ry int) []byte {
+	if rx == 1 && ry == 1 {
+		return p
+	}
+	W := w * rx
+	out := make([]byte, W*h*ry)
+	for y := range h {
+		row := out[y*ry*W:][:W]
+		for x, v := range p[y*w:][:w] {
+			for k := range rx {
+				row[x*rx+k] = v
+			}
+		}
+		for k := 1; k < ry; k++ {
+			copy(out[(y*ry+k)*W:][:W], row)
+		}
+	}
+	return out
+}
+
+// rowFunc adds source row y's samples, times w, to acc: the vertical
+// half of the reduction, one multiply-add a source sample.
+type rowFunc func(y int, w float32, acc []float32)
 
 func planeRows(p *vmaf.Picture, plane int, deep bool) rowFunc {
 	data, stride := p.Planes[plane], p.Strides[plane]
 	if deep {
-		return func(y int, buf []float32) {
-			row := data[y*stride:]
-			for x := range buf {
-				buf[x] = float32(uint16(row[2*x]) | uint16(row[2*x+1])<<8)
+		return func(y int, w float32, acc []float32) {
+			row := data[y*stride:][:2*len(acc)]
+			for x := range acc {
+				acc[x] += float32(uint16(row[2*x])|uint16(row[2*x+1])<<8) * w
 			}
 		}
 	}
-	return func(y int, buf []float32) {
-		row := data[y*stride:][:len(buf)]
+	return func(y int, w float32, acc []float32) {
+		row := data[y*stride:][:len(acc)]
 		for x, v := range row {
-			buf[x] = float32(v)
+			acc[x] += float32(v) * w
 		}
 	}
 }
@@ -118,21 +165,99 @@ func diffRows(ref, dist *vmaf.Picture, deep bool) rowFunc {
 	a, b := ref.Planes[0], dist.Planes[0]
 	sa, sb := ref.Strides[0], dist.Strides[0]
 	if deep {
-		return func(y int, buf []float32) {
-			ra, rb := a[y*sa:], b[y*sb:]
-			for x := range buf {
+		return func(y int, w float32, acc []float32) {
+			ra, rb := a[y*sa:][:2*len(acc)], b[y*sb:][:2*len(acc)]
+			for x := range acc {
 				va := int(uint16(ra[2*x]) | uint16(ra[2*x+1])<<8)
 				vb := int(uint16(rb[2*x]) | uint16(rb[2*x+1])<<8)
-				buf[x] = float32(abs(va - vb))
+				acc[x] += float32(abs(va-vb)) * w
 			}
 		}
 	}
-	return func(y int, buf []float32) {
-		ra, rb := a[y*sa:][:len(buf)], b[y*sb:][:len(buf)]
-		for x := range buf {
-			buf[x] = float32(abs(int(ra[x]) - int(rb[x])))
+	return func(y int, w float32, acc []float32) {
+		ra, rb := a[y*sa:][:len(acc)], b[y*sb:][:len(acc)]
+		for x, va := range ra {
+			acc[x] += float32(abs(int(va)-int(rb[x]))) * w
 		}
 	}
+}
+
+// sumRowFunc adds source row y's samples to acc, for planeWhole.
+type sumRowFunc func(y int, acc []uint32)
+
+func sumRows(p *vmaf.Picture, plane int, deep bool) sumRowFunc {
+	data, stride := p.Planes[plane], p.Strides[plane]
+	if deep {
+		return func(y int, acc []uint32) {
+			row := data[y*stride:][:2*len(acc)]
+			for x := range acc {
+				acc[x] += uint32(row[2*x]) | uint32(row[2*x+1])<<8
+			}
+		}
+	}
+	return func(y int, acc []uint32) {
+		row := data[y*stride:][:len(acc)]
+		for x, v := range row {
+			acc[x] += uint32(v)
+		}
+	}
+}
+
+func sumDiffRows(ref, dist *vmaf.Picture, deep bool) sumRowFunc {
+	a, b := ref.Planes[0], dist.Planes[0]
+	sa, sb := ref.Strides[0], dist.Strides[0]
+	if deep {
+		return func(y int, acc []uint32) {
+			ra, rb := a[y*sa:][:2*len(acc)], b[y*sb:][:2*len(acc)]
+			for x := range acc {
+				d := int32(uint32(ra[2*x])|uint32(ra[2*x+1])<<8) - int32(uint32(rb[2*x])|uint32(rb[2*x+1])<<8)
+				m := d >> 31
+				acc[x] += uint32((d ^ m) - m)
+			}
+		}
+	}
+	return func(y int, acc []uint32) {
+		ra, rb := a[y*sa:][:len(acc)], b[y*sb:][:len(acc)]
+		for x, va := range ra {
+			d := int32(va) - int32(rb[x])
+			m := d >> 31
+			acc[x] += uint32((d ^ m) - m)
+		}
+	}
+}
+
+// wholeRatio reports whether the reduction is by whole factors on both
+// axes, and which.
+func (r *resampler) wholeRatio() (fx, fy int, ok bool) {
+	if r.srcW%r.dstW != 0 || r.srcH%r.dstH != 0 {
+		return 0, 0, false
+	}
+	fx, fy = r.srcW/r.dstW, r.srcH/r.dstH
+	// Sums of fx*fy 16-bit samples must fit 32 bits.
+	return fx, fy, fx*fy <= 1<<15
+}
+
+// planeWhole is plane for a reduction by whole factors: each destination
+// sample is the rounded mean of its fx×fy source samples, div being
+// fx*fy times the scale down to 8 bits.
+func (r *resampler) planeWhole(fx, fy int, row sumRowFunc, div uint32) []byte {
+	out := make([]byte, r.dstW*r.dstH)
+	col := make([]uint32, r.srcW)
+	for dy := range r.dstH {
+		clear(col)
+		for k := range fy {
+			row(dy*fy+k, col)
+		}
+		o := out[dy*r.dstW:][:r.dstW]
+		for dx := range o {
+			var s uint32
+			for _, v := range col[dx*fx : dx*fx+fx] {
+				s += v
+			}
+			o[dx] = uint8(min((s+div/2)/div, 255))
+		}
+	}
+	return out
 }
 
 func abs(v int) int {
@@ -146,68 +271,78 @@ func abs(v int) int {
 // averaging: each destination sample is the mean of the source area it
 // covers, partly covered samples weighted by their share.
 type resampler struct {
-	srcW, dstW, dstH int
-	x, y             axis
+	srcW, srcH, dstW, dstH int
+	x, y                   axis
 }
 
 // axis holds, for each destination sample d, the first source sample it
-// covers (start[d]) and the weights of the samples from there
-// (w[off[d]:off[d+1]]), which sum to 1.
+// covers (start[d]) and the weights of the taps samples from there
+// (w[d*taps:][:taps]), which sum to 1; a sample covering fewer is padded
+// with zero weights, so that the inner loop has a fixed length.
 type axis struct {
-	start, off []int
-	w          []float32
+	start []int
+	taps  int
+	w     []float32
 }
 
 func newAxis(src, dst int) axis {
-	a := axis{start: make([]int, dst), off: make([]int, dst+1)}
 	scale := float64(src) / float64(dst)
+	spans := make([][]float32, dst)
+	starts := make([]int, dst)
+	taps := 1
 	for d := range dst {
 		lo, hi := float64(d)*scale, math.Min(float64(d+1)*scale, float64(src))
 		i0 := min(int(lo), src-1)
 		i1 := max(min(int(math.Ceil(hi)), src), i0+1)
-		a.start[d] = i0
 		var sum float64
-		first := len(a.w)
 		for i := i0; i < i1; i++ {
-			c := math.Min(hi, float64(i+1)) - math.Max(lo, float64(i))
-			a.w = append(a.w, float32(max(c, 0)))
-			sum += max(c, 0)
+			c := max(math.Min(hi, float64(i+1))-math.Max(lo, float64(i)), 0)
+			spans[d] = append(spans[d], float32(c))
+			sum += c
 		}
-		for k := first; k < len(a.w); k++ {
-			a.w[k] /= float32(sum)
+		for k := range spans[d] {
+			spans[d][k] /= float32(sum)
 		}
-		a.off[d+1] = len(a.w)
+		starts[d] = i0
+		taps = max(taps, len(spans[d]))
+	}
+	a := axis{start: starts, taps: taps, w: make([]float32, dst*taps)}
+	for d, ws := range spans {
+		// Near the end, start earlier and lead with zeros instead.
+		shift := max(a.start[d]+taps-src, 0)
+		a.start[d] -= shift
+		copy(a.w[d*taps+shift:], ws)
 	}
 	return a
 }
 
 func newResampler(srcW, srcH, dstW, dstH int) *resampler {
-	return &resampler{srcW: srcW, dstW: dstW, dstH: dstH, x: newAxis(srcW, dstW), y: newAxis(srcH, dstH)}
+	return &resampler{srcW: srcW, srcH: srcH, dstW: dstW, dstH: dstH, x: newAxis(srcW, dstW), y: newAxis(srcH, dstH)}
 }
 
 // plane reduces the rows row gives, scaling each sample by scale, into
-// 8-bit samples.
+// 8-bit samples: each destination row sums its source rows (weighted)
+// into col, then each destination sample sums its taps of col.
 func (r *resampler) plane(row rowFunc, scale float32) []byte {
 	out := make([]byte, r.dstW*r.dstH)
-	src := make([]float32, r.srcW)
-	acc := make([]float32, r.dstW)
+	col := make([]float32, r.srcW)
+	taps, yt := r.x.taps, r.y.taps
 	for dy := range r.dstH {
-		clear(acc)
-		for k := r.y.off[dy]; k < r.y.off[dy+1]; k++ {
-			wy := r.y.w[k]
-			row(r.y.start[dy]+k-r.y.off[dy], src)
-			for dx := range acc {
-				x0, ws := r.x.start[dx], r.x.w[r.x.off[dx]:r.x.off[dx+1]]
-				var s float32
-				for j, wx := range ws {
-					s += src[x0+j] * wx
-				}
-				acc[dx] += s * wy
+		clear(col)
+		for k, wy := range r.y.w[dy*yt:][:yt] {
+			if wy != 0 {
+				row(r.y.start[dy]+k, wy, col)
 			}
 		}
 		o := out[dy*r.dstW:][:r.dstW]
-		for dx, v := range acc {
-			o[dx] = uint8(min(max(v*scale+0.5, 0), 255))
+		for dx := range o {
+			x0 := r.x.start[dx]
+			in, ws := col[x0:x0+taps], r.x.w[dx*taps:dx*taps+taps]
+			var s float32
+			for j, v := range in {
+				s += v * ws[j]
+			}
+			o[dx] = uint8(min(max(s*scale+0.5, 0), 255))
 		}
 	}
 	return out
@@ -250,9 +385,9 @@ func (t *Thumbs) Image(kind ImageKind, maxWidth int) (*image.RGBA, error) {
 }
 
 func bytesRows(p []byte, w int) rowFunc {
-	return func(y int, buf []float32) {
-		for x, v := range p[y*w:][:len(buf)] {
-			buf[x] = float32(v)
+	return func(y int, wy float32, acc []float32) {
+		for x, v := range p[y*w:][:len(acc)] {
+			acc[x] += float32(v) * wy
 		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vmafsink/vmafsink/control"
+	"github.com/vmafsink/vmafsink/internal/version"
 )
 
 // codedError carries the exit code a failure maps to.
@@ -67,7 +68,7 @@ func connect(ctx context.Context, socket string, opts *mcp.ClientOptions) (*sess
 	if err != nil {
 		return nil, fail(exitConnect, "cannot reach %s: %v", socket, err)
 	}
-	c := mcp.NewClient(&mcp.Implementation{Name: "vmafctl", Version: "1"}, opts)
+	c := mcp.NewClient(&mcp.Implementation{Name: "vmafctl", Version: version.String()}, opts)
 	sniff := &firstLine{r: conn}
 	cs, err := c.Connect(ctx, &mcp.IOTransport{Reader: sniff, Writer: &refusalWriter{conn, sniff}}, nil)
 	if err != nil {

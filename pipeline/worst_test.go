@@ -273,3 +273,28 @@ func TestDiffColor(t *testing.T) {
 		}
 	}
 }
+
+// The whole-factor reduction is the area average the general one makes,
+// to rounding.
+func TestThumbsWholeMatchesGeneral(t *testing.T) {
+	for _, depth := range []int{8, 10} {
+		ref, dist := benchPair(t, depth, 2, 20)
+		rs := newResampler(1920, 1080, 640, 360)
+		fx, fy, ok := rs.wholeRatio()
+		if !ok || fx != 3 || fy != 3 {
+			t.Fatalf("1920x1080 to 640x360: factors %d, %d, %v", fx, fy, ok)
+		}
+		deep, div := depth > 8, uint32(9)<<(depth-8)
+		scale := 1 / float32(int(1)<<(depth-8))
+		for name, pair := range map[string][2][]byte{
+			"luma":       {rs.planeWhole(3, 3, sumRows(ref, 0, deep), div), rs.plane(planeRows(ref, 0, deep), scale)},
+			"difference": {rs.planeWhole(3, 3, sumDiffRows(ref, dist, deep), div), rs.plane(diffRows(ref, dist, deep), scale)},
+		} {
+			for i := range pair[0] {
+				if d := int(pair[0][i]) - int(pair[1][i]); d < -1 || d > 1 {
+					t.Fatalf("%d-bit %s sample %d: %d whole, %d general", depth, name, i, pair[0][i], pair[1][i])
+				}
+			}
+		}
+	}
+}

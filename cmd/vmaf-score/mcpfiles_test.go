@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -147,7 +149,7 @@ func TestMCPFilesScoresAsCLI(t *testing.T) {
 	ref, dist := goldenY4M(t, smallRef), goldenY4M(t, smallDist)
 	want, _ := scoreJSON(t, "-r", ref, "-d", dist) // with psnr
 	fs := startFiles(t, "--allow", filepath.Dir(ref), "--allow", filepath.Dir(dist))
-	got, toolErr, err := fs.call(t, context.Background(), map[string]any{"reference": ref, "distorted": dist, "features": []string{"psnr"}}, false)
+	got, toolErr, err := fs.call(t, context.Background(), map[string]any{"reference": ref, "distorted": dist, "features": []string{"psnr"}, "frame_metrics": "all"}, false)
 	if err != nil || toolErr != "" {
 		t.Fatalf("call: %v %s", err, toolErr)
 	}
@@ -174,6 +176,26 @@ func TestMCPFilesScoresAsCLI(t *testing.T) {
 	if got.Reference != ref || got.Distorted != dist {
 		t.Errorf("files %q %q", got.Reference, got.Distorted)
 	}
+	// By default each frame has the scores and the features asked for;
+	// with none, no frame.
+	for mode, want := range map[string]string{"": "psnr_cb,psnr_cr,psnr_y,vmaf", "scores": "psnr_cb,psnr_cr,psnr_y,vmaf", "none": "no frames"} {
+		args := map[string]any{"reference": ref, "distorted": dist, "features": []string{"psnr"}}
+		if mode != "" {
+			args["frame_metrics"] = mode
+		}
+		got, toolErr, err := fs.call(t, context.Background(), args, false)
+		if err != nil || toolErr != "" {
+			t.Fatalf("call: %v %s", err, toolErr)
+		}
+		names := "no frames"
+		if len(got.Frames) > 0 {
+			names = strings.Join(slices.Sorted(maps.Keys(got.Frames[0].Metrics)), ",")
+		}
+		if names != want || got.FramesScored == 0 || len(got.Pooled) < 10 {
+			t.Errorf("frame_metrics %q: frames hold %s, %d scored, %d pooled; want %s", mode, names, got.FramesScored, len(got.Pooled), want)
+		}
+	}
+
 	// The file the frames went through is gone; the directory is empty.
 	if ents, _ := os.ReadDir(fs.srv.outDir); len(ents) != 0 {
 		t.Errorf("output directory holds %d files", len(ents))
@@ -238,6 +260,7 @@ func TestMCPFilesRefusals(t *testing.T) {
 		{"not a video", map[string]any{"reference": notVideo, "distorted": local}, notVideo},
 		{"a playlist", map[string]any{"reference": local, "distorted": playlist}, "distorted: " + playlist + " is a playlist, manifest or list of other files"},
 		{"a concat list", map[string]any{"reference": concat, "distorted": local, "ffmpeg": true}, "reference: " + concat + " is a playlist"},
+		{"bad frame_metrics", map[string]any{"reference": local, "distorted": local, "frame_metrics": "some"}, "frame_metrics"},
 		{"threads out of range", map[string]any{"reference": local, "distorted": local, "threads": 1000}, "threads"},
 	}
 	for _, tc := range tests {
@@ -397,7 +420,7 @@ func TestMCPFilesRaw(t *testing.T) {
 	f := writeRaw(t, ref, r, y4m.Truncated, len(want.Frames))
 	writeRaw(t, dist, d, y4m.Truncated, len(want.Frames))
 	fs := startFiles(t, "--allow", dir)
-	got, toolErr, err := fs.call(t, context.Background(), map[string]any{"reference": r, "distorted": d, "features": []string{"psnr"},
+	got, toolErr, err := fs.call(t, context.Background(), map[string]any{"reference": r, "distorted": d, "features": []string{"psnr"}, "frame_metrics": "all",
 		"width": f.Width, "height": f.Height, "pixel_format": f.Chroma, "bitdepth": f.BitDepth}, false)
 	if err != nil || toolErr != "" {
 		t.Fatalf("call: %v %s", err, toolErr)

@@ -19,6 +19,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/vmafsink/vmafsink/report"
+	"github.com/vmafsink/vmafsink/vmaf"
 )
 
 const toolScoreFiles = "vmaf_score_files"
@@ -53,6 +54,7 @@ type scoreFilesArgs struct {
 	RefStream     int      `json:"ref_stream,omitempty" jsonschema:"the reference's Nth video stream (FFmpeg inputs; 0, the first, by default)"`
 	DistStream    int      `json:"dist_stream,omitempty" jsonschema:"the distorted input's Nth video stream"`
 	Align         string   `json:"align,omitempty" jsonschema:"pair frames by order (default) or by presentation timestamp (pts)"`
+	FrameMetrics  string   `json:"frame_metrics,omitempty" jsonschema:"what each frame of the reply carries: scores (default: the models' scores and the metrics of the features asked for), all (every metric, as the result file has them) or none (pooled only)"`
 	Output        string   `json:"output,omitempty" jsonschema:"keep the results in a JSON file of this name (ending in .json, no directory) in the server's output directory; the reply then has the pooled scores and the file's path"`
 }
 
@@ -68,7 +70,7 @@ type scoreFilesResult struct {
 	Scores     map[string]*float64            `json:"scores" jsonschema:"each model's mean score over the frames, by metric name"`
 	Pooled     map[string]map[string]*float64 `json:"pooled_metrics" jsonschema:"every metric's min, max, mean and harmonic_mean"`
 	Aggregate  map[string]*float64            `json:"aggregate_metrics,omitempty"`
-	Frames     []filesFrame                   `json:"frames,omitempty" jsonschema:"per-frame metrics; left out when the results went to a file"`
+	Frames     []filesFrame                   `json:"frames,omitempty" jsonschema:"per-frame metrics (as frame_metrics chose); left out when the results went to a file, which has every metric"`
 	ResultFile string                         `json:"result_file,omitempty" jsonschema:"the JSON file holding every frame's metrics (libvmaf's layout), when output was given or the run was too long to return them"`
 	Notes      []string                       `json:"notes,omitempty" jsonschema:"what vmaf-score said on the way, such as an extractor left out or inputs of different lengths"`
 }
@@ -102,11 +104,12 @@ func (s *filesServer) addTools() {
 	in.Properties["distorted"].MinLength = ptrTo(1)
 	in.Properties["pixel_format"].Enum = []any{"420", "422", "444"}
 	in.Properties["align"].Enum = []any{"order", "pts"}
+	in.Properties["frame_metrics"].Enum = []any{"scores", "all", "none"}
 	mcp.AddTool(s.mcp, &mcp.Tool{
 		Name: toolScoreFiles,
 		Description: fmt.Sprintf("Score a distorted video file against its reference with VMAF, as the vmaf-score command does: "+
 			".y4m, raw .yuv (give width, height, pixel_format, bitdepth) or anything FFmpeg decodes, with libvmaf's --model and --feature grammar. "+
-			"Returns each model's pooled score, every metric's pooled statistics and, for up to %d frames, the per-frame metrics; "+
+			"Returns each model's pooled score, every metric's pooled statistics and, for up to %d frames, each frame's scores (frame_metrics: all for every metric, none for no frames); "+
 			"a longer run (or one given output) leaves them in a JSON file and returns its path. "+
 			"Sends progress notifications when the request has a progress token, and stops when the request is cancelled. "+
 			"Paths must be absolute and inside the server's allowed directories.", maxInlineFrames),
@@ -172,14 +175,20 @@ func (s *filesServer) scoreFiles(ctx context.Context, req *mcp.CallToolRequest, 
 	res.Reference, res.Distorted, res.Notes = set.ref, set.dist, notes
 	res.Scores = map[string]*float64{}
 	for _, m := range models {
-		if p, ok := res.Pooled[m]; ok {
-			res.Scores[m] = p["mean"]
+		if p, ok := res.Pooled[m.Name]; ok {
+			res.Scores[m.Name] = p["mean"]
 		}
 	}
 	if keep || len(res.Frames) > maxInlineFrames {
 		res.ResultFile, res.Frames = path, nil
 	} else {
 		os.Remove(path)
+	}
+	if err := filterFrames(res.Frames, a.FrameMetrics, models, set.features); err != nil {
+		return nil, scoreFilesResult{}, err
+	}
+	if a.FrameMetrics == "none" {
+		res.Frames = nil
 	}
 	s.log.Info("scored", "reference", set.ref, "distorted", set.dist, "frames", res.FramesScored,
 		"seconds", time.Since(start).Seconds(), "result_file", res.ResultFile)
@@ -189,8 +198,13 @@ func (s *filesServer) scoreFiles(ctx context.Context, req *mcp.CallToolRequest, 
 // settingsFor checks the paths against the allowed directories and turns
 // the arguments into a command line for vmaf-score's own parser, so a
 // call accepts and refuses exactly what the command line does. It
-// returns the models' metric names too.
-func (s *filesServer) settingsFor(a scoreFilesArgs) (*settings, []string, error) {
+// returns the models too.
+func (s *filesServer) settingsFor(a scoreFilesArgs) (*settings, []*vmaf.Model, error) {
+	switch a.FrameMetrics {
+	case "", "scores", "all", "none":
+	default:
+		return nil, nil, fmt.Errorf("invalid arguments: frame_metrics %q is none of scores, all, none", a.FrameMetrics)
+	}
 	ref, err := s.allowed.Within(a.Reference)
 	if err != nil {
 		return nil, nil, fmt.Errorf("reference: %w", err)
@@ -257,11 +271,7 @@ func (s *filesServer) settingsFor(a scoreFilesArgs) (*settings, []string, error)
 	if err != nil {
 		return nil, nil, fmt.Errorf("models: %w", err)
 	}
-	names := make([]string, len(models))
-	for i, m := range models {
-		names[i] = m.Name
-	}
-	return set, names, nil
+	return set, models, nil
 }
 
 // listMarks begin the files FFmpeg reads as lists of other files or
@@ -286,6 +296,38 @@ func notAList(path string) error {
 	for _, m := range listMarks {
 		if strings.HasPrefix(text, m) {
 			return fmt.Errorf("%s is a playlist, manifest or list of other files (it begins %q); only files holding the video themselves are read", path, m)
+		}
+	}
+	return nil
+}
+
+// filterFrames leaves in each frame the metrics mode asks for: with
+// "scores" (or "") the models' scores, a bootstrap model's bagged score
+// and interval, and the outputs of the extractors features names; with
+// "all" everything. A reply of 2000 frames with every metric of the
+// default model is about 1.9 MB, too much for an agent to read.
+func filterFrames(frames []filesFrame, mode string, models []*vmaf.Model, features []string) error {
+	if mode != "" && mode != "scores" {
+		return nil
+	}
+	keep := map[string]bool{}
+	for _, m := range models {
+		keep[m.Name] = true
+		if m.IsCollection() {
+			for _, suffix := range []string{"_bagging", "_stddev", "_ci_p95_lo", "_ci_p95_hi"} {
+				keep[m.Name+suffix] = true
+			}
+		}
+	}
+	other, err := notExtraFeature(features)
+	if err != nil {
+		return err
+	}
+	for _, f := range frames {
+		for name := range f.Metrics {
+			if !keep[name] && (len(features) == 0 || other(name)) {
+				delete(f.Metrics, name)
+			}
 		}
 	}
 	return nil

@@ -25,6 +25,8 @@ import (
 	"os"
 	"os/signal"
 	"time"
+
+	"github.com/vmafsink/vmafsink/internal/version"
 )
 
 // Exit codes a shell script can branch on.
@@ -40,6 +42,7 @@ const (
 )
 
 const usage = `usage: vmafctl [-s SOCKET] [-json] [-timeout D] COMMAND [ARGS]
+       vmafctl -version
 
 commands:
   status                      state, model, counters, swap history, warnings
@@ -96,11 +99,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&g.socket, "s", os.Getenv("VMAF_SOCKET"), "control socket path")
 	fs.BoolVar(&g.json, "json", false, "print JSON")
 	fs.DurationVar(&g.timeout, "timeout", 30*time.Second, "how long a command (or -wait) may take")
+	showVersion := fs.Bool("version", false, "print the version and exit")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitOK
 		}
 		return exitUsage
+	}
+	if *showVersion {
+		fmt.Fprintf(stdout, "vmafctl %s\n", version.String())
+		return exitOK
 	}
 	if fs.NArg() == 0 {
 		fmt.Fprint(stderr, usage)

@@ -59,7 +59,10 @@ func TestElementMetricsPrometheus(t *testing.T) {
 		raw(ref), raw(dist), metricsFrames+100, addr, metricsThreshold, filepath.Join(t.TempDir(), "mcp.sock")))
 
 	scored := `max_over_time(vmaf_frames_scored_total{element="v"}[10m])`
-	v, ok, exited := waitProm(t, api, scored, metricsFrames, p)
+	v, ok, exited, err := waitProm(t, api, scored, metricsFrames, p.Done())
+	if exited && err != nil {
+		t.Errorf("gst-launch: %v\n%s", err, p.Output())
+	}
 	if !ok {
 		t.Fatalf("Prometheus has %v frames scored, want %d:\n%s", v, metricsFrames, p.Output())
 	}
@@ -131,30 +134,27 @@ func checkDashboardQueries(t *testing.T, api string) {
 func equals(want float64) func(float64) bool { return func(v float64) bool { return v == want } }
 
 // waitProm polls query until it returns want, for at most 2 minutes or
-// until a short while after p ended (Prometheus keeps what it scraped);
-// exited says whether it saw p end (and took its status).
-func waitProm(t *testing.T, api, query string, want float64, p *gsttest.Process) (last float64, ok, exited bool) {
+// until a short while after done delivers the process's end (Prometheus
+// keeps what it scraped); ended and err say whether it ended and how.
+func waitProm(t *testing.T, api, query string, want float64, done <-chan error) (last float64, ok, ended bool, err error) {
 	t.Helper()
-	var ended time.Time
+	var endedAt time.Time
 	for deadline := time.Now().Add(2 * time.Minute); time.Now().Before(deadline); time.Sleep(500 * time.Millisecond) {
 		last, _ = promQuery(t, api, query)
 		if last == want {
-			return last, true, !ended.IsZero()
+			return last, true, ended, err
 		}
-		if ended.IsZero() {
+		if !ended {
 			select {
-			case err := <-p.Done():
-				ended = time.Now()
-				if err != nil {
-					t.Errorf("gst-launch: %v", err)
-				}
+			case err = <-done:
+				ended, endedAt = true, time.Now()
 			default:
 			}
-		} else if time.Since(ended) > 3*time.Second {
+		} else if time.Since(endedAt) > 3*time.Second {
 			break
 		}
 	}
-	return last, false, !ended.IsZero()
+	return last, false, ended, err
 }
 
 // TestElementMetricsPortInUse: a metrics-addr whose port is taken fails
@@ -222,7 +222,7 @@ func freeAddr(t *testing.T) string {
 
 // startPrometheus runs a Prometheus server scraping target every second,
 // its storage and config in a temporary directory, and returns its base
-// URL once it is ready.
+// URL once it has tried the target once.
 func startPrometheus(t *testing.T, bin, target string) string {
 	t.Helper()
 	dir := t.TempDir()
@@ -264,7 +264,10 @@ scrape_configs:
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
 		if resp, err := http.Get(base + "/-/ready"); err == nil {
 			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
+			// Ready is not yet scraping: Prometheus hands the targets to
+			// its scrapers some 5 s after the start. Once up has a sample
+			// (0: nothing listens yet), the scrapes run every second.
+			if resp.StatusCode == http.StatusOK && promSeries(t, base, `up{job="vmafsink"}`) == 1 {
 				return base
 			}
 		}

@@ -74,14 +74,15 @@ func New(cfg Config) (*Exporter, error) {
 	// the process, whichever element serves them.
 	e.reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	labelled := prometheus.WrapRegistererWith(prometheus.Labels{"element": cfg.Element}, e.reg)
-	if err := labelled.Register(e.scores.hist); err != nil {
-		return nil, fmt.Errorf("metrics: %w", err)
-	}
-	if err := labelled.Register(&runnerCollector{r: cfg.Runner, scores: e.scores, rate: e.rate, clients: cfg.Clients}); err != nil {
-		return nil, fmt.Errorf("metrics: %w", err)
-	}
-	if err := labelled.Register(analyticsCollector{cfg.Runner.Analytics()}); err != nil {
-		return nil, fmt.Errorf("metrics: %w", err)
+	for _, c := range []prometheus.Collector{
+		e.scores.hist,
+		&runnerCollector{r: cfg.Runner, scores: e.scores, rate: e.rate, clients: cfg.Clients},
+		analyticsCollector{cfg.Runner.Analytics()},
+	} {
+		if err := labelled.Register(c); err != nil {
+			e.rate.stop()
+			return nil, fmt.Errorf("metrics: element %q: %w", cfg.Element, err)
+		}
 	}
 	e.unsub = cfg.Runner.Subscribe(e.scores.observe)
 	return e, nil

@@ -512,3 +512,11 @@ func TestBadConfig(t *testing.T) {
 		})
 	}
 }
+
+// An element name that is no label value (not UTF-8) is an error, not a
+// panic, and leaves nothing running.
+func TestBadElementName(t *testing.T) {
+	if _, err := New(Config{Element: "bad\xff", Runner: newRunner(t)}); err == nil || !strings.Contains(err.Error(), `element "bad\xff"`) {
+		t.Errorf("New with a name that is not UTF-8: %v", err)
+	}
+}

@@ -85,7 +85,7 @@ report.longMs = Date.now() - longStart;
   report.cancel.busy = 0;
   for (;;) {
     const r = await score(client, { reference: cfg.golden[0], distorted: cfg.golden[1], frame_cnt: 1 });
-    if (r.error?.startsWith("busy")) {
+    if (r.error?.startsWith("busy") && Date.now() - cancelled < 60000) {
       report.cancel.busy++;
       await new Promise((res) => setTimeout(res, 20));
       continue;

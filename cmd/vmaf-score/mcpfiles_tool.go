@@ -82,8 +82,10 @@ type filesFrame struct {
 
 // resultsDoc is the part of vmaf-score's JSON output read back.
 type resultsDoc struct {
-	Version   string                         `json:"version"`
-	Frames    []filesFrame                   `json:"frames"`
+	Version string `json:"version"`
+	// Frames are decoded only for a reply that carries them: a long
+	// run's frames would take many times the file's size as maps.
+	Frames    []json.RawMessage              `json:"frames"`
 	Pooled    map[string]map[string]*float64 `json:"pooled_metrics"`
 	Aggregate map[string]*float64            `json:"aggregate_metrics"`
 }
@@ -179,7 +181,7 @@ func (s *filesServer) scoreFiles(ctx context.Context, req *mcp.CallToolRequest, 
 			res.Scores[m.Name] = p["mean"]
 		}
 	}
-	if keep || len(res.Frames) > maxInlineFrames {
+	if keep || res.FramesScored > maxInlineFrames {
 		res.ResultFile, res.Frames = path, nil
 	} else {
 		os.Remove(path)
@@ -439,6 +441,15 @@ func readResults(path string) (scoreFilesResult, error) {
 	if err := json.Unmarshal(data, &doc); err != nil {
 		return scoreFilesResult{}, fmt.Errorf("reading the results %s: %w", path, err)
 	}
-	return scoreFilesResult{Version: doc.Version, FramesScored: len(doc.Frames), Pooled: doc.Pooled,
-		Aggregate: doc.Aggregate, Frames: doc.Frames}, nil
+	res := scoreFilesResult{Version: doc.Version, FramesScored: len(doc.Frames), Pooled: doc.Pooled, Aggregate: doc.Aggregate}
+	if len(doc.Frames) > maxInlineFrames {
+		return res, nil
+	}
+	res.Frames = make([]filesFrame, len(doc.Frames))
+	for i, raw := range doc.Frames {
+		if err := json.Unmarshal(raw, &res.Frames[i]); err != nil {
+			return scoreFilesResult{}, fmt.Errorf("reading the results %s: frame %d: %w", path, i, err)
+		}
+	}
+	return res, nil
 }

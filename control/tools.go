@@ -23,7 +23,7 @@ const (
 	toolExtractors = "vmaf_list_extractors"
 )
 
-var toolNames = []string{toolStatus, toolFeatures, toolScore, toolSwap, toolPause, toolResume, toolListModels, toolExtractors, toolDescribeModel}
+var toolNames = []string{toolStatus, toolFeatures, toolScore, toolSwap, toolPause, toolResume, toolListModels, toolExtractors, toolDescribeModel, toolWorstFrames, toolHealth, toolDiagnose}
 
 // Bounds on vmaf_score.
 const (

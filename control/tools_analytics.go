@@ -45,8 +45,6 @@ const (
 	closeDrain = 250 * time.Millisecond
 )
 
-func init() { toolNames = append(toolNames, toolHealth, toolDiagnose) }
-
 // ScoreHistory says what a vmaf_score reply can reach: the per-frame
 // scores kept for the whole run, and the recent span kept in full.
 type ScoreHistory struct {

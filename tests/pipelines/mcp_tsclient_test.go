@@ -84,7 +84,7 @@ func TestMCPTypeScriptClient(t *testing.T) {
 	if rep.Server.Name != "vmafsink" {
 		t.Errorf("server name %q", rep.Server.Name)
 	}
-	readOnly := map[string]bool{"vmaf_status": true, "vmaf_features": true, "vmaf_score": true, "vmaf_worst_frames": true, "vmaf_list_models": true, "vmaf_list_extractors": true, "vmaf_describe_model": true,
+	readOnly := map[string]bool{"vmaf_status": true, "vmaf_features": true, "vmaf_score": true, "vmaf_worst_frames": true, "vmaf_list_models": true, "vmaf_list_extractors": true, "vmaf_describe_model": true, "vmaf_health": true, "vmaf_diagnose": true,
 		"vmaf_request_model_swap": false, "vmaf_pause": false, "vmaf_resume": false}
 	for _, tool := range rep.Tools {
 		want, ok := readOnly[tool.Name]

@@ -272,3 +272,84 @@ func padFrame(n int64) string {
 	s := strconv.FormatInt(n, 10)
 	return strings.Repeat("0", max(0, 6-len(s))) + s
 }
+
+// TestMCPElementWorstFrames: the element (worst-frames at its default, 8)
+// scoring 1280x720 frames from videotestsrc, paused in block mode so that
+// nothing moves while the test looks: vmaf_worst_frames returns PNGs that
+// decode at 640x360 whose frames are the lowest scores in the results
+// file among those scored before the pause, and the run then ends with
+// every frame accounted for, its buffers all given back.
+func TestMCPElementWorstFrames(t *testing.T) {
+	if _, err := exec.LookPath("gst-launch-1.0"); err != nil {
+		t.Skip("gst-launch-1.0 is not installed")
+	}
+	dir := t.TempDir()
+	sock, results := filepath.Join(dir, "vmaf.sock"), filepath.Join(dir, "results.json")
+	desc := "videotestsrc pattern=ball ! video/x-raw,format=I420,width=1280,height=720,framerate=30/1 ! tee name=t " +
+		"t. ! queue ! v.ref_sink t. ! queue ! videoflip method=horizontal-flip ! v.dist_sink " +
+		"vmafsink name=v threads=1 frame-message=false pause-mode=block pause-block-limit=0 " +
+		"results-filename=" + results + " results-format=json mcp-uds=" + sock
+	p := gsttest.StartArgs(t, []string{"-e"}, desc)
+	waitSocket(t, p, sock)
+	cs, _ := mcpConnect(t, sock)
+	mcpWaitStatus(t, cs, 60*time.Second, "20 frames scored", func(st control.Status) bool { return st.FramesScored >= 20 })
+	var cmd control.Command
+	if msg := mcpCall(t, cs, "vmaf_pause", map[string]any{"wait": true}, &cmd); msg != "" {
+		t.Fatal(msg)
+	}
+	// Held in block mode, once the pairs in flight are scored the last
+	// frame scored stays the last.
+	st := mcpWaitStatus(t, cs, 10*time.Second, "the pause", func(st control.Status) bool { return st.State == control.StatePaused })
+	for settled := false; !settled; {
+		time.Sleep(500 * time.Millisecond)
+		again := mcpWaitStatus(t, cs, time.Second, "status", func(control.Status) bool { return true })
+		settled, st = again.LastFrame == st.LastFrame, again
+	}
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "vmaf_worst_frames", Arguments: map[string]any{"images": "all"}})
+	if err != nil || res.IsError {
+		t.Fatalf("vmaf_worst_frames: %v %+v", err, res)
+	}
+	var reply control.WorstReply
+	b, _ := json.Marshal(res.StructuredContent)
+	if err := json.Unmarshal(b, &reply); err != nil || len(reply.Frames) != 8 || reply.Kept != 8 {
+		t.Fatalf("reply %s (%v)", b, err)
+	}
+	imgs := 0
+	for _, c := range res.Content {
+		ic, ok := c.(*mcp.ImageContent)
+		if !ok {
+			continue
+		}
+		img, err := png.Decode(bytes.NewReader(ic.Data))
+		if err != nil || ic.MIMEType != "image/png" {
+			t.Fatalf("image %d: %v (%s)", imgs, err, ic.MIMEType)
+		}
+		if bd := img.Bounds(); bd.Dx() != 640 || bd.Dy() != 360 {
+			t.Errorf("image %d: %v, want 640x360", imgs, bd)
+		}
+		imgs++
+	}
+	if imgs != 24 {
+		t.Errorf("%d images, want 24", imgs)
+	}
+	if msg := mcpCall(t, cs, "vmaf_resume", map[string]any{"wait": true}, &cmd); msg != "" {
+		t.Fatal(msg)
+	}
+	cs.Close()
+	stopControlled(t, p, sock, results, 30*time.Second)
+
+	var scores []float64
+	score := map[int64]float64{}
+	for _, f := range ffReadFrames(t, results).Frames {
+		if int64(f.FrameNum) <= st.LastFrame {
+			score[int64(f.FrameNum)] = f.Metrics["vmaf"]
+			scores = append(scores, f.Metrics["vmaf"])
+		}
+	}
+	slices.Sort(scores)
+	for i, f := range reply.Frames {
+		if got, ok := score[f.Frame]; !ok || got != scores[i] {
+			t.Errorf("rank %d: frame %d scores %v in the results file, want %v (lowest: %v)", i, f.Frame, got, scores[i], scores[:8])
+		}
+	}
+}

@@ -240,6 +240,13 @@ func TestMCPFilesRefusals(t *testing.T) {
 	if err := os.Symlink(dist, filepath.Join(allowed, "dist.y4m")); err != nil {
 		t.Fatal(err)
 	}
+	// A stream that breaks after three frames.
+	whole, err := os.ReadFile(dist)
+	if err != nil {
+		t.Fatal(err)
+	}
+	broken := filepath.Join(allowed, "broken.y4m")
+	os.WriteFile(broken, whole[:300000], 0o644)
 	fs := startFiles(t, "--allow", allowed)
 
 	tests := []struct {
@@ -261,6 +268,8 @@ func TestMCPFilesRefusals(t *testing.T) {
 		{"a playlist", map[string]any{"reference": local, "distorted": playlist}, "distorted: " + playlist + " is a playlist, manifest or list of other files"},
 		{"a concat list", map[string]any{"reference": concat, "distorted": local, "ffmpeg": true}, "reference: " + concat + " is a playlist"},
 		{"bad frame_metrics", map[string]any{"reference": local, "distorted": local, "frame_metrics": "some"}, "frame_metrics"},
+		{"broken part-way", map[string]any{"reference": local, "distorted": broken},
+			broken + ": y4m: frame 3: unexpected EOF (the output holds the 3 frames scored before); the result file is " + fs.srv.outDir},
 		{"threads out of range", map[string]any{"reference": local, "distorted": local, "threads": 1000}, "threads"},
 	}
 	for _, tc := range tests {

@@ -156,13 +156,20 @@ func (s *filesServer) scoreFiles(ctx context.Context, req *mcp.CallToolRequest, 
 	stop()
 	notes := mcpNotes(stderr.String())
 	if err != nil {
-		if errors.Is(err, errInterrupted) {
+		switch {
+		case errors.Is(err, errInterrupted):
+			// No one is waiting for the frames of a cancelled call,
+			// unless it named its file.
 			err = fmt.Errorf("cancelled after %d frames", done.Load())
-		}
-		if !keep {
+			if !keep {
+				os.Remove(path)
+			}
+		case done.Load() > 0:
+			// A stream that breaks part-way: score has written the
+			// frames before the break, and said so.
+			err = fmt.Errorf("%w; the result file is %s", err, path)
+		default:
 			os.Remove(path)
-		} else if done.Load() > 0 {
-			err = fmt.Errorf("%w; %s holds the frames scored before", err, path)
 		}
 		s.log.Info("scoring failed", "reference", set.ref, "distorted", set.dist, "error", err)
 		if len(notes) > 0 {
@@ -172,6 +179,9 @@ func (s *filesServer) scoreFiles(ctx context.Context, req *mcp.CallToolRequest, 
 	}
 	res, err := readResults(path)
 	if err != nil {
+		if !keep {
+			os.Remove(path)
+		}
 		return nil, scoreFilesResult{}, err
 	}
 	res.Reference, res.Distorted, res.Notes = set.ref, set.dist, notes

@@ -466,3 +466,27 @@ func TestMCPFilesCommandLine(t *testing.T) {
 		}
 	}
 }
+
+// A panic on a call's goroutine is the call's error, not the server's
+// end, and the call's slot is given back.
+func TestMCPFilesPanicIsAToolError(t *testing.T) {
+	ref := goldenY4M(t, smallRef)
+	c, err := parseMCPFilesArgs([]string{"--allow", filepath.Dir(ref), "--output-dir", t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := newFilesServer(c, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.close()
+	// A request without parameters panics where the progress token is
+	// read, after the slot is taken.
+	_, _, err = srv.scoreFiles(context.Background(), &mcp.CallToolRequest{}, scoreFilesArgs{Reference: ref, Distorted: ref})
+	if err == nil || !strings.HasPrefix(err.Error(), "internal error while scoring "+ref) {
+		t.Fatalf("error %v", err)
+	}
+	if len(srv.slots) != 0 {
+		t.Error("the slot was not given back")
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -127,8 +128,20 @@ const maxUint31 = 1<<31 - 1
 func ptrTo[T any](v T) *T { return &v }
 
 // scoreFiles is the tool. Every failure is a tool error (isError) naming
-// the file or argument and the reason; the server goes on serving.
-func (s *filesServer) scoreFiles(ctx context.Context, req *mcp.CallToolRequest, a scoreFilesArgs) (*mcp.CallToolResult, scoreFilesResult, error) {
+// the file or argument and the reason; the server goes on serving, even
+// past a panic on the call's goroutine (the SDK recovers none, and one
+// would end the server with every other call).
+func (s *filesServer) scoreFiles(ctx context.Context, req *mcp.CallToolRequest, a scoreFilesArgs) (res *mcp.CallToolResult, out scoreFilesResult, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.log.Error("panic while scoring", "reference", a.Reference, "distorted", a.Distorted, "panic", r, "stack", string(debug.Stack()))
+			res, out, err = nil, scoreFilesResult{}, fmt.Errorf("internal error while scoring %s and %s: %v", a.Reference, a.Distorted, r)
+		}
+	}()
+	return s.score(ctx, req, a)
+}
+
+func (s *filesServer) score(ctx context.Context, req *mcp.CallToolRequest, a scoreFilesArgs) (*mcp.CallToolResult, scoreFilesResult, error) {
 	set, models, err := s.settingsFor(a)
 	if err != nil {
 		return nil, scoreFilesResult{}, err

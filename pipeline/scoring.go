@@ -318,12 +318,25 @@ func sameFormat(a, b *vmaf.Picture) bool {
 }
 
 // keepForResult, called by the engine's release of sl, keeps a scored
-// pair's frames for its result and reports whether it did.
+// pair's frames for its result and reports whether it did. A frame from a
+// bounded upstream pool is copied first (keep), as any frame the scorer
+// holds across pushes is: its result waits for the next frame, which the
+// pool may not have a buffer for while this one is held.
 func (s *scoring) keepForResult(sl *slot) bool {
+	s.mu.Lock()
+	hold := sl.hold
+	s.mu.Unlock()
+	if !hold {
+		return false
+	}
+	// Until kept is set, no one but the engine's release touches the
+	// frames: take leaves a slot alone that has not been kept.
+	s.keep(&sl.frames[Ref])
+	s.keep(&sl.frames[Dist])
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !sl.hold {
-		return false
+		return false // the result came first and gave up on them
 	}
 	sl.kept = true
 	return true

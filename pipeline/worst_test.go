@@ -5,6 +5,7 @@ import (
 	"image/png"
 	"math/rand/v2"
 	"slices"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -295,6 +296,55 @@ func TestThumbsWholeMatchesGeneral(t *testing.T) {
 					t.Fatalf("%d-bit %s sample %d: %d whole, %d general", depth, name, i, pair[0][i], pair[1][i])
 				}
 			}
+		}
+	}
+}
+
+// A frame from a bounded upstream pool is not held for its result: it is
+// copied and given back when the engine is done with it, before the
+// result arrives, and its images are made from the copy.
+func TestWorstFramesBoundedPoolCopied(t *testing.T) {
+	eng := &fakeEngine{}
+	var mu sync.Mutex
+	owners := map[int][2]*owner{}
+	var early atomic.Int32 // results that found their frames given back
+	r := newTestRunner(t, eng, func(c *Config) {
+		c.Pairing = PairByOrder
+		c.WorstFrames = 4
+		c.newScorer = func(cfg vmaf.Config) (scorer, error) {
+			deliver := cfg.OnResult
+			cfg.OnResult = func(res *vmaf.Result) {
+				mu.Lock()
+				o := owners[res.Index]
+				mu.Unlock()
+				if o[0].n.Load() == 1 && o[1].n.Load() == 1 {
+					early.Add(1)
+				}
+				deliver(res)
+			}
+			return eng.newScorer(cfg)
+		}
+	})
+	fs := newFrames(t)
+	fs.w, fs.h = 64, 36
+	const n = 20
+	for i := range n {
+		ref, dist := fs.frame(byte(100+i%7), -1), fs.frame(100, -1)
+		ref.HoldLimit, dist.HoldLimit = 2, 2
+		mu.Lock()
+		owners[i] = [2]*owner{fs.owners[len(fs.owners)-2], fs.owners[len(fs.owners)-1]}
+		mu.Unlock()
+		push(t, r, Ref, ref)
+		push(t, r, Dist, dist)
+	}
+	finish(t, r)
+	fs.checkReleased()
+	if got := early.Load(); got != n {
+		t.Errorf("%d of %d results found their frames given back", got, n)
+	}
+	for _, f := range r.Worst(4) {
+		if f.Images == nil || f.Images.Width != 64 {
+			t.Errorf("frame %d: images %+v", f.Record.Index, f.Images)
 		}
 	}
 }

@@ -148,7 +148,7 @@ func (fs *filesSession) call(t *testing.T, ctx context.Context, args map[string]
 func TestMCPFilesScoresAsCLI(t *testing.T) {
 	ref, dist := goldenY4M(t, smallRef), goldenY4M(t, smallDist)
 	want, _ := scoreJSON(t, "-r", ref, "-d", dist) // with psnr
-	fs := startFiles(t, "--allow", filepath.Dir(ref), "--allow", filepath.Dir(dist))
+	fs := startFiles(t, "--allow", filepath.Dir(ref), "--allow", filepath.Dir(dist), "--output-dir", t.TempDir())
 	got, toolErr, err := fs.call(t, context.Background(), map[string]any{"reference": ref, "distorted": dist, "features": []string{"psnr"}, "frame_metrics": "all"}, false)
 	if err != nil || toolErr != "" {
 		t.Fatalf("call: %v %s", err, toolErr)
@@ -247,7 +247,7 @@ func TestMCPFilesRefusals(t *testing.T) {
 	}
 	broken := filepath.Join(allowed, "broken.y4m")
 	os.WriteFile(broken, whole[:300000], 0o644)
-	fs := startFiles(t, "--allow", allowed)
+	fs := startFiles(t, "--allow", allowed, "--output-dir", t.TempDir())
 
 	tests := []struct {
 		name string

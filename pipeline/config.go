@@ -158,7 +158,8 @@ type Config struct {
 	// WorstFrames is how many of the lowest-scoring frames so far keep
 	// downscaled copies of their pictures for Worst (0: none; at most
 	// MaxWorstRecords). When on, a scored pair's frames go back to the
-	// host when its score is known, one frame later (see worst.go).
+	// host when its score is known, one frame later; frames from a
+	// bounded pool (HoldLimit) are copied instead (see worst.go).
 	WorstFrames int
 	// Analytics configures the Runner's analytics.Monitor (see
 	// Runner.Analytics): windows, percentiles, alerts and the score

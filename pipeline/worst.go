@@ -14,10 +14,12 @@ import (
 // native engine gives the pictures back before that (motion waits for the
 // next frame). So with WorstFrames on, a scored pair's frames are given
 // back to the host when its result arrives rather than when the engine is
-// done reading them: one frame later. deliver then compares the score with
-// the store's worst-N bound, and only a frame that enters the set is
-// downscaled (see thumb); the others cost that one comparison. The store
-// never keeps the host's memory.
+// done reading them: one frame later. A frame from a bounded pool is
+// copied instead, then (scoring.keepForResult): the pool may have no
+// buffer for the next frame while it is held. deliver then compares the
+// score with the store's worst-N bound, and only a frame that enters the
+// set is downscaled (newThumbs); the others cost that one comparison. The
+// store never keeps the host's memory.
 
 const (
 	// DefaultWorstFrames is the worst frames kept with images by the

@@ -104,9 +104,11 @@ func BenchmarkThumbs1080p(b *testing.B) {
 // cost every frame pays); on with scores in no order (over these 24
 // frames about half enter, most while the set fills); and on with every
 // frame scoring lower than the one before, so that every frame enters and
-// is downscaled: the worst case.
+// is downscaled: the worst case. The bounded-pool cases give the frames a
+// HoldLimit, as the element does for buffers from a pool with a maximum:
+// with the store on, each scored pair is then copied rather than held.
 //
-//	go test -run '^$' -bench RunnerWorstFrames -benchtime 2x ./pipeline/
+//	go test -run '^$' -bench RunnerWorstFrames -benchtime 3x -count 2 ./pipeline/
 func BenchmarkRunnerWorstFrames(b *testing.B) {
 	const frames = 24
 	m, err := vmaf.BuiltinModel("vmaf_v0.6.1")
@@ -134,12 +136,15 @@ func BenchmarkRunnerWorstFrames(b *testing.B) {
 		name  string
 		worst int
 		order string
+		pool  int // the frames' HoldLimit: from a bounded pool when positive
 	}{
-		{"off", 0, "shuffled"},
-		{"on-none-enter", -DefaultWorstFrames, "shuffled"},
-		{"on-shuffled", DefaultWorstFrames, "shuffled"},
-		{"off-rising", 0, "rising"},
-		{"on-rising", DefaultWorstFrames, "rising"},
+		{"off", 0, "shuffled", 0},
+		{"on-none-enter", -DefaultWorstFrames, "shuffled", 0},
+		{"off-bounded-pool", 0, "shuffled", 4},
+		{"on-none-enter-bounded-pool", -DefaultWorstFrames, "shuffled", 4},
+		{"on-shuffled", DefaultWorstFrames, "shuffled", 0},
+		{"off-rising", 0, "rising", 0},
+		{"on-rising", DefaultWorstFrames, "rising", 0},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			entered := 0
@@ -160,10 +165,10 @@ func BenchmarkRunnerWorstFrames(b *testing.B) {
 					}
 				}
 				for _, p := range pairs[tc.order] {
-					if err := r.Push(Ref, Frame{Picture: p[0], Timing: Untimed}); err != nil {
+					if err := r.Push(Ref, Frame{Picture: p[0], Timing: Untimed, HoldLimit: tc.pool}); err != nil {
 						b.Fatal(err)
 					}
-					if err := r.Push(Dist, Frame{Picture: p[1], Timing: Untimed}); err != nil {
+					if err := r.Push(Dist, Frame{Picture: p[1], Timing: Untimed, HoldLimit: tc.pool}); err != nil {
 						b.Fatal(err)
 					}
 				}

@@ -225,7 +225,7 @@ var ownProperties = []property{
 	uintProperty("worst-frames", "Worst frames",
 		"With the control plane on (mcp-uds or mcp-http): keep the pictures of this many lowest-scoring frames so far, "+
 			"downscaled to at most 640 px wide, for vmaf_worst_frames (0: none). A scored pair's buffers then go back "+
-			"when its score is known, one frame later",
+			"when its score is known, one frame later (buffers of a bounded pool are copied instead)",
 		0, pipeline.MaxWorstRecords, pipeline.DefaultWorstFrames, func(s *settings) *uint { return &s.worstFrames }),
 	{
 		name: "mcp-uds",

@@ -32,7 +32,7 @@ func checkScaleAlgorithm(v string) error {
 func (s *settings) openFFmpeg(path string, isDist bool, buffers int) (source, error) {
 	// FFmpeg decodes on its own goroutine; two more frames let it run
 	// ahead of the engine.
-	opts := ffsource.Options{Buffers: buffers + 2, VideoStream: s.streams[0]}
+	opts := ffsource.Options{Buffers: buffers + 2, VideoStream: s.streams[0], Demuxers: s.demuxers, Protocols: s.protocols}
 	if isDist {
 		opts.VideoStream = s.streams[1]
 	}

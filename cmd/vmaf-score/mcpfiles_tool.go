@@ -158,6 +158,7 @@ func (s *filesServer) score(ctx context.Context, req *mcp.CallToolRequest, a sco
 		return nil, scoreFilesResult{}, err
 	}
 	set.output, set.format, set.formatSet, set.quiet = path, report.JSON, true, true
+	set.demuxers, set.protocols = fileDemuxers, "file"
 
 	var done, total atomic.Int64
 	set.onProgress = func(d, t int) { done.Store(int64(d)); total.Store(int64(t)) }
@@ -299,16 +300,20 @@ func (s *filesServer) settingsFor(a scoreFilesArgs) (*settings, []*vmaf.Model, e
 	return set, models, nil
 }
 
+// fileDemuxers are the containers vmaf_score_files lets FFmpeg read:
+// those that hold their video themselves. Playlists, concat lists,
+// manifests and session descriptions, which make FFmpeg open other files
+// or addresses, are not among them; nor is the file protocol left.
+const fileDemuxers = "matroska,mov,avi,mpegts,mpeg,flv,nut,ivf,yuv4mpegpipe,rawvideo,h264,hevc,mpegvideo,m4v,obu,mxf,asf,ogg,mjpeg"
+
 // listMarks begin the files FFmpeg reads as lists of other files or
 // addresses (HLS and M3U playlists, concat lists, DASH manifests, SDP
 // session descriptions): through one of them a call could read files
 // outside the allowed directories, or the network.
 var listMarks = []string{"#EXTM3U", "ffconcat", "<?xml", "<MPD", "v=0"}
 
-// notAList refuses a file whose first bytes are one of listMarks. It is
-// a list of what FFmpeg is known to follow, not a guarantee: the sure
-// rule would be FFmpeg's own format and protocol whitelists, which the
-// decoder does not set.
+// notAList refuses a file whose first bytes are one of listMarks, with a
+// clearer reason than FFmpeg's whitelists (fileDemuxers) give for it.
 func notAList(path string) error {
 	f, err := os.Open(path)
 	if err != nil {

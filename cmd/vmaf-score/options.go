@@ -67,6 +67,9 @@ type settings struct {
 	// onProgress, set by vmaf-score mcp, is told of every frame read and
 	// the total when known (0 when not).
 	onProgress func(done, total int)
+	// demuxers and protocols, set by vmaf-score mcp, restrict what FFmpeg
+	// may open (see ffsource.Options).
+	demuxers, protocols string
 
 	help, version, listFeatures bool
 }

@@ -37,6 +37,11 @@ type Options struct {
 	Buffers int
 	// DecoderThreads is passed to the decoder; 0 lets FFmpeg choose.
 	DecoderThreads int
+	// Demuxers and Protocols, when set, are FFmpeg's format and protocol
+	// whitelists (comma-separated names): an input of another container,
+	// or one that would open another protocol, is refused. They keep an
+	// input from leading FFmpeg to other files or the network.
+	Demuxers, Protocols string
 }
 
 // Info describes an opened input.
@@ -155,10 +160,19 @@ func (s *Source) open(url string, opts Options) error {
 	if opts.FrameRate != "" {
 		dict.Set("framerate", opts.FrameRate, 0)
 	}
+	if opts.Demuxers != "" {
+		dict.Set("format_whitelist", opts.Demuxers, 0)
+	}
+	if opts.Protocols != "" {
+		dict.Set("protocol_whitelist", opts.Protocols, 0)
+	}
 	if err := s.fc.OpenInput(url, ifmt, dict); err != nil {
 		// FFmpeg has freed the demuxer's C side; drop the Go side.
 		s.fc.Free()
 		s.fc = nil
+		if opts.Demuxers != "" {
+			return fmt.Errorf("cannot open (%w): not a readable file, or its container is not one of %s", err, opts.Demuxers)
+		}
 		return fmt.Errorf("cannot open: %w", err)
 	}
 	if err := s.fc.FindStreamInfo(nil); err != nil {

@@ -300,3 +300,24 @@ func TestScaleAlgorithms(t *testing.T) {
 		t.Error(`"cubic" accepted`)
 	}
 }
+
+// With whitelists set, a playlist FFmpeg would follow is refused, and a
+// container on the list opens as before.
+func TestWhitelists(t *testing.T) {
+	seg := ffmpeg(t, "segment.ts", "-f", "lavfi", "-i", "testsrc=size=64x48:rate=10:duration=1", "-c:v", "mpeg2video")
+	list := filepath.Join(t.TempDir(), "list.m3u8")
+	os.WriteFile(list, []byte("#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXTINF:1.0,\n"+seg+"\n#EXT-X-ENDLIST\n"), 0o644)
+	src, err := Open(list, Options{})
+	if err != nil {
+		t.Fatalf("playlist without whitelists: %v", err)
+	}
+	src.Close()
+	_, err = Open(list, Options{Demuxers: "matroska,mpegts", Protocols: "file"})
+	if err == nil || !strings.Contains(err.Error(), "container is not one of matroska,mpegts") {
+		t.Errorf("playlist with whitelists: error %v", err)
+	}
+	src = openOrFail(t, seg, Options{Demuxers: "matroska,mpegts", Protocols: "file"})
+	if _, err := src.Next(); err != nil {
+		t.Errorf("segment with whitelists: %v", err)
+	}
+}

@@ -2,6 +2,7 @@ package control
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"image"
 	"image/color"
@@ -9,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -180,7 +182,14 @@ func TestWorstFramesToolBound(t *testing.T) {
 		}
 	}
 	cs := startWorst(t, w)
-	res := callTool(t, cs, toolWorstFrames, map[string]any{"n": 32, "images": "all"})
+	// Reaching the bound means encoding 8 MiB of PNG, which takes seconds
+	// under the race detector.
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: toolWorstFrames, Arguments: map[string]any{"n": 32, "images": "all"}})
+	if err != nil {
+		t.Fatalf("CallTool(%s): %v", toolWorstFrames, err)
+	}
 	var reply WorstReply
 	decode(t, res, &reply)
 	_, imgs := pngBlocks(t, res)

@@ -392,6 +392,15 @@ func (r *Runner) deliver(s *scoring, res *vmaf.Result) {
 	index, timing := sl.index, sl.timing
 	frames := s.take(sl)
 	s.completeThrough(res.Index)
+	if len(res.Models) > 0 {
+		score, _ := res.Get(res.Models[0].Name)
+		r.worst.offer(index, timing, res, score, &frames)
+	}
+	releasePair(&frames)
+	// The record goes in the ring before the status counts it, so that a
+	// status naming a frame as the last scored never runs ahead of what
+	// Recent returns.
+	r.pub.put(index, timing, res)
 	r.statMu.Lock()
 	r.st.pool.Add(res)
 	r.st.counters.Scored++
@@ -400,12 +409,6 @@ func (r *Runner) deliver(s *scoring, res *vmaf.Result) {
 		r.st.lastScore, _ = res.Get(res.Models[0].Name)
 	}
 	r.statMu.Unlock()
-	if len(res.Models) > 0 {
-		score, _ := res.Get(res.Models[0].Name)
-		r.worst.offer(index, timing, res, score, &frames)
-	}
-	releasePair(&frames)
-	r.pub.put(index, timing, res)
 }
 
 // EndOfStream marks side s ended and reports whether both sides have.

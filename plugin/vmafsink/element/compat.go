@@ -34,16 +34,10 @@ type upstreamSettings struct {
 }
 
 var compatProperties = []property{
-	{
-		name: "model-filename",
-		spec: func() *glib.ParamSpec {
-			return glib.NewStringParam("model-filename", "Model filename",
-				"GStreamer's vmaf element's name for the model: a libvmaf JSON model file or a built-in version; "+
-					"when set it replaces model", nil, rw)
-		},
-		set: func(s *settings, v *glib.Value) error { return setString(&s.up.modelFilename, v, "") },
-		get: func(_ *vmafSink, s *settings) (*glib.Value, error) { return glib.GValue(s.up.modelFilename) },
-	},
+	stringProperty("model-filename", "Model filename",
+		"GStreamer's vmaf element's name for the model: a libvmaf JSON model file or a built-in version; "+
+			"when set it replaces model",
+		func(s *settings) *string { return &s.up.modelFilename }),
 	boolProperty("disable-clip", "Disable clip", "Leave the score unclipped (libvmaf's disable_clip model option)",
 		func(s *settings) *bool { return &s.up.disableClip }),
 	boolProperty("enable-transform", "Enable transform",

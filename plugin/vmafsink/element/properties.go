@@ -156,7 +156,7 @@ var ownProperties = []property{
 		func(s *settings) *bool { return &s.ssim }),
 	boolProperty("ms-ssim", "MS-SSIM", "Also compute MS-SSIM (float_ms_ssim; ms-ssim in frame messages)",
 		func(s *settings) *bool { return &s.msSSIM }),
-	{
+	checkedString(property{
 		name: "features",
 		spec: func() *glib.ParamSpec {
 			return glib.NewStringParam("features", "Features",
@@ -166,32 +166,19 @@ var ownProperties = []property{
 					"replaces the boolean property's. Each frame message and the results file carry their outputs "+
 					"under libvmaf's names", nil, rw)
 		},
-		set: func(s *settings, v *glib.Value) error {
-			if err := setString(&s.featureList, v, ""); err != nil {
-				return err
-			}
-			// Kept even when refused: the start then fails saying why.
-			_, err := featureRequests(s.featureList)
-			return err
-		},
+		set: func(s *settings, v *glib.Value) error { return setString(&s.featureList, v, "") },
 		get: func(_ *vmafSink, s *settings) (*glib.Value, error) { return glib.GValue(s.featureList) },
-	},
+	}, func(s *settings) error { _, err := featureRequests(s.featureList); return err }),
 	enumProperty("pool-method", "Pool method", "How the pooled message's score summarises the frames' scores",
 		C.vs_pool_method_get_type(), int(vmaf.PoolMean), func(s *settings) *int { return (*int)(&s.poolMethod) }),
 	uintProperty("threads", "Threads", "Scoring worker threads (0: one per CPU)", 0, 1024, 0,
 		func(s *settings) *uint { return &s.threads }),
 	uintProperty("subsample", "Subsample", "Score every Nth frame pair; the frames between still count for motion", 1, maxUint, 1,
 		func(s *settings) *uint { return &s.subsample }),
-	{
-		name: "results-filename",
-		spec: func() *glib.ParamSpec {
-			return glib.NewStringParam("results-filename", "Results filename",
-				"Write per-frame and pooled scores to this file, in vmaf-score's schema; the file is a valid document "+
-					"throughout the run and complete at EOS or when the element stops (unset: no file)", nil, rw)
-		},
-		set: func(s *settings, v *glib.Value) error { return setString(&s.resultsFilename, v, "") },
-		get: func(_ *vmafSink, s *settings) (*glib.Value, error) { return glib.GValue(s.resultsFilename) },
-	},
+	stringProperty("results-filename", "Results filename",
+		"Write per-frame and pooled scores to this file, in vmaf-score's schema; the file is a valid document "+
+			"throughout the run and complete at EOS or when the element stops (unset: no file)",
+		func(s *settings) *string { return &s.resultsFilename }),
 	markSet(enumProperty("results-format", "Results format",
 		"Format of results-filename (unset: chosen by its extension, .json or .csv, else xml)",
 		C.vs_results_format_get_type(), int(report.XML), func(s *settings) *int { return (*int)(&s.resultsFormat) }),
@@ -227,92 +214,32 @@ var ownProperties = []property{
 			"downscaled to at most 640 px wide, for vmaf_worst_frames (0: none). A scored pair's buffers then go back "+
 			"when its score is known, one frame later (buffers of a bounded pool are copied instead)",
 		0, pipeline.MaxWorstRecords, pipeline.DefaultWorstFrames, func(s *settings) *uint { return &s.worstFrames }),
-	{
-		name: "mcp-uds",
-		spec: func() *glib.ParamSpec {
-			return glib.NewStringParam("mcp-uds", "MCP socket",
-				"Serve the agent control plane (Model Context Protocol) on this Unix socket while the element runs (unset: off)", nil, rw)
-		},
-		set: func(s *settings, v *glib.Value) error { return setString(&s.mcpUDS, v, "") },
-		get: func(_ *vmafSink, s *settings) (*glib.Value, error) { return glib.GValue(s.mcpUDS) },
-	},
-	{
-		name: "mcp-http",
-		spec: func() *glib.ParamSpec {
-			return glib.NewStringParam("mcp-http", "MCP over HTTP",
-				"Serve the agent control plane over HTTP on this loopback address while the element runs, HOST:PORT with "+
-					"HOST 127.0.0.1, ::1 or localhost: MCP Streamable HTTP at /mcp, HTTP+SSE at /sse; alone or beside mcp-uds. "+
-					"Other addresses, and a port in use, refuse the start (unset: off)", nil, rw)
-		},
-		set: func(s *settings, v *glib.Value) error { return setString(&s.mcpHTTP, v, "") },
-		get: func(_ *vmafSink, s *settings) (*glib.Value, error) { return glib.GValue(s.mcpHTTP) },
-	},
-	{
-		name: "mcp-http-token-file",
-		spec: func() *glib.ParamSpec {
-			return glib.NewStringParam("mcp-http-token-file", "MCP HTTP token file",
-				"A file holding a bearer token, read at start, that every mcp-http request must carry "+
-					"(Authorization: Bearer TOKEN; 401 without it). Unset: any local user may connect over HTTP", nil, rw)
-		},
-		set: func(s *settings, v *glib.Value) error { return setString(&s.mcpHTTPTokenFile, v, "") },
-		get: func(_ *vmafSink, s *settings) (*glib.Value, error) { return glib.GValue(s.mcpHTTPTokenFile) },
-	},
-	{
-		name: "metrics-addr",
-		spec: func() *glib.ParamSpec {
-			return glib.NewStringParam("metrics-addr", "Prometheus metrics address",
-				"Serve Prometheus metrics at /metrics on this HOST:PORT while the element runs, bound exactly as given "+
-					"(e.g. 127.0.0.1:9464; a wildcard host only when written so). A port in use refuses the start (unset: off)", nil, rw)
-		},
-		set: func(s *settings, v *glib.Value) error { return setString(&s.metricsAddr, v, "") },
-		get: func(_ *vmafSink, s *settings) (*glib.Value, error) { return glib.GValue(s.metricsAddr) },
-	},
-	{
-		name: "mcp-allow-gid",
-		spec: func() *glib.ParamSpec {
-			return glib.NewIntParam("mcp-allow-gid", "MCP allowed group",
-				"Also let processes whose primary group is this gid use the mcp-uds socket (mode 0660, given to that group); "+
-					"peers are checked with SO_PEERCRED (-1: the element's own user only; 0 is refused)",
-				-1, math.MaxInt32, -1, rw)
-		},
-		set: func(s *settings, v *glib.Value) error {
-			x, err := v.GoValue()
-			if err != nil {
-				return err
-			}
-			gid, ok := x.(int)
-			if !ok {
-				return fmt.Errorf("mcp-allow-gid: want an integer, got %T", x)
-			}
-			s.mcpAllowGID = gid
-			return nil
-		},
-		get: func(_ *vmafSink, s *settings) (*glib.Value, error) { return glib.GValue(s.mcpAllowGID) },
-	},
-	{
-		name: "mcp-readonly-gid",
-		spec: func() *glib.ParamSpec {
-			return glib.NewIntParam("mcp-readonly-gid", "MCP read-only group",
-				"Let processes whose primary group is this gid use the mcp-uds socket to read (status, scores, models, live updates) "+
-					"but not to swap, pause or resume, which they are refused with read_only; checked with SO_PEERCRED. "+
-					"The socket is given to this group (mode 0660), or with mcp-allow-gid too, mode 0666 with SO_PEERCRED telling "+
-					"the groups apart (-1: none; 0 is refused). mcp-http has no peer credentials: its clients have full access",
-				-1, math.MaxInt32, -1, rw)
-		},
-		set: func(s *settings, v *glib.Value) error {
-			x, err := v.GoValue()
-			if err != nil {
-				return err
-			}
-			gid, ok := x.(int)
-			if !ok {
-				return fmt.Errorf("mcp-readonly-gid: want an integer, got %T", x)
-			}
-			s.mcpReadOnlyGID = gid
-			return nil
-		},
-		get: func(_ *vmafSink, s *settings) (*glib.Value, error) { return glib.GValue(s.mcpReadOnlyGID) },
-	},
+	stringProperty("mcp-uds", "MCP socket",
+		"Serve the agent control plane (Model Context Protocol) on this Unix socket while the element runs (unset: off)",
+		func(s *settings) *string { return &s.mcpUDS }),
+	stringProperty("mcp-http", "MCP over HTTP",
+		"Serve the agent control plane over HTTP on this loopback address while the element runs, HOST:PORT with "+
+			"HOST 127.0.0.1, ::1 or localhost: MCP Streamable HTTP at /mcp, HTTP+SSE at /sse; alone or beside mcp-uds. "+
+			"Other addresses, and a port in use, refuse the start (unset: off)",
+		func(s *settings) *string { return &s.mcpHTTP }),
+	stringProperty("mcp-http-token-file", "MCP HTTP token file",
+		"A file holding a bearer token, read at start, that every mcp-http request must carry "+
+			"(Authorization: Bearer TOKEN; 401 without it). Unset: any local user may connect over HTTP",
+		func(s *settings) *string { return &s.mcpHTTPTokenFile }),
+	stringProperty("metrics-addr", "Prometheus metrics address",
+		"Serve Prometheus metrics at /metrics on this HOST:PORT while the element runs, bound exactly as given "+
+			"(e.g. 127.0.0.1:9464; a wildcard host only when written so). A port in use refuses the start (unset: off)",
+		func(s *settings) *string { return &s.metricsAddr }),
+	intProperty("mcp-allow-gid", "MCP allowed group",
+		"Also let processes whose primary group is this gid use the mcp-uds socket (mode 0660, given to that group); "+
+			"peers are checked with SO_PEERCRED (-1: the element's own user only; 0 is refused)",
+		-1, math.MaxInt32, -1, func(s *settings) *int { return &s.mcpAllowGID }),
+	intProperty("mcp-readonly-gid", "MCP read-only group",
+		"Let processes whose primary group is this gid use the mcp-uds socket to read (status, scores, models, live updates) "+
+			"but not to swap, pause or resume, which they are refused with read_only; checked with SO_PEERCRED. "+
+			"The socket is given to this group (mode 0660), or with mcp-allow-gid too, mode 0666 with SO_PEERCRED telling "+
+			"the groups apart (-1: none; 0 is refused). mcp-http has no peer credentials: its clients have full access",
+		-1, math.MaxInt32, -1, func(s *settings) *int { return &s.mcpReadOnlyGID }),
 	uintProperty("mcp-max-clients", "MCP client limit",
 		"Clients the control plane serves at once, over mcp-uds and mcp-http together; one more is refused with a JSON-RPC error saying so. "+
 			"One process may hold at most half of them, and a client must send initialize within 5 s",
@@ -324,82 +251,29 @@ var ownProperties = []property{
 			"resumes by itself (a warning says so) and no frame is lost. Bounded so that a pipeline stopped with EOS "+
 			"(gst-launch-1.0 -e) cannot wait forever behind a pause (0: no limit)",
 		0, maxUint, defaultPauseBlockLimit, func(s *settings) *uint { return &s.pauseBlockLimit }),
-	{
-		name: "model-dirs",
-		spec: func() *glib.ParamSpec {
-			return glib.NewStringParam("model-dirs", "Model directories",
-				"Directories, separated by ':', whose model files the control plane may list and load", nil, rw)
-		},
-		set: func(s *settings, v *glib.Value) error { return setString(&s.modelDirs, v, "") },
-		get: func(_ *vmafSink, s *settings) (*glib.Value, error) { return glib.GValue(s.modelDirs) },
-	},
+	stringProperty("model-dirs", "Model directories",
+		"Directories, separated by ':', whose model files the control plane may list and load",
+		func(s *settings) *string { return &s.modelDirs }),
 	uintProperty("window-frames", "Window frames",
 		"Post a window message (type=window) with the score's statistics over the last N scored frames, every "+
 			"window-step scored frames; exclusive with window-duration (0: off)",
 		0, maxUint, 0, func(s *settings) *uint { return &s.live.windowFrames }),
-	{
-		name: "window-duration",
-		spec: func() *glib.ParamSpec {
-			return glib.NewUint64Param("window-duration", "Window duration",
-				"Post a window message over each span of this many nanoseconds of running time, tumbling; frames "+
-					"without a running time count in no window; exclusive with window-frames (0: off)",
-				0, math.MaxInt64, 0, rw)
-		},
-		set: func(s *settings, v *glib.Value) error {
-			x, err := v.GoValue()
-			if err != nil {
-				return err
-			}
-			d, ok := x.(uint64)
-			if !ok {
-				return fmt.Errorf("window-duration: want an unsigned 64-bit integer, got %T", x)
-			}
-			s.live.windowDuration = d
-			return nil
-		},
-		get: func(_ *vmafSink, s *settings) (*glib.Value, error) { return glib.GValue(s.live.windowDuration) },
-	},
+	uint64Property("window-duration", "Window duration",
+		"Post a window message over each span of this many nanoseconds of running time, tumbling; frames "+
+			"without a running time count in no window; exclusive with window-frames (0: off)",
+		0, math.MaxInt64, 0, func(s *settings) *uint64 { return &s.live.windowDuration }),
 	uintProperty("window-step", "Window step",
 		"With window-frames: a window message every N scored frames (0: every window-frames frames, tumbling)",
 		0, maxUint, 0, func(s *settings) *uint { return &s.live.windowStep }),
-	{
-		name: "percentiles",
-		spec: func() *glib.ParamSpec {
-			return glib.NewStringParam("percentiles", "Percentiles",
-				"Percentiles of the score, 0 to 100 separated by commas (\"1,5,10,50\"), in window messages (p1, p5, ...), "+
-					"the pooled message (<model>-p1, ...) and the results file (pooled_metrics' p1, ...) (empty: none)", nil, rw)
-		},
-		set: func(s *settings, v *glib.Value) error {
-			if err := setString(&s.live.percentiles, v, ""); err != nil {
-				return err
-			}
-			// Kept even when refused: the start then fails saying why.
-			_, err := parsePercentilesProperty(s.live.percentiles)
-			return err
-		},
-		get: func(_ *vmafSink, s *settings) (*glib.Value, error) { return glib.GValue(s.live.percentiles) },
-	},
-	{
-		name: "alert-threshold",
-		spec: func() *glib.ParamSpec {
-			return glib.NewFloat64Param("alert-threshold", "Alert threshold",
-				"Post an alert message (type=alert) when the score stays below this for alert-frames scored frames "+
-					"(state=begin) and when it recovers or the stream ends (state=end) (0: off)", 0, 100, 0, rw)
-		},
-		set: func(s *settings, v *glib.Value) error {
-			x, err := v.GoValue()
-			if err != nil {
-				return err
-			}
-			f, ok := x.(float64)
-			if !ok {
-				return fmt.Errorf("alert-threshold: want a double, got %T", x)
-			}
-			s.live.alertThreshold = f
-			return nil
-		},
-		get: func(_ *vmafSink, s *settings) (*glib.Value, error) { return glib.GValue(s.live.alertThreshold) },
-	},
+	checkedString(stringProperty("percentiles", "Percentiles",
+		"Percentiles of the score, 0 to 100 separated by commas (\"1,5,10,50\"), in window messages (p1, p5, ...), "+
+			"the pooled message (<model>-p1, ...) and the results file (pooled_metrics' p1, ...) (empty: none)",
+		func(s *settings) *string { return &s.live.percentiles }),
+		func(s *settings) error { _, err := parsePercentilesProperty(s.live.percentiles); return err }),
+	doubleProperty("alert-threshold", "Alert threshold",
+		"Post an alert message (type=alert) when the score stays below this for alert-frames scored frames "+
+			"(state=begin) and when it recovers or the stream ends (state=end) (0: off)",
+		0, 100, 0, func(s *settings) *float64 { return &s.live.alertThreshold }),
 	uintProperty("alert-frames", "Alert frames",
 		"Consecutive scored frames below alert-threshold that make a quality drop",
 		1, maxUint, 1, func(s *settings) *uint { return &s.live.alertFrames }),
@@ -465,43 +339,77 @@ func boolProperty(name, nick, blurb string, field func(*settings) *bool) propert
 }
 
 func boolPropertyDefault(name, nick, blurb string, def bool, field func(*settings) *bool) property {
+	return valueProperty(name, "a boolean",
+		func() *glib.ParamSpec { return glib.NewBoolParam(name, nick, blurb, def, rw) }, field)
+}
+
+func uintProperty(name, nick, blurb string, min, max, def uint, field func(*settings) *uint) property {
+	return valueProperty(name, "an unsigned integer",
+		func() *glib.ParamSpec { return glib.NewUintParam(name, nick, blurb, min, max, def, rw) }, field)
+}
+
+func intProperty(name, nick, blurb string, min, max, def int, field func(*settings) *int) property {
+	return valueProperty(name, "an integer",
+		func() *glib.ParamSpec { return glib.NewIntParam(name, nick, blurb, min, max, def, rw) }, field)
+}
+
+func uint64Property(name, nick, blurb string, min, max, def uint64, field func(*settings) *uint64) property {
+	return valueProperty(name, "an unsigned 64-bit integer",
+		func() *glib.ParamSpec { return glib.NewUint64Param(name, nick, blurb, min, max, def, rw) }, field)
+}
+
+func doubleProperty(name, nick, blurb string, min, max, def float64, field func(*settings) *float64) property {
+	return valueProperty(name, "a double",
+		func() *glib.ParamSpec { return glib.NewFloat64Param(name, nick, blurb, min, max, def, rw) }, field)
+}
+
+// valueProperty is a read-write property whose spec's values GoValue
+// returns as T, kept in a settings field of that type; what names T in
+// the error for a value of another type.
+func valueProperty[T any](name, what string, spec func() *glib.ParamSpec, field func(*settings) *T) property {
 	return property{
 		name: name,
-		spec: func() *glib.ParamSpec { return glib.NewBoolParam(name, nick, blurb, def, rw) },
+		spec: spec,
 		set: func(s *settings, v *glib.Value) error {
-			b, err := v.GoValue()
+			x, err := v.GoValue()
 			if err != nil {
 				return err
 			}
-			x, ok := b.(bool)
+			t, ok := x.(T)
 			if !ok {
-				return fmt.Errorf("%s: want a boolean, got %T", name, b)
+				return fmt.Errorf("%s: want %s, got %T", name, what, x)
 			}
-			*field(s) = x
+			*field(s) = t
 			return nil
 		},
 		get: func(_ *vmafSink, s *settings) (*glib.Value, error) { return glib.GValue(*field(s)) },
 	}
 }
 
-func uintProperty(name, nick, blurb string, min, max, def uint, field func(*settings) *uint) property {
+// stringProperty is a read-write string property, unset by default; a
+// NULL value unsets it.
+func stringProperty(name, nick, blurb string, field func(*settings) *string) property {
 	return property{
 		name: name,
-		spec: func() *glib.ParamSpec { return glib.NewUintParam(name, nick, blurb, min, max, def, rw) },
-		set: func(s *settings, v *glib.Value) error {
-			u, err := v.GoValue()
-			if err != nil {
-				return err
-			}
-			x, ok := u.(uint)
-			if !ok {
-				return fmt.Errorf("%s: want an unsigned integer, got %T", name, u)
-			}
-			*field(s) = x
-			return nil
-		},
-		get: func(_ *vmafSink, s *settings) (*glib.Value, error) { return glib.GValue(*field(s)) },
+		spec: func() *glib.ParamSpec { return glib.NewStringParam(name, nick, blurb, nil, rw) },
+		set:  func(s *settings, v *glib.Value) error { return setString(field(s), v, "") },
+		get:  func(_ *vmafSink, s *settings) (*glib.Value, error) { return glib.GValue(*field(s)) },
 	}
+}
+
+// checkedString makes a property refuse a value that check, run on the
+// settings once the value is stored, refuses. The value is kept even so:
+// the start then fails saying why, as it would for a value set before
+// the element had this check.
+func checkedString(p property, check func(*settings) error) property {
+	set := p.set
+	p.set = func(s *settings, v *glib.Value) error {
+		if err := set(s, v); err != nil {
+			return err
+		}
+		return check(s)
+	}
+	return p
 }
 
 func enumProperty(name, nick, blurb string, typ C.GType, def int, field func(*settings) *int) property {

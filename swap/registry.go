@@ -51,7 +51,7 @@ func NewRegistry(dirs ...string) (*Registry, error) {
 		if d == "" {
 			continue
 		}
-		real, err := realDir(d)
+		real, err := RealDir(d)
 		if err != nil {
 			return nil, fmt.Errorf("swap: model directory: %w", err)
 		}
@@ -62,7 +62,11 @@ func NewRegistry(dirs ...string) (*Registry, error) {
 	return r, nil
 }
 
-func realDir(d string) (string, error) {
+// RealDir is directory d made absolute with its symlinks resolved, the
+// form a path is compared with to tell whether it lies inside d; an error
+// when d does not exist or is not a directory. vmaf-score's --output-dir
+// is checked the same way as the directories a registry allows.
+func RealDir(d string) (string, error) {
 	abs, err := filepath.Abs(d)
 	if err != nil {
 		return "", err

@@ -7,7 +7,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -153,7 +152,7 @@ func newFilesServer(c *mcpFilesConfig, stderr io.Writer) (*filesServer, error) {
 	// The allow list is the registry the control plane checks model files
 	// with: one rule for what a client may make this process read.
 	for _, d := range c.allow {
-		if _, err := realDirectory(d); err != nil {
+		if _, err := swap.RealDir(d); err != nil {
 			return nil, fmt.Errorf("--allow %s: %w", d, err)
 		}
 	}
@@ -168,7 +167,7 @@ func newFilesServer(c *mcpFilesConfig, stderr io.Writer) (*filesServer, error) {
 			return nil, fmt.Errorf("output directory: %w", err)
 		}
 		s.tempOut = true
-	} else if s.outDir, err = realDirectory(c.outputDir); err != nil {
+	} else if s.outDir, err = swap.RealDir(c.outputDir); err != nil {
 		return nil, fmt.Errorf("--output-dir: %w", err)
 	}
 	if len(c.allow) == 0 {
@@ -192,23 +191,4 @@ func (s *filesServer) close() {
 	if s.tempOut {
 		os.Remove(s.outDir) // fails, as it should, when not empty
 	}
-}
-
-func realDirectory(d string) (string, error) {
-	abs, err := filepath.Abs(d)
-	if err != nil {
-		return "", err
-	}
-	real, err := filepath.EvalSymlinks(abs)
-	if err != nil {
-		return "", err
-	}
-	fi, err := os.Stat(real)
-	if err != nil {
-		return "", err
-	}
-	if !fi.IsDir() {
-		return "", fmt.Errorf("%s is not a directory", d)
-	}
-	return real, nil
 }

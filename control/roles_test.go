@@ -32,6 +32,7 @@ func TestPeerRole(t *testing.T) {
 		{"read-only group alone", peer{uid: 5, gid: ro}, -1, ro, roleReadOnly},
 		{"stranger", peer{uid: 5, gid: 6}, full, ro, roleNone},
 		{"no groups", peer{uid: 5, gid: ro}, -1, -1, roleNone},
+		{"root is no exception", peer{uid: 0, gid: 0}, -1, -1, roleNone},
 	} {
 		if got := tt.p.role(owner, tt.allow, tt.rdonly); got != tt.want {
 			t.Errorf("%s: role %q, want %q", tt.name, got, tt.want)

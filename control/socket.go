@@ -166,7 +166,3 @@ func peerCred(c *net.UnixConn) (peer, error) {
 	}
 	return peer{pid: cred.Pid, uid: cred.Uid, gid: cred.Gid}, nil
 }
-
-// allowed reports whether p may use a server run by uid: the same user, or
-// a member (by primary group) of the allowed group when gid >= 0.
-func (p peer) allowed(uid, gid int) bool { return p.role(uid, gid, -1) != roleNone }

@@ -158,25 +158,6 @@ func TestPeerCheck(t *testing.T) {
 	}
 }
 
-func TestPeerAllowed(t *testing.T) {
-	tests := []struct {
-		p        peer
-		uid, gid int
-		want     bool
-	}{
-		{peer{uid: 1000, gid: 1000}, 1000, -1, true},
-		{peer{uid: 1001, gid: 1000}, 1000, -1, false},
-		{peer{uid: 1001, gid: 44}, 1000, 44, true},
-		{peer{uid: 1001, gid: 45}, 1000, 44, false},
-		{peer{uid: 0, gid: 0}, 1000, -1, false}, // not even root
-	}
-	for _, tt := range tests {
-		if got := tt.p.allowed(tt.uid, tt.gid); got != tt.want {
-			t.Errorf("%+v.allowed(%d, %d) = %v", tt.p, tt.uid, tt.gid, got)
-		}
-	}
-}
-
 // TestPeerCredentials connects from a process running as another user:
 // the socket mode keeps it out, unless its group is allowed, and then the
 // SO_PEERCRED check lets it in.

@@ -38,9 +38,6 @@ var info = sync.OnceValue(func() Info {
 	return fromBuild(set, bi)
 })
 
-// Get returns the running build's Info.
-func Get() Info { return info() }
-
 // String returns the running build's version.
 func String() string { return info().Version }
 

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"math"
 	"sort"
 	"sync"
 
@@ -74,8 +75,13 @@ func (w *worstStore) rank(score float64) int {
 
 // offer files a scored frame. frames are its pictures when still held
 // (Picture nil otherwise); the caller releases them afterwards. The cost
-// for a frame that does not enter is one comparison under the lock.
+// for a frame that does not enter is one comparison under the lock. A
+// score that is not finite is no ranking (NaN compares with nothing, so it
+// would hold its place for good), as the analytics ignore it too.
 func (w *worstStore) offer(index int, t Timing, res *vmaf.Result, score float64, frames *[2]Frame) {
+	if math.IsNaN(score) || math.IsInf(score, 0) {
+		return
+	}
 	ok, withImages := w.enters(score)
 	if !ok {
 		return

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"bytes"
 	"image/png"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -346,5 +347,25 @@ func TestWorstFramesBoundedPoolCopied(t *testing.T) {
 		if f.Images == nil || f.Images.Width != 64 {
 			t.Errorf("frame %d: images %+v", f.Record.Index, f.Images)
 		}
+	}
+}
+
+// A frame whose score is not a number is no worst frame: kept, it would
+// sort nowhere, hold the first place and an image slot for the rest of the
+// run, and keep every later frame out once the store is full.
+func TestWorstFramesSkipNonFinite(t *testing.T) {
+	w := newWorstStore(1)
+	model := &vmaf.Model{Name: "vmaf"}
+	offer := func(index int, score float64) {
+		res := &vmaf.Result{Index: index, Models: []*vmaf.Model{model}, Metrics: []vmaf.Metric{{Name: "vmaf", Value: score}}}
+		w.offer(index, Timing{}, res, score, &[2]Frame{})
+	}
+	offer(0, math.NaN())
+	offer(1, math.Inf(-1))
+	offer(2, 40)
+	offer(3, 20)
+	got := w.list(MaxWorstRecords)
+	if want := []int{3, 2}; !slices.Equal(indicesOf(got), want) {
+		t.Errorf("worst %v, want %v", indicesOf(got), want)
 	}
 }

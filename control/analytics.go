@@ -1,7 +1,6 @@
 package control
 
 import (
-	"math"
 	"time"
 
 	"github.com/vmafsink/vmafsink/analytics"
@@ -75,14 +74,6 @@ func nanos(d time.Duration) int64 {
 		return -1
 	}
 	return int64(d)
-}
-
-// fin replaces a value JSON cannot carry by 0.
-func fin(v float64) float64 {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return 0
-	}
-	return v
 }
 
 func wirePercentiles(ps []analytics.Percentile) []Percentile {

@@ -8,11 +8,17 @@ import "math"
 
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
+// fin replaces a value JSON cannot carry by 0.
+func fin(v float64) float64 {
+	if !finite(v) {
+		return 0
+	}
+	return v
+}
+
 // sanitize copies r, leaving out values JSON cannot carry.
 func sanitize(r Record) Record {
-	if !finite(r.Score) {
-		r.Score = 0
-	}
+	r.Score = fin(r.Score)
 	for _, v := range r.Features {
 		if !finite(v) {
 			f := make(map[string]float64, len(r.Features))

@@ -85,8 +85,9 @@ func (s *Server) wait(ctx context.Context, req *mcp.CallToolRequest, cmd Command
 	if timeoutMS > 0 {
 		d = time.Duration(timeoutMS) * time.Millisecond
 	}
+	d = min(d, s.opts.MaxWait)
 	reqCtx := ctx
-	ctx, cancel := context.WithTimeout(ctx, min(d, s.opts.MaxWait))
+	ctx, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
 	stop := context.AfterFunc(s.ctx, cancel)
 	defer stop()

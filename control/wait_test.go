@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 )
@@ -57,5 +58,21 @@ func TestFaultCancelledRequestGetsNoReply(t *testing.T) {
 	c.send(t, `{"jsonrpc":"2.0","id":8,"method":"ping"}`)
 	if m := c.recv(t); m["id"] != 8.0 {
 		t.Fatalf("ping after: %v", m)
+	}
+}
+
+// TestWaitTimeoutNamesTheWaitServed: a wait cut short by MaxWait says how
+// long it waited, not the longer timeout the client asked for.
+func TestWaitTimeoutNamesTheWaitServed(t *testing.T) {
+	f := newFake()
+	s := startTest(t, f, Options{MaxWait: 20 * time.Millisecond})
+	cmd, err := f.Pause(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = s.wait(context.Background(), nil, cmd, 60000)
+	var ce *Error
+	if !errors.As(err, &ce) || ce.Code != CodeTimeout || !strings.Contains(err.Error(), "after 20ms") {
+		t.Errorf("wait past MaxWait: %v, want %s naming 20ms", err, CodeTimeout)
 	}
 }

@@ -33,10 +33,9 @@ type scores struct {
 	hist *prometheus.HistogramVec
 
 	// Read and written by observe only.
-	keys   report.ModelKeys
-	labels int // model label values handed out
-	model  *vmaf.Model
-	obs    prometheus.Observer
+	keys  report.ModelKeys
+	model *vmaf.Model
+	obs   prometheus.Observer
 
 	key      string              // the label of model
 	seenKeys map[string]struct{} // label values handed out

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"sync/atomic"
 	"time"
-	"unsafe"
 
 	"github.com/vmafsink/vmafsink/analytics"
 	"github.com/vmafsink/vmafsink/report"
@@ -83,22 +82,11 @@ var (
 // callback), as the frame messages do, and posting only queues the
 // message on the bus, so scoring never waits for the application.
 type liveMessenger struct {
-	e      *vmafSink
-	cnames map[string]*C.char // percentile and model names, made once
+	e        *vmafSink
+	cStrings // percentile, state and model names
 }
 
-func newLiveMessenger(e *vmafSink) *liveMessenger {
-	return &liveMessenger{e: e, cnames: map[string]*C.char{}}
-}
-
-func (m *liveMessenger) cname(s string) *C.char {
-	c, ok := m.cnames[s]
-	if !ok {
-		c = C.CString(s)
-		m.cnames[s] = c
-	}
-	return c
-}
+func newLiveMessenger(e *vmafSink) *liveMessenger { return &liveMessenger{e: e} }
 
 func (m *liveMessenger) post(ev analytics.Event) {
 	switch {
@@ -155,13 +143,6 @@ func cBool(b bool) C.gboolean {
 		return C.TRUE
 	}
 	return C.FALSE
-}
-
-func (m *liveMessenger) free() {
-	for _, c := range m.cnames {
-		C.free(unsafe.Pointer(c))
-	}
-	m.cnames = nil
 }
 
 // startLive posts the Monitor's events as messages and hands them to the

@@ -58,24 +58,13 @@ var metricAliases = map[string]string{
 // Runner's publishing goroutine only, so its caches need no lock; field
 // names are converted to C once per metric name.
 type frameMessenger struct {
-	e      *vmafSink
-	cnames map[string]*C.char
+	e *vmafSink
+	cStrings
 	names  []*C.char
 	values []C.gdouble
 }
 
-func newFrameMessenger(e *vmafSink) *frameMessenger {
-	return &frameMessenger{e: e, cnames: map[string]*C.char{}}
-}
-
-func (m *frameMessenger) cname(s string) *C.char {
-	c, ok := m.cnames[s]
-	if !ok {
-		c = C.CString(s)
-		m.cnames[s] = c
-	}
-	return c
-}
+func newFrameMessenger(e *vmafSink) *frameMessenger { return &frameMessenger{e: e} }
 
 var (
 	cVMAF        = C.CString("VMAF")
@@ -120,13 +109,6 @@ func (m *frameMessenger) post(r *pipeline.Record) {
 		C.vs_structure_set_doubles(s, C.gint(len(m.names)), &m.names[0], &m.values[0])
 	}
 	C.vs_post_element_message(m.e.self, s)
-}
-
-func (m *frameMessenger) free() {
-	for _, c := range m.cnames {
-		C.free(unsafe.Pointer(c))
-	}
-	m.cnames = nil
 }
 
 func clockTime(d time.Duration) C.guint64 {

@@ -2,7 +2,6 @@ package pipelines
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -25,41 +24,17 @@ const liveSources = "videotestsrc is-live=true pattern=ball ! video/x-raw,format
 // is kept out by the socket's mode; a peer that has the group only as a
 // supplementary group passes the mode but not the SO_PEERCRED check.
 func TestElementMCPAllowGID(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("needs root to connect as another user")
-	}
-	socat, err := exec.LookPath("socat")
-	if err != nil {
-		t.Skip("needs socat")
-	}
+	socat := needPeerClient(t)
 	if _, err := exec.LookPath("gst-launch-1.0"); err != nil {
 		t.Skip("gst-launch-1.0 is not installed")
 	}
 	const nobody, group = 65534, 4243
 	dir := t.TempDir()
-	// The peers must reach the socket through the test's directories.
-	for d := dir; d != os.TempDir() && d != "/"; d = filepath.Dir(d) {
-		if err := os.Chmod(d, 0o711); err != nil {
-			t.Fatal(err)
-		}
-	}
+	openToPeers(t, dir)
 	sock := filepath.Join(dir, "vmaf.sock")
 	p := gsttest.Start(t, fmt.Sprintf("%s vmafsink name=v mcp-uds=%s mcp-allow-gid=%d", liveSources, sock, group))
 	waitSocket(t, p, sock)
-
-	// The socket is given to the group just after it is bound: the file
-	// can be seen a moment before (peers are checked by SO_PEERCRED, so
-	// nobody gets in meanwhile).
-	var st syscall.Stat_t
-	for deadline := time.Now().Add(2 * time.Second); ; time.Sleep(5 * time.Millisecond) {
-		if err := syscall.Stat(sock, &st); err != nil {
-			t.Fatal(err)
-		}
-		if st.Gid == group || time.Now().After(deadline) {
-			break
-		}
-	}
-	if st.Mode&0o777 != 0o660 || st.Gid != group {
+	if st := socketGroup(t, sock, group); st.Mode&0o777 != 0o660 || st.Gid != group {
 		t.Errorf("socket mode %o group %d, want 0660 and group %d", st.Mode&0o777, st.Gid, group)
 	}
 
@@ -77,20 +52,7 @@ func TestElementMCPAllowGID(t *testing.T) {
 			// The request goes out at once and stdin stays open until the
 			// answer or the server's hang-up: a peer's end of input ends
 			// its session before the answer.
-			cmd := exec.Command(socat, "STDIO", "UNIX-CONNECT:"+sock)
-			cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: tc.gid, Groups: tc.groups}}
-			stdin, err := cmd.StdinPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			stdout, err := cmd.StdoutPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			cmd.Stderr = cmd.Stdout
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
+			stdin, stdout, cmd := socatAs(t, socat, sock, &syscall.Credential{Uid: nobody, Gid: tc.gid, Groups: tc.groups})
 			// A refused peer is told so as soon as it connects, and the
 			// server hangs up: a request written then could fail with a
 			// broken pipe before the refusal is read, so only the peer
@@ -98,7 +60,7 @@ func TestElementMCPAllowGID(t *testing.T) {
 			if tc.gid == group {
 				fmt.Fprintln(stdin, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"peer","version":"1"}}}`)
 			}
-			out := readUntil(t, stdout, tc.want, 30*time.Second)
+			out := readUntil(t, stdout, 30*time.Second, tc.want)
 			stdin.Close()
 			cmd.Wait()
 			if !strings.Contains(string(out), tc.want) {
@@ -125,38 +87,4 @@ func TestElementMCPAllowGIDRoot(t *testing.T) {
 	if _, err := os.Lstat(sock); !os.IsNotExist(err) {
 		t.Errorf("socket %s exists after the failed start: %v", sock, err)
 	}
-}
-
-// readUntil reads r until what it read contains want, r ends or the
-// timeout passes, and returns what it read.
-func readUntil(t *testing.T, r io.Reader, want string, timeout time.Duration) string {
-	t.Helper()
-	var got strings.Builder
-	chunks := make(chan []byte)
-	go func() {
-		defer close(chunks)
-		buf := make([]byte, 4096)
-		for {
-			n, err := r.Read(buf)
-			if n > 0 {
-				chunks <- append([]byte(nil), buf[:n]...)
-			}
-			if err != nil {
-				return
-			}
-		}
-	}()
-	deadline := time.After(timeout)
-	for !strings.Contains(got.String(), want) {
-		select {
-		case c, ok := <-chunks:
-			if !ok {
-				return got.String()
-			}
-			got.Write(c)
-		case <-deadline:
-			return got.String()
-		}
-	}
-	return got.String()
 }

@@ -2,7 +2,6 @@ package pipelines
 
 import (
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -19,52 +18,21 @@ import (
 // vmaf_pause with read_only; the refusal is in the GStreamer debug log
 // with the peer's pid and uid.
 func TestElementMCPReadOnlyGID(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("needs root to connect as another user")
-	}
-	socat, err := exec.LookPath("socat")
-	if err != nil {
-		t.Skip("needs socat")
-	}
+	socat := needPeerClient(t)
 	if _, err := exec.LookPath("gst-launch-1.0"); err != nil {
 		t.Skip("gst-launch-1.0 is not installed")
 	}
 	const nobody, group = 65534, 4245
 	dir := t.TempDir()
-	for d := dir; d != os.TempDir() && d != "/"; d = filepath.Dir(d) {
-		if err := os.Chmod(d, 0o711); err != nil {
-			t.Fatal(err)
-		}
-	}
+	openToPeers(t, dir)
 	sock := filepath.Join(dir, "vmaf.sock")
 	p := gsttest.Start(t, fmt.Sprintf("%s vmafsink name=v mcp-uds=%s mcp-readonly-gid=%d", liveSources, sock, group), "GST_DEBUG=vmafsink:4")
 	waitSocket(t, p, sock)
-	var st syscall.Stat_t
-	for deadline := time.Now().Add(2 * time.Second); ; time.Sleep(5 * time.Millisecond) {
-		if err := syscall.Stat(sock, &st); err != nil {
-			t.Fatal(err)
-		}
-		if st.Gid == group || time.Now().After(deadline) {
-			break
-		}
-	}
-	if st.Mode&0o777 != 0o660 || st.Gid != group {
+	if st := socketGroup(t, sock, group); st.Mode&0o777 != 0o660 || st.Gid != group {
 		t.Errorf("socket mode %o group %d, want 0660 and group %d", st.Mode&0o777, st.Gid, group)
 	}
 
-	cmd := exec.Command(socat, "STDIO", "UNIX-CONNECT:"+sock)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: group}}
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	stdin, stdout, cmd := socatAs(t, socat, sock, &syscall.Credential{Uid: nobody, Gid: group})
 	for _, line := range []string{
 		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"peer","version":"1"}}}`,
 		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
@@ -73,7 +41,9 @@ func TestElementMCPReadOnlyGID(t *testing.T) {
 	} {
 		fmt.Fprintln(stdin, line)
 	}
-	out := readUntil(t, stdout, `"id":3`, 30*time.Second)
+	// The replies may come in any order: the server answers requests
+	// concurrently.
+	out := readUntil(t, stdout, 30*time.Second, `"id":2`, `"id":3`)
 	stdin.Close()
 	cmd.Wait()
 	if !strings.Contains(out, `"engine_used":"native"`) || !strings.Contains(out, `"state":`) {

@@ -82,13 +82,7 @@ func TestMCPSocketLifecycle(t *testing.T) {
 // process out, and when a group is allowed, SO_PEERCRED admits a primary
 // member and refuses a supplementary one.
 func TestMCPPeerCheck(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("needs root to connect as another user")
-	}
-	socat, err := exec.LookPath("socat")
-	if err != nil {
-		t.Skip("needs socat")
-	}
+	socat := needPeerClient(t)
 	const nobody, group = 65534, 4243
 	for _, tc := range []struct {
 		name   string
@@ -104,8 +98,7 @@ func TestMCPPeerCheck(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			run := mcpStart(t, mcpConfig{noControl: true})
 			dir := t.TempDir()
-			os.Chmod(dir, 0o711)
-			os.Chmod(filepath.Dir(dir), 0o711)
+			openToPeers(t, dir)
 			sock := filepath.Join(dir, "vmaf.sock")
 			p, err := attach.Start(attach.Config{Socket: sock, Runner: run.r, Options: control.Options{AllowGID: tc.allow}})
 			if err != nil {

@@ -3,7 +3,6 @@ package pipelines
 import (
 	"context"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -27,12 +26,7 @@ func TestElementMCPHTTP(t *testing.T) {
 	if _, err := exec.LookPath("gst-launch-1.0"); err != nil {
 		t.Skip("gst-launch-1.0 is not installed")
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
+	addr := freeAddr(t)
 	token := filepath.Join(t.TempDir(), "token")
 	if err := os.WriteFile(token, []byte("element-token\n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -50,7 +44,10 @@ func TestElementMCPHTTP(t *testing.T) {
 			mu.Unlock()
 		},
 	})
-	var cs *mcp.ClientSession
+	var (
+		cs  *mcp.ClientSession
+		err error
+	)
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 		tr := &mcp.StreamableClientTransport{Endpoint: "http://" + addr + "/mcp", HTTPClient: &http.Client{Transport: authTransport{"element-token"}}, MaxRetries: -1}
 		if cs, err = c.Connect(context.Background(), tr, nil); err == nil {

@@ -15,8 +15,6 @@ import (
 	"time"
 
 	"github.com/vmafsink/vmafsink/analytics"
-	"github.com/vmafsink/vmafsink/control/attach"
-	"github.com/vmafsink/vmafsink/pipeline"
 	"github.com/vmafsink/vmafsink/report"
 )
 
@@ -282,14 +280,7 @@ func TestPlotThreshold(t *testing.T) {
 // and drops are the Runner's Monitor's, which the control plane reads,
 // and the same as the engine's path.
 func TestLiveAnalyticsRunnerPath(t *testing.T) {
-	var served *pipeline.Runner
-	closed := false
-	saved := startControl
-	startControl = func(cfg attach.Config) (io.Closer, error) {
-		served = cfg.Runner
-		return nopCloser{&closed}, nil
-	}
-	defer func() { startControl = saved }()
+	plane := recordControl(t)
 
 	ref, dist := goldenY4M(t, smallRef), goldenY4M(t, smallDist)
 	dir := t.TempDir()
@@ -307,7 +298,7 @@ func TestLiveAnalyticsRunnerPath(t *testing.T) {
 	if len(e.Windows) != 3 || len(e.Alerts) != 1 || !reflect.DeepEqual(e.Windows, r.Windows) || !reflect.DeepEqual(e.Alerts, r.Alerts) {
 		t.Errorf("engine: %+v %+v\nrunner: %+v %+v", e.Windows, e.Alerts, r.Windows, r.Alerts)
 	}
-	mon := served.Analytics()
+	mon := plane.runner.Analytics()
 	if a := mon.Alerts(10); mon.Scored() != 8 || len(a) != 1 || a[0].State != analytics.AlertEnd || !a[0].AtEOS {
 		t.Errorf("the Runner's monitor: %d scored, alerts %+v", mon.Scored(), a)
 	}

@@ -16,15 +16,13 @@ import (
 func TestControlLogAndReadOnly(t *testing.T) {
 	var got attach.Config
 	closed := false
-	saved := startControl
-	startControl = func(cfg attach.Config) (io.Closer, error) {
+	withControl(t, func(cfg attach.Config) (io.Closer, error) {
 		got = cfg
 		if cfg.Options.Logger != nil {
 			cfg.Options.Logger.Info("control command", "tool", "vmaf_pause", "pid", 42)
 		}
 		return nopCloser{&closed}, nil
-	}
-	defer func() { startControl = saved }()
+	})
 
 	ref, dist := goldenY4M(t, smallRef), goldenY4M(t, smallDist)
 	log := filepath.Join(t.TempDir(), "control.log")

@@ -25,12 +25,10 @@ func TestFaultNonFiniteModelOption(t *testing.T) {
 // TestFaultMCPMaxClients: the client limit was fixed and undocumented.
 func TestFaultMCPMaxClients(t *testing.T) {
 	var got int
-	saved := startControl
-	startControl = func(cfg attach.Config) (io.Closer, error) {
+	withControl(t, func(cfg attach.Config) (io.Closer, error) {
 		got = cfg.Options.MaxSessions
 		return io.NopCloser(nil), nil
-	}
-	defer func() { startControl = saved }()
+	})
 	ref, dist := goldenY4M(t, smallRef), goldenY4M(t, smallDist)
 	sock := filepath.Join(t.TempDir(), "s")
 	if res := vmafScore(t, "-r", ref, "-d", dist, "-q", "-o", filepath.Join(t.TempDir(), "o.xml"), "--mcp-uds", sock, "--mcp-max-clients", "3"); res.code != 0 || got != 3 {

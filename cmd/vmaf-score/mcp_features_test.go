@@ -63,8 +63,7 @@ func (p *mcpProbe) Close() error {
 // vmaf_list_extractors, and a swap to vmaf_float_v0.6.1 scored natively.
 func TestMCPFeatureRequests(t *testing.T) {
 	var probe *mcpProbe
-	saved := startControl
-	startControl = func(cfg attach.Config) (io.Closer, error) {
+	withControl(t, func(cfg attach.Config) (io.Closer, error) {
 		plane, err := attach.Start(cfg)
 		if err != nil {
 			return nil, err
@@ -93,8 +92,7 @@ func TestMCPFeatureRequests(t *testing.T) {
 			})
 		})
 		return probe, nil
-	}
-	defer func() { startControl = saved }()
+	})
 
 	ref, dist := goldenY4M(t, "flower_576x324_ref.y4m"), goldenY4M(t, "flower_576x324_x264_crf22.y4m")
 	out := filepath.Join(t.TempDir(), "out.json")

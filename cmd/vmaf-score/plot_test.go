@@ -155,8 +155,7 @@ func TestPlotMarksSwapAndPause(t *testing.T) {
 	}
 	var once sync.Once
 	swapped := make(chan error, 1)
-	saved := startControl
-	startControl = func(cfg attach.Config) (io.Closer, error) {
+	withControl(t, func(cfg attach.Config) (io.Closer, error) {
 		r := cfg.Runner
 		r.Subscribe(func(rec *pipeline.Record) {
 			once.Do(func() {
@@ -175,8 +174,7 @@ func TestPlotMarksSwapAndPause(t *testing.T) {
 			})
 		})
 		return nopCloser{new(bool)}, nil
-	}
-	defer func() { startControl = saved }()
+	})
 
 	dir := t.TempDir()
 	out, svg := filepath.Join(dir, "out.json"), filepath.Join(dir, "scores.svg")

@@ -25,8 +25,7 @@ func TestFaultSwapSummaryPerModel(t *testing.T) {
 	}
 	var once sync.Once
 	swapped := make(chan error, 1)
-	saved := startControl
-	startControl = func(cfg attach.Config) (io.Closer, error) {
+	withControl(t, func(cfg attach.Config) (io.Closer, error) {
 		r := cfg.Runner
 		// After the first record: pause (the pushers wait at the next
 		// boundary), swap, resume, so the swap lands part-way.
@@ -47,8 +46,7 @@ func TestFaultSwapSummaryPerModel(t *testing.T) {
 			})
 		})
 		return nopCloser{new(bool)}, nil
-	}
-	defer func() { startControl = saved }()
+	})
 
 	ref, dist := goldenY4M(t, "flower_576x324_ref.y4m"), goldenY4M(t, "flower_576x324_x264_crf22.y4m")
 	out := filepath.Join(t.TempDir(), "out.json")

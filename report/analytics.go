@@ -41,37 +41,37 @@ func PercentileKey(p float64) string {
 // AddWindow records a window for the "windows" section; without
 // Options.Windows it is ignored.
 func (w *Writer) AddWindow(win analytics.Window) {
-	if !w.opts.Windows {
-		return
+	if w.opts.Windows {
+		w.windows.add(w.opts.Format, "window", windowFields(&win))
 	}
-	switch w.opts.Format {
-	case JSON:
-		if w.nWindows > 0 {
-			w.windows = append(w.windows, ',')
-		}
-		w.windows = appendJSONWindow(w.windows, &win)
-	case XML:
-		w.windows = appendXMLWindow(w.windows, &win)
-	}
-	w.nWindows++
 }
 
 // AddAlert records a drop for the "alerts" section once it has ended; a
 // drop's begin, and anything without Options.Alerts, is ignored.
 func (w *Writer) AddAlert(a analytics.Alert) {
-	if !w.opts.Alerts || a.State != analytics.AlertEnd {
-		return
+	if w.opts.Alerts && a.State == analytics.AlertEnd {
+		w.alerts.add(w.opts.Format, "alert", alertFields(&a))
 	}
-	switch w.opts.Format {
+}
+
+// entries are the entries of the windows or alerts section, laid out in
+// the document's format.
+type entries struct {
+	b []byte
+	n int
+}
+
+func (e *entries) add(f Format, tag string, fields []entryField) {
+	switch f {
 	case JSON:
-		if w.nAlerts > 0 {
-			w.alerts = append(w.alerts, ',')
+		if e.n > 0 {
+			e.b = append(e.b, ',')
 		}
-		w.alerts = appendJSONAlert(w.alerts, &a)
+		e.b = appendJSONEntry(e.b, fields)
 	case XML:
-		w.alerts = appendXMLAlert(w.alerts, &a)
+		e.b = appendXMLEntry(e.b, tag, fields)
 	}
-	w.nAlerts++
+	e.n++
 }
 
 // addModelScores counts each model's score of f for the percentiles; f's
@@ -136,165 +136,155 @@ func jsonField(b []byte, first bool, indent, name string) []byte {
 	return append(b, ": "...)
 }
 
-func appendJSONSeconds(b []byte, d time.Duration) []byte {
-	if d < 0 {
-		return append(b, "null"...)
-	}
-	return appendNumber(b, d.Seconds())
-}
-
 func (w *Writer) appendJSONAnalytics(b []byte) []byte {
 	if w.opts.Windows {
 		b = append(b, ",\n  \"windows\": ["...)
-		b = append(b, w.windows...)
+		b = append(b, w.windows.b...)
 		b = append(b, "\n  ]"...)
 	}
 	if w.opts.Alerts {
 		b = append(b, ",\n  \"alerts\": ["...)
-		b = append(b, w.alerts...)
+		b = append(b, w.alerts.b...)
 		b = append(b, "\n  ]"...)
 	}
 	return b
-}
-
-const jsonIndent = "      "
-
-func appendJSONWindow(b []byte, win *analytics.Window) []byte {
-	const in = jsonIndent
-	b = append(b, "\n    {"...)
-	b = jsonField(b, true, in, "first")
-	b = strconv.AppendInt(b, int64(win.First), 10)
-	b = jsonField(b, false, in, "last")
-	b = strconv.AppendInt(b, int64(win.Last), 10)
-	b = jsonField(b, false, in, "start")
-	b = appendJSONSeconds(b, win.Start)
-	b = jsonField(b, false, in, "end")
-	b = appendJSONSeconds(b, win.End)
-	b = jsonField(b, false, in, "frames")
-	b = strconv.AppendInt(b, int64(win.Frames), 10)
-	b = jsonField(b, false, in, "model")
-	b = appendJSONString(b, win.Model)
-	for _, f := range windowStats(win) {
-		b = jsonField(b, false, in, f.name)
-		b = appendJSONNumber(b, f.v)
-	}
-	return append(b, "\n    }"...)
-}
-
-func appendJSONAlert(b []byte, a *analytics.Alert) []byte {
-	const in = jsonIndent
-	b = append(b, "\n    {"...)
-	b = jsonField(b, true, in, "id")
-	b = strconv.AppendUint(b, a.ID, 10)
-	b = jsonField(b, false, in, "first")
-	b = strconv.AppendInt(b, int64(a.First), 10)
-	b = jsonField(b, false, in, "last")
-	b = strconv.AppendInt(b, int64(a.Last), 10)
-	b = jsonField(b, false, in, "start")
-	b = appendJSONSeconds(b, a.Start)
-	b = jsonField(b, false, in, "end")
-	b = appendJSONSeconds(b, a.End)
-	b = jsonField(b, false, in, "frames")
-	b = strconv.AppendInt(b, int64(a.Frames), 10)
-	b = jsonField(b, false, in, "model")
-	b = appendJSONString(b, a.Model)
-	b = jsonField(b, false, in, "min")
-	b = appendJSONNumber(b, a.Min)
-	b = jsonField(b, false, in, "mean")
-	b = appendJSONNumber(b, a.Mean)
-	b = jsonField(b, false, in, "threshold")
-	b = appendJSONNumber(b, a.Threshold)
-	b = jsonField(b, false, in, "at_eos")
-	b = strconv.AppendBool(b, a.AtEOS)
-	return append(b, "\n    }"...)
-}
-
-type namedValue struct {
-	name string
-	v    float64
-}
-
-// windowStats lists a window's statistics in the order both formats
-// print them: libvmaf's pooled keys, then the percentiles.
-func windowStats(win *analytics.Window) []namedValue {
-	out := []namedValue{{"min", win.Min}, {"max", win.Max}, {"mean", win.Mean}, {"harmonic_mean", win.HarmonicMean}}
-	for _, p := range win.Percentiles {
-		out = append(out, namedValue{PercentileKey(p.P), p.Value})
-	}
-	return out
-}
-
-func appendXMLInt(b []byte, name string, v int64) []byte {
-	b = append(b, ' ')
-	b = append(b, name...)
-	b = append(b, "=\""...)
-	b = strconv.AppendInt(b, v, 10)
-	return append(b, '"')
-}
-
-func appendXMLNumber(b []byte, name string, v float64) []byte {
-	b = append(b, ' ')
-	b = append(b, name...)
-	b = append(b, "=\""...)
-	b = appendNumber(b, v)
-	return append(b, '"')
-}
-
-func appendXMLSeconds(b []byte, name string, d time.Duration) []byte {
-	if d < 0 {
-		return b
-	}
-	return appendXMLNumber(b, name, d.Seconds())
-}
-
-func appendXMLString(b []byte, name, v string) []byte {
-	b = append(b, ' ')
-	b = append(b, name...)
-	b = append(b, "=\""...)
-	b = appendXMLAttr(b, v)
-	return append(b, '"')
 }
 
 func (w *Writer) appendXMLAnalytics(b []byte) []byte {
 	if w.opts.Windows {
 		b = append(b, "  <windows>\n"...)
-		b = append(b, w.windows...)
+		b = append(b, w.windows.b...)
 		b = append(b, "  </windows>\n"...)
 	}
 	if w.opts.Alerts {
 		b = append(b, "  <alerts>\n"...)
-		b = append(b, w.alerts...)
+		b = append(b, w.alerts.b...)
 		b = append(b, "  </alerts>\n"...)
 	}
 	return b
 }
 
-func appendXMLWindow(b []byte, win *analytics.Window) []byte {
-	b = append(b, "    <window"...)
-	b = appendXMLInt(b, "first", int64(win.First))
-	b = appendXMLInt(b, "last", int64(win.Last))
-	b = appendXMLSeconds(b, "start", win.Start)
-	b = appendXMLSeconds(b, "end", win.End)
-	b = appendXMLInt(b, "frames", int64(win.Frames))
-	b = appendXMLString(b, "model", win.Model)
-	for _, f := range windowStats(win) {
-		b = appendXMLNumber(b, f.name, f.v)
-	}
-	return append(b, " />\n"...)
+// entryField is one field of a window or drop entry: a JSON object's
+// member, an XML element's attribute. One list of them serves both
+// formats, which differ only in how each kind of value is written.
+type entryField struct {
+	name string
+	kind fieldKind
+	i    int64
+	f    float64
+	s    string
+	d    time.Duration
 }
 
-func appendXMLAlert(b []byte, a *analytics.Alert) []byte {
-	b = append(b, "    <alert"...)
-	b = appendXMLInt(b, "id", int64(a.ID))
-	b = appendXMLInt(b, "first", int64(a.First))
-	b = appendXMLInt(b, "last", int64(a.Last))
-	b = appendXMLSeconds(b, "start", a.Start)
-	b = appendXMLSeconds(b, "end", a.End)
-	b = appendXMLInt(b, "frames", int64(a.Frames))
-	b = appendXMLString(b, "model", a.Model)
-	b = appendXMLNumber(b, "min", a.Min)
-	b = appendXMLNumber(b, "mean", a.Mean)
-	b = appendXMLNumber(b, "threshold", a.Threshold)
-	b = appendXMLString(b, "at_eos", strconv.FormatBool(a.AtEOS))
+type fieldKind uint8
+
+const (
+	fieldInt     fieldKind = iota // i
+	fieldNumber                   // f; null in JSON when not finite
+	fieldString                   // s
+	fieldSeconds                  // d in seconds; unknown (negative): null in JSON, left out in XML
+	fieldBool                     // i != 0
+)
+
+func intField(name string, v int) entryField {
+	return entryField{name: name, kind: fieldInt, i: int64(v)}
+}
+
+func numberField(name string, v float64) entryField {
+	return entryField{name: name, kind: fieldNumber, f: v}
+}
+
+func stringField(name, v string) entryField { return entryField{name: name, kind: fieldString, s: v} }
+
+func secondsField(name string, d time.Duration) entryField {
+	return entryField{name: name, kind: fieldSeconds, d: d}
+}
+
+func boolField(name string, v bool) entryField {
+	f := entryField{name: name, kind: fieldBool}
+	if v {
+		f.i = 1
+	}
+	return f
+}
+
+// windowFields lists a window's fields in the order both formats print
+// them: where and how long, then libvmaf's pooled keys, then the
+// percentiles.
+func windowFields(win *analytics.Window) []entryField {
+	f := []entryField{
+		intField("first", win.First), intField("last", win.Last),
+		secondsField("start", win.Start), secondsField("end", win.End),
+		intField("frames", win.Frames), stringField("model", win.Model),
+		numberField("min", win.Min), numberField("max", win.Max),
+		numberField("mean", win.Mean), numberField("harmonic_mean", win.HarmonicMean),
+	}
+	for _, p := range win.Percentiles {
+		f = append(f, numberField(PercentileKey(p.P), p.Value))
+	}
+	return f
+}
+
+func alertFields(a *analytics.Alert) []entryField {
+	return []entryField{
+		{name: "id", kind: fieldInt, i: int64(a.ID)},
+		intField("first", a.First), intField("last", a.Last),
+		secondsField("start", a.Start), secondsField("end", a.End),
+		intField("frames", a.Frames), stringField("model", a.Model),
+		numberField("min", a.Min), numberField("mean", a.Mean), numberField("threshold", a.Threshold),
+		boolField("at_eos", a.AtEOS),
+	}
+}
+
+const jsonIndent = "      "
+
+func appendJSONEntry(b []byte, fields []entryField) []byte {
+	b = append(b, "\n    {"...)
+	for i, f := range fields {
+		b = jsonField(b, i == 0, jsonIndent, f.name)
+		switch f.kind {
+		case fieldInt:
+			b = strconv.AppendInt(b, f.i, 10)
+		case fieldNumber:
+			b = appendJSONNumber(b, f.f)
+		case fieldString:
+			b = appendJSONString(b, f.s)
+		case fieldSeconds:
+			if f.d < 0 {
+				b = append(b, "null"...)
+			} else {
+				b = appendNumber(b, f.d.Seconds())
+			}
+		case fieldBool:
+			b = strconv.AppendBool(b, f.i != 0)
+		}
+	}
+	return append(b, "\n    }"...)
+}
+
+func appendXMLEntry(b []byte, tag string, fields []entryField) []byte {
+	b = append(b, "    <"...)
+	b = append(b, tag...)
+	for _, f := range fields {
+		if f.kind == fieldSeconds && f.d < 0 {
+			continue
+		}
+		b = append(b, ' ')
+		b = append(b, f.name...)
+		b = append(b, "=\""...)
+		switch f.kind {
+		case fieldInt:
+			b = strconv.AppendInt(b, f.i, 10)
+		case fieldNumber:
+			b = appendNumber(b, f.f)
+		case fieldString:
+			b = appendXMLAttr(b, f.s)
+		case fieldSeconds:
+			b = appendNumber(b, f.d.Seconds())
+		case fieldBool:
+			b = strconv.AppendBool(b, f.i != 0)
+		}
+		b = append(b, '"')
+	}
 	return append(b, " />\n"...)
 }

@@ -87,9 +87,7 @@ type Writer struct {
 
 	// The windows and drops, each laid out once when added (JSON or
 	// XML), so that rewriting the trailer does not lay them out again.
-	windows, alerts []byte
-	nWindows        int
-	nAlerts         int
+	windows, alerts entries
 
 	frames      int
 	start, last time.Time

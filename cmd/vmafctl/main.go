@@ -57,10 +57,11 @@ commands:
   watch [-n N]                stream per-frame scores live, with a sparkline of
                               the last 40 scaled to their min-max
   plot -o FILE.svg|.png [-n N] [-worst N]
-                              draw the per-frame scores the control plane holds
-                              (its last 256 frames, or the last N of them): a line
+                              draw every frame's score the control plane keeps
+                              (the whole run, or the last N scored frames): a line
                               per model, its mean over them, swaps, frames not
-                              scored, and the N worst labelled (default 5)
+                              scored, the alert threshold, the drops below it
+                              shaded, and the N worst labelled (default 5)
   worst [-n N] [-images all|distorted|none] [-max-width W] -o DIR
                               save the N worst frames so far (default 8) as
                               DIR/frame-NNNNNN-KIND.png and list them

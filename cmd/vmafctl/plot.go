@@ -3,23 +3,22 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
+	"sort"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/vmafsink/vmafsink/control"
 	"github.com/vmafsink/vmafsink/internal/plot"
 )
 
-// maxPlotFrames is the most records vmaf_score returns; the control
-// plane keeps fewer (the last 256 frames, pipeline.DefaultRecent), and a
-// plot shows what it holds.
-const maxPlotFrames = 1000
-
 func cmdPlot(ctx context.Context, g globals, args []string, stdout, stderr io.Writer) int {
 	fs := flags("plot", &g, stderr)
 	out := fs.String("o", "", "the picture to write: FILE.svg or FILE.png")
-	n := fs.Int("n", 0, fmt.Sprintf("plot the last N frames (0: every frame the control plane holds, its last 256; at most %d)", maxPlotFrames))
+	n := fs.Int("n", 0, "plot the last N scored frames (0: every frame whose score the control plane keeps, the whole run)")
 	worst := fs.Int("worst", plot.DefaultWorst, "label the N worst frames plotted (0: none)")
 	if _, err := parse(fs, args); err != nil {
 		return report(stderr, err)
@@ -31,31 +30,45 @@ func cmdPlot(ctx context.Context, g globals, args []string, stdout, stderr io.Wr
 	if err != nil {
 		return report(stderr, fail(exitUsage, "plot: -o %q: the file name must end in .svg or .png", *out))
 	}
-	if *n < 0 || *n > maxPlotFrames {
-		return report(stderr, fail(exitUsage, "plot: -n %d: want 0 to %d", *n, maxPlotFrames))
+	if *n < 0 {
+		return report(stderr, fail(exitUsage, "plot: -n %d: want 0 (every frame kept) or more", *n))
 	}
 	if *worst < 0 {
 		return report(stderr, fail(exitUsage, "plot: -worst %d: want 0 or more", *worst))
 	}
-	last := *n
-	if last == 0 {
-		last = maxPlotFrames
-	}
-	var sc control.Scores
-	var st control.Status
+	var (
+		recs   []keyedRecord
+		st     control.Status
+		alerts control.Alerts
+	)
 	err = withSession(ctx, g, func(ctx context.Context, s *session) error {
-		if err := s.call(ctx, "vmaf_score", map[string]any{"last": last}, &sc); err != nil {
+		var head control.Scores
+		if err := s.call(ctx, "vmaf_score", map[string]any{"last": 1}, &head); err != nil {
 			return err
 		}
-		return s.call(ctx, "vmaf_status", nil, &st)
+		h := head.History
+		if h == nil {
+			return fail(exitError, "plot: the server keeps no score history (vmaf_score has no from/to)")
+		}
+		if h.Frames == 0 || h.KeptFrom < 0 {
+			return fail(exitError, "plot: no frame scored yet")
+		}
+		var err error
+		if recs, err = history(ctx, s, h.KeptFrom, h.KeptTo, *n); err != nil {
+			return err
+		}
+		if err := s.call(ctx, "vmaf_status", nil, &st); err != nil {
+			return err
+		}
+		return readJSON(ctx, s, alertsURI, &alerts)
 	})
 	if err != nil {
 		return report(stderr, err)
 	}
-	if len(sc.Records) == 0 {
+	if len(recs) == 0 {
 		return report(stderr, fail(exitError, "plot: no frame scored yet"))
 	}
-	d := liveData(sc.Records, st)
+	d, older := liveData(recs, st, alerts)
 	d.Worst = *worst
 	if *worst == 0 {
 		d.Worst = -1
@@ -67,27 +80,110 @@ func cmdPlot(ctx context.Context, g globals, args []string, stdout, stderr io.Wr
 	if err := os.WriteFile(*out, buf.Bytes(), 0o666); err != nil {
 		return report(stderr, fail(exitError, "plot: %v", err))
 	}
-	first, end := sc.Records[0].Frame, sc.Records[len(sc.Records)-1].Frame
+	first, end := recs[0].Frame, recs[len(recs)-1].Frame
 	if g.json {
-		printJSON(stdout, map[string]any{"file": *out, "frames": len(sc.Records), "first_frame": first, "last_frame": end})
-		return exitOK
+		printJSON(stdout, map[string]any{"file": *out, "frames": len(recs), "first_frame": first, "last_frame": end,
+			"threshold": d.Threshold, "drops": len(d.Drops)})
+	} else {
+		fmt.Fprintf(stdout, "%s: frames %d to %d (%d records, %d drops)\n", *out, first, end, len(recs), len(d.Drops))
 	}
-	fmt.Fprintf(stdout, "%s: frames %d to %d (%d records)\n", *out, first, end, len(sc.Records))
-	if sc.Capped != nil && *n > 0 {
-		fmt.Fprintf(stderr, "vmafctl: plot: %s\n", sc.Capped.Reason)
+	if older >= 0 {
+		fmt.Fprintf(stderr, "vmafctl: plot: drops before frame %d are not shaded: %s lists the latest %d\n", older, alertsURI, len(alerts.Alerts))
 	}
 	return exitOK
 }
 
-// liveData turns the records the control plane keeps into a plot: a line
+// keyedRecord is a record of a vmaf_score from/to reply. A record taken
+// from the score history (keyed) names its model by the key it is
+// pooled under (vmaf), a full record by the model's label
+// (vmaf_v0.6.1); liveData makes them agree.
+type keyedRecord struct {
+	control.Record
+	keyed bool
+}
+
+// history reads the scores of frames from..to, or of the last n scored
+// frames among them when n > 0, oldest first, a vmaf_score from/to call
+// per page of the server's max_range frames.
+func history(ctx context.Context, s *session, from, to int64, n int) ([]keyedRecord, error) {
+	if n == 0 {
+		return scoreRange(ctx, s, from, to)
+	}
+	// The last n scored frames: ranges back from the newest, twice as
+	// long each time one holds no scored frame (a long pause skipped
+	// them), until n are found or the history is read.
+	var out []keyedRecord
+	span := int64(n)
+	for hi := to; len(out) < n && hi >= from; {
+		lo := max(hi-span+1, from)
+		page, err := scoreRange(ctx, s, lo, hi)
+		if err != nil {
+			return nil, err
+		}
+		if len(page) == 0 {
+			span *= 2
+		} else {
+			span = int64(n - len(out) - len(page))
+		}
+		out = append(page, out...)
+		hi = lo - 1
+	}
+	return out[max(len(out)-n, 0):], nil
+}
+
+// scoreRange reads frames from..to, following next_from.
+func scoreRange(ctx context.Context, s *session, from, to int64) ([]keyedRecord, error) {
+	var out []keyedRecord
+	for {
+		var sc control.Scores
+		if err := s.call(ctx, "vmaf_score", map[string]any{"from": from, "to": to}, &sc); err != nil {
+			return nil, err
+		}
+		only := 0
+		if sc.History != nil {
+			only = sc.History.ScoresOnly
+		}
+		for i, r := range sc.Records {
+			out = append(out, keyedRecord{Record: r, keyed: i < only})
+		}
+		if sc.History == nil || sc.History.NextFrom == nil || *sc.History.NextFrom > to {
+			return out, nil
+		}
+		from = *sc.History.NextFrom
+	}
+}
+
+// readJSON reads a JSON resource into out.
+func readJSON(ctx context.Context, s *session, uri string, out any) error {
+	res, err := s.cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
+	if err != nil {
+		if ctx.Err() != nil {
+			return fail(exitTimeout, "%s: timed out waiting for the server", uri)
+		}
+		return fail(exitError, "%s: %v", uri, err)
+	}
+	if len(res.Contents) == 0 {
+		return fail(exitError, "%s: empty reply", uri)
+	}
+	if err := json.Unmarshal([]byte(res.Contents[0].Text), out); err != nil {
+		return fail(exitError, "%s: unexpected reply %q: %v", uri, res.Contents[0].Text, err)
+	}
+	return nil
+}
+
+// liveData turns the scores the control plane keeps into a plot: a line
 // per model that scored them (the first model's score is the record's;
 // the other models configured, which the status lists, have theirs among
-// its features under their names); a swap where the model changes (or where
-// the status's swap history puts one); frames missing between two
-// records, skipped while paused or dropped, shaded; and a run paused now
-// marked at its end.
-func liveData(recs []control.Record, st control.Status) plot.Data {
-	d := plot.Data{Title: fmt.Sprintf("%s (last %d frames kept)", st.Socket, len(recs))}
+// a full record's features under their names); a swap where the model
+// changes (or where the status's swap history puts one); frames missing
+// between two records, skipped while paused or dropped, shaded; a run
+// paused now marked at its end; the alert threshold, and the drops below
+// it shaded. older is the frame before which drops may be missing because
+// the alerts resource lists only the latest ones, or -1.
+func liveData(krecs []keyedRecord, st control.Status, al control.Alerts) (d plot.Data, older int64) {
+	recs := labelled(krecs, st)
+	first, last := recs[0].Frame, recs[len(recs)-1].Frame
+	d = plot.Data{Title: fmt.Sprintf("%s (frames %d to %d)", st.Socket, first, last)}
 	byModel := map[string]int{}
 	add := func(model string, frame int64, score float64) {
 		k, ok := byModel[model]
@@ -124,7 +220,6 @@ func liveData(recs []control.Record, st control.Status) plot.Data {
 			d.Pauses = append(d.Pauses, plot.Pause{From: int(prev.Frame) + 1, To: int(r.Frame), Label: "not scored"})
 		}
 	}
-	first, last := recs[0].Frame, recs[len(recs)-1].Frame
 	for _, sw := range st.Swaps {
 		f := int(sw.FirstFrame)
 		if !sw.Superseded && sw.FirstFrame > first && sw.FirstFrame <= last && !swapAt[f] {
@@ -134,5 +229,82 @@ func liveData(recs []control.Record, st control.Status) plot.Data {
 	if st.State == control.StatePaused {
 		d.Pauses = append(d.Pauses, plot.Pause{From: int(last) + 1, To: -1})
 	}
-	return d
+	d.Threshold = al.Threshold
+	older = -1
+	if al.Threshold > 0 {
+		d.Drops = drops(al, first, last)
+		if len(al.Alerts) >= maxAlertsListed && al.Alerts[0].FirstFrame > first {
+			older = al.Alerts[0].FirstFrame
+		}
+	}
+	return d, older
+}
+
+// maxAlertsListed is how many drops vmaf://alerts lists at most.
+const maxAlertsListed = 100
+
+// drops returns the drops the alerts resource lists (the open one
+// included, to its latest low frame) that overlap frames first..last,
+// cut to them.
+func drops(al control.Alerts, first, last int64) []plot.Drop {
+	var out []plot.Drop
+	seen := map[uint64]bool{}
+	list := al.Alerts
+	if al.Active != nil {
+		list = append(list[:len(list):len(list)], *al.Active)
+	}
+	for _, a := range list {
+		if seen[a.ID] || a.LastFrame < first || a.FirstFrame > last {
+			continue
+		}
+		seen[a.ID] = true
+		out = append(out, plot.Drop{First: int(max(a.FirstFrame, first)), Last: int(min(a.LastFrame, last))})
+	}
+	return out
+}
+
+// labelled returns the records with the history's model keys replaced by
+// the models' labels, which full records and the swap history use, where
+// the data tell which label a key stands for: the full record right
+// after a scores-only one with no swap between them, and each swap's
+// models on the frames either side of it. A key no label is found for
+// stays.
+func labelled(krecs []keyedRecord, st control.Status) []control.Record {
+	label := map[string]string{}
+	swapIn := func(lo, hi int64) bool { // a swap took effect in lo+1..hi
+		for _, sw := range st.Swaps {
+			if !sw.Superseded && sw.FirstFrame > lo && sw.FirstFrame <= hi {
+				return true
+			}
+		}
+		return false
+	}
+	for i := 1; i < len(krecs); i++ {
+		prev, cur := krecs[i-1], krecs[i]
+		if prev.keyed && !cur.keyed && !swapIn(prev.Frame, cur.Frame) {
+			if _, ok := label[prev.Model]; !ok {
+				label[prev.Model] = cur.Model
+			}
+		}
+	}
+	for _, sw := range st.Swaps {
+		if sw.Superseded || sw.FirstFrame < 0 {
+			continue
+		}
+		i := sort.Search(len(krecs), func(i int) bool { return krecs[i].Frame >= sw.FirstFrame })
+		if i < len(krecs) && krecs[i].keyed && krecs[i].Frame == sw.FirstFrame {
+			label[krecs[i].Model] = sw.To
+		}
+		if i > 0 && krecs[i-1].keyed {
+			label[krecs[i-1].Model] = sw.From
+		}
+	}
+	out := make([]control.Record, len(krecs))
+	for i, r := range krecs {
+		out[i] = r.Record
+		if l, ok := label[r.Model]; ok && r.keyed {
+			out[i].Model = l
+		}
+	}
+	return out
 }

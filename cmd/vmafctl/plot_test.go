@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"image/png"
@@ -19,7 +20,7 @@ import (
 	"github.com/vmafsink/vmafsink/internal/testclips"
 )
 
-// liveScorer is `vmaf-score --mcp-uds SOCK` scoring the 321x179 golden
+// liveScorer is `vmaf-score --mcp-uds SOCK [extra]` scoring the 321x179 golden
 // pair, looped through two FIFOs at a live rate until the test ends.
 type liveScorer struct {
 	sock   string
@@ -28,7 +29,7 @@ type liveScorer struct {
 	stderr bytes.Buffer
 }
 
-func startLiveScorer(t *testing.T, fps int) *liveScorer {
+func startLiveScorer(t *testing.T, fps int, extra ...string) *liveScorer {
 	t.Helper()
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "vmaf-score")
@@ -42,7 +43,7 @@ func startLiveScorer(t *testing.T, fps int) *liveScorer {
 			t.Fatal(err)
 		}
 	}
-	cmd := exec.Command(bin, "-r", ref, "-d", dist, "-q", "--threads", "1", "--mcp-uds", s.sock)
+	cmd := exec.Command(bin, append([]string{"-r", ref, "-d", dist, "-q", "--threads", "1", "--mcp-uds", s.sock}, extra...)...)
 	cmd.Stderr = &s.stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -76,15 +77,17 @@ func startLiveScorer(t *testing.T, fps int) *liveScorer {
 		}()
 	}
 	t.Cleanup(func() {
+		// A run left paused in block mode reads no more: the writers
+		// see the stop only when their write fails with it gone.
 		close(s.stop)
-		<-done
-		<-done
 		select {
 		case <-s.exited:
 		case <-time.After(10 * time.Second):
 			cmd.Process.Kill()
 			<-s.exited
 		}
+		<-done
+		<-done
 	})
 	return s
 }
@@ -150,12 +153,17 @@ func (s *liveScorer) status(t *testing.T, what string, cond func(control.Status)
 	}
 }
 
-// TestPlotLive: vmafctl plot draws a running vmaf-score's kept frames,
-// with the model an agent swapped in as a line of its own, the swap and
-// the pause in effect marked, and the worst of the frames drawn labelled.
+// TestPlotLive: vmafctl plot draws every frame a running vmaf-score has
+// scored, more than the full records it keeps, from its score history:
+// the model an agent swapped in as a line of its own, the swap and the
+// pause in effect marked, the alert threshold drawn and each drop the
+// alerts resource lists shaded, and the worst of the frames drawn
+// labelled.
 func TestPlotLive(t *testing.T) {
-	s := startLiveScorer(t, 100)
-	s.status(t, "20 frames scored", func(st control.Status) bool { return st.FramesScored >= 20 })
+	// Frame 6 of the 8 the pair loops scores 83.5: a drop each loop.
+	s := startLiveScorer(t, 100, "--alert-threshold", "83.8", "--alert-frames", "1")
+	// More than the 256 full records the control plane keeps.
+	s.status(t, "300 frames scored", func(st control.Status) bool { return st.FramesScored >= 300 })
 	if code, out, e := vmafctl(t, "-s", s.sock, "swap", "vmaf_v0.6.1neg", "-wait"); code != exitOK {
 		t.Fatalf("swap: exit %d: %s%s", code, out, e)
 	}
@@ -167,6 +175,10 @@ func TestPlotLive(t *testing.T) {
 	}
 	st = s.status(t, "paused", func(st control.Status) bool { return st.State == control.StatePaused })
 	from, to := st.Swaps[0].From, st.Swaps[0].To
+	al := liveAlerts(t, s.sock)
+	if al.Threshold != 83.8 || len(al.Alerts) < 10 || len(al.Alerts) >= maxAlertsListed {
+		t.Fatalf("alerts: threshold %v, %d drops", al.Threshold, len(al.Alerts))
+	}
 
 	dir := t.TempDir()
 	svg := filepath.Join(dir, "live.svg")
@@ -174,25 +186,40 @@ func TestPlotLive(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("plot: exit %d: %s%s", code, out, e)
 	}
-	kept := min(int(st.FramesScored), 256)
-	if want := fmt.Sprintf("frames %d to %d (%d records)", st.LastFrame-int64(kept)+1, st.LastFrame, kept); !strings.Contains(out, want) {
+	if want := fmt.Sprintf("frames 0 to %d (%d records, %d drops)", st.LastFrame, st.FramesScored, len(al.Alerts)); !strings.Contains(out, want) {
 		t.Errorf("plot printed %q, want %q", out, want)
 	}
 	doc := readFile(t, svg)
-	for _, w := range []string{">" + from + "<", ">" + to + "<", ">→ " + to + "<", ">paused<", fmt.Sprintf("(last %d frames kept)", kept)} {
+	for _, w := range []string{">" + from + "<", ">" + to + "<", ">→ " + to + "<", ">paused<",
+		fmt.Sprintf("(frames 0 to %d)", st.LastFrame), ">alert threshold 83.8<"} {
 		if !strings.Contains(doc, w) {
 			t.Errorf("plot lacks %q", w)
 		}
 	}
+	// The history names the first model by its key, vmaf: its frames
+	// join the full records' line rather than make a line of their own.
+	if strings.Contains(doc, ">vmaf<") {
+		t.Error("plot has a line for the history's key vmaf besides " + from)
+	}
+	// dropShade's alpha, 45/255, is the fill opacity of the drops only.
+	if n := strings.Count(doc, "fill-opacity:0.176"); n != len(al.Alerts) {
+		t.Errorf("%d drops shaded, want %d", n, len(al.Alerts))
+	}
 
-	// The last N: the worst labelled are among them.
+	// The last N, reaching back past the full records into the history.
+	if code, out, e := vmafctl(t, "-s", s.sock, "plot", "-o", filepath.Join(dir, "300.svg"), "-n", "300"); code != exitOK ||
+		!strings.Contains(out, fmt.Sprintf("frames %d to %d (300 records", st.LastFrame-299, st.LastFrame)) {
+		t.Fatalf("plot -n 300: exit %d: %s%s", code, out, e)
+	}
+
+	// The last 12: the worst labelled are among them.
 	var sc control.Scores
 	code, out, e = vmafctl(t, "-s", s.sock, "score", "-n", "12", "-json")
 	if code != exitOK || json.Unmarshal([]byte(out), &sc) != nil || len(sc.Records) != 12 {
 		t.Fatalf("score -n 12: exit %d: %s%s", code, out, e)
 	}
 	pngPath := filepath.Join(dir, "last.png")
-	if code, out, e := vmafctl(t, "-s", s.sock, "plot", "-o", pngPath, "-n", "12"); code != exitOK || !strings.Contains(out, "(12 records)") {
+	if code, out, e := vmafctl(t, "-s", s.sock, "plot", "-o", pngPath, "-n", "12"); code != exitOK || !strings.Contains(out, "(12 records") {
 		t.Fatalf("plot -n 12: exit %d: %s%s", code, out, e)
 	}
 	img, err := png.Decode(bytes.NewReader([]byte(readFile(t, pngPath))))
@@ -215,6 +242,23 @@ func TestPlotLive(t *testing.T) {
 	if code, out, e := vmafctl(t, "-s", s.sock, "resume", "-wait"); code != exitOK {
 		t.Fatalf("resume: exit %d: %s%s", code, out, e)
 	}
+}
+
+// liveAlerts reads the vmaf://alerts resource.
+func liveAlerts(t *testing.T, sock string) control.Alerts {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	sess, err := connect(ctx, sock, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sess.close()
+	var al control.Alerts
+	if err := readJSON(ctx, sess, alertsURI, &al); err != nil {
+		t.Fatal(err)
+	}
+	return al
 }
 
 // lowest returns the n lowest-scoring records, the earlier first among
@@ -240,15 +284,14 @@ func readFile(t *testing.T, p string) string {
 	return string(b)
 }
 
-// TestPlotRefused: a plot of another format, without -o, or of more
-// frames than a reply holds, is a usage error before any connection.
+// TestPlotRefused: a plot of another format, without -o, or of a
+// negative count of frames, is a usage error before any connection.
 func TestPlotRefused(t *testing.T) {
 	cases := [][]string{
 		{"plot"},
 		{"plot", "-o", "x.pdf"},
 		{"plot", "-o", "x"},
 		{"plot", "-o", "x.svg", "-n", "-1"},
-		{"plot", "-o", "x.svg", "-n", "1001"},
 		{"plot", "-o", "x.svg", "-worst", "-2"},
 	}
 	for _, args := range cases {
@@ -273,21 +316,30 @@ func TestPlotNoFrames(t *testing.T) {
 }
 
 // TestLiveData: records become a line per model, the other configured
-// models' scores read from the features; a model change is a swap, a gap
-// frames not scored, a paused status a pause at the end.
+// models' scores read from the features; the history's scores-only
+// records join their model's line under its label; a model change is a
+// swap, a gap frames not scored, a paused status a pause at the end; the
+// threshold is drawn and the drops over the frames shaded, cut to them.
 func TestLiveData(t *testing.T) {
-	rec := func(frame int64, model string, score, neg float64) control.Record {
-		return control.Record{Frame: frame, Model: model, Score: score,
-			Features: map[string]float64{"vmaf_neg": neg, "integer_adm2": 0.99}}
+	rec := func(frame int64, model string, score, neg float64) keyedRecord {
+		return keyedRecord{Record: control.Record{Frame: frame, Model: model, Score: score,
+			Features: map[string]float64{"vmaf_neg": neg, "integer_adm2": 0.99}}}
 	}
-	recs := []control.Record{
-		rec(10, "vmaf_v0.6.1", 90, 88), rec(11, "vmaf_v0.6.1", 91, 89),
+	keyed := func(frame int64, key string, score float64) keyedRecord {
+		return keyedRecord{Record: control.Record{Frame: frame, Model: key, Score: score, PTS: -1}, keyed: true}
+	}
+	recs := []keyedRecord{
+		keyed(5, "vmaf", 80), keyed(6, "vmaf", 81), // the history's, under the key
+		rec(10, "vmaf_v0.6.1", 90, 88), rec(11, "vmaf_v0.6.1", 91, 89), // 7 to 9 not scored
 		rec(14, "vmaf_v0.6.1", 92, 90), // 12 and 13 not scored
 		rec(15, "vmaf_4k", 95, 93), rec(16, "vmaf_4k", 96, 94),
 	}
 	st := control.Status{State: control.StatePaused, Models: []string{"vmaf_4k", "vmaf_neg"},
-		Swaps: []control.SwapEvent{{FirstFrame: 15, To: "vmaf_4k"}, {FirstFrame: 3, To: "old"}}}
-	d := liveData(recs, st)
+		Swaps: []control.SwapEvent{{FirstFrame: 15, From: "vmaf_v0.6.1", To: "vmaf_4k"}, {FirstFrame: 3, To: "old"}}}
+	al := control.Alerts{Threshold: 85, AlertFrames: 1,
+		Alerts: []control.Alert{{ID: 1, FirstFrame: 0, LastFrame: 6}, {ID: 2, FirstFrame: 20, LastFrame: 21}, {ID: 3, FirstFrame: 16, LastFrame: 18}},
+		Active: &control.Alert{ID: 3, FirstFrame: 16, LastFrame: 18}}
+	d, older := liveData(recs, st, al)
 	type line struct {
 		name   string
 		frames []int
@@ -296,14 +348,69 @@ func TestLiveData(t *testing.T) {
 	for _, s := range d.Series {
 		got = append(got, line{s.Name, s.Frames})
 	}
-	want := []line{{"vmaf_v0.6.1", []int{10, 11, 14}}, {"vmaf_neg", []int{10, 11, 14, 15, 16}}, {"vmaf_4k", []int{15, 16}}}
+	want := []line{{"vmaf_v0.6.1", []int{5, 6, 10, 11, 14}}, {"vmaf_neg", []int{10, 11, 14, 15, 16}}, {"vmaf_4k", []int{15, 16}}}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("series %v, want %v", got, want)
 	}
 	if fmt.Sprint(d.Swaps) != fmt.Sprint([]plot.Swap{{Frame: 15, To: "vmaf_4k"}}) {
 		t.Errorf("swaps %v", d.Swaps)
 	}
-	if fmt.Sprint(d.Pauses) != fmt.Sprint([]plot.Pause{{From: 12, To: 14, Label: "not scored"}, {From: 17, To: -1}}) {
+	if fmt.Sprint(d.Pauses) != fmt.Sprint([]plot.Pause{{From: 7, To: 10, Label: "not scored"}, {From: 12, To: 14, Label: "not scored"}, {From: 17, To: -1}}) {
 		t.Errorf("pauses %v", d.Pauses)
+	}
+	if d.Threshold != 85 || fmt.Sprint(d.Drops) != fmt.Sprint([]plot.Drop{{First: 5, Last: 6}, {First: 16, Last: 16}}) || older != -1 {
+		t.Errorf("threshold %v, drops %v, older %d", d.Threshold, d.Drops, older)
+	}
+}
+
+// TestLabelled: a history key takes a label from the full record that
+// follows it, or from a swap's models either side of it; never across a
+// swap; a key nothing names stays.
+func TestLabelled(t *testing.T) {
+	k := func(frame int64, key string) keyedRecord {
+		return keyedRecord{Record: control.Record{Frame: frame, Model: key}, keyed: true}
+	}
+	f := func(frame int64, label string) keyedRecord {
+		return keyedRecord{Record: control.Record{Frame: frame, Model: label}}
+	}
+	cases := []struct {
+		name  string
+		recs  []keyedRecord
+		swaps []control.SwapEvent
+		want  string
+	}{
+		{"boundary", []keyedRecord{k(0, "vmaf"), k(1, "vmaf"), f(2, "vmaf_v0.6.1")}, nil, "[vmaf_v0.6.1 vmaf_v0.6.1 vmaf_v0.6.1]"},
+		{"swap at the boundary", []keyedRecord{k(0, "vmaf"), f(1, "vmaf_v0.6.1neg")},
+			[]control.SwapEvent{{FirstFrame: 1, From: "vmaf_v0.6.1", To: "vmaf_v0.6.1neg"}}, "[vmaf_v0.6.1 vmaf_v0.6.1neg]"},
+		{"swap in the history", []keyedRecord{k(0, "vmaf"), k(1, "vmaf_v0.6.1neg"), f(2, "vmaf_v0.6.1neg")},
+			[]control.SwapEvent{{FirstFrame: 1, From: "vmaf_v0.6.1", To: "vmaf_v0.6.1neg"}}, "[vmaf_v0.6.1 vmaf_v0.6.1neg vmaf_v0.6.1neg]"},
+		{"superseded swap", []keyedRecord{k(0, "vmaf"), k(1, "vmaf")},
+			[]control.SwapEvent{{FirstFrame: 1, From: "a", To: "b", Superseded: true}}, "[vmaf vmaf]"},
+		{"nothing names it", []keyedRecord{k(0, "vmaf"), k(1, "vmaf")}, nil, "[vmaf vmaf]"},
+	}
+	for _, c := range cases {
+		var got []string
+		for _, r := range labelled(c.recs, control.Status{Swaps: c.swaps}) {
+			got = append(got, r.Model)
+		}
+		if fmt.Sprint(got) != c.want {
+			t.Errorf("%s: %v, want %s", c.name, got, c.want)
+		}
+	}
+}
+
+// TestDropsOlder: with as many drops as the alerts resource lists, the
+// plot says before which frame drops may be missing.
+func TestDropsOlder(t *testing.T) {
+	var al control.Alerts
+	al.Threshold = 50
+	for i := range maxAlertsListed {
+		f := int64(100 + 2*i)
+		al.Alerts = append(al.Alerts, control.Alert{ID: uint64(i + 1), FirstFrame: f, LastFrame: f})
+	}
+	recs := []keyedRecord{{Record: control.Record{Frame: 0, Model: "m", Score: 40}}, {Record: control.Record{Frame: 400, Model: "m", Score: 40}}}
+	d, older := liveData(recs, control.Status{}, al)
+	if older != 100 || len(d.Drops) != maxAlertsListed {
+		t.Errorf("older %d, %d drops", older, len(d.Drops))
 	}
 }

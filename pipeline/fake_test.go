@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"errors"
+	"slices"
 	"sync"
 
 	"github.com/vmafsink/vmafsink/vmaf"
@@ -12,11 +13,14 @@ import (
 // goroutine, with at most depth pairs in flight like the real engine.
 // Closing hold stalls it, to simulate a scorer slower than real time.
 type fakeScorer struct {
-	cfg     vmaf.Config
-	models  []*vmaf.Model
-	jobs    chan fakeJob
-	done    chan struct{}
-	hold    chan struct{} // receive one token per pair when non-nil
+	cfg    vmaf.Config
+	models []*vmaf.Model
+	jobs   chan fakeJob
+	done   chan struct{}
+	hold   chan struct{} // receive one token per pair when non-nil
+	// atEnd makes it report every result at Flush, as libvmaf does.
+	atEnd   bool
+	pending []vmaf.Result
 	mu      sync.Mutex
 	closed  bool
 	ended   bool
@@ -39,6 +43,7 @@ type fakeEngine struct {
 	mu      sync.Mutex
 	scorers []*fakeScorer
 	hold    chan struct{}
+	atEnd   bool
 }
 
 func (e *fakeEngine) newScorer(cfg vmaf.Config) (scorer, error) {
@@ -48,6 +53,7 @@ func (e *fakeEngine) newScorer(cfg vmaf.Config) (scorer, error) {
 		jobs:   make(chan fakeJob, cfg.Threads+2),
 		done:   make(chan struct{}),
 		hold:   e.hold,
+		atEnd:  e.atEnd,
 	}
 	go s.run()
 	e.mu.Lock()
@@ -107,6 +113,10 @@ func (s *fakeScorer) run() {
 			s.metrics = append(s.metrics, vmaf.Metric{Name: m.Name, Value: 100 - v})
 		}
 		s.result = vmaf.Result{Index: j.index, Models: j.models, Metrics: s.metrics}
+		if s.atEnd {
+			s.pending = append(s.pending, vmaf.Result{Index: j.index, Models: j.models, Metrics: slices.Clone(s.metrics)})
+			continue
+		}
 		s.cfg.OnResult(&s.result)
 	}
 }
@@ -126,8 +136,14 @@ func (s *fakeScorer) Flush() error {
 	s.ended = true
 	close(s.jobs)
 	<-s.done
+	for i := range s.pending {
+		s.cfg.OnResult(&s.pending[i])
+	}
+	s.pending = nil
 	return nil
 }
+
+func (s *fakeScorer) ResultsAsScored() bool { return !s.atEnd }
 
 func (s *fakeScorer) Close() {
 	if s.ended {

@@ -17,7 +17,11 @@ var errSaturated = errors.New("pipeline: scorer saturated")
 type scoring struct {
 	sc     scorer
 	format vmaf.Picture // geometry and sample format only
-	slots  []slot
+	// slots is a ring indexed by Context index. It grows (under mu, on
+	// the pusher's goroutine) only for an engine that reports every
+	// result at the end (atEnd): no slot frees before then.
+	slots []*slot
+	atEnd bool
 	// dropAt is how far submissions may run ahead of results before, in
 	// drop mode, Submit could block: the native engine's jobs, of which
 	// one stays with each result until its successor's motion is known,
@@ -66,7 +70,7 @@ func newScoring(r *Runner, format *vmaf.Picture) (*scoring, error) {
 	cfg.Models = r.models
 	s := &scoring{
 		format:  *format,
-		slots:   make([]slot, cfg.Threads+cfg.Subsample+8),
+		slots:   make([]*slot, cfg.Threads+cfg.Subsample+8),
 		dropAt:  cfg.Threads + 1 + cfg.Subsample,
 		aborted: r.aborted,
 		keep:    r.keep,
@@ -77,20 +81,7 @@ func newScoring(r *Runner, format *vmaf.Picture) (*scoring, error) {
 	s.format.Planes = [3][]byte{}
 	s.cond.L = &s.mu
 	for i := range s.slots {
-		sl := &s.slots[i]
-		sl.release = func() {
-			if s.holdScored && s.keepForResult(sl) {
-				return
-			}
-			sl.frames[Ref].release()
-			sl.frames[Dist].release()
-			if sl.skip {
-				s.mu.Lock()
-				sl.released = true
-				s.sweep()
-				s.mu.Unlock()
-			}
-		}
+		s.slots[i] = s.newSlot()
 	}
 	cfg.OnResult = func(res *vmaf.Result) { r.deliver(s, res) }
 	sc, err := r.cfg.newScorer(cfg)
@@ -99,11 +90,54 @@ func newScoring(r *Runner, format *vmaf.Picture) (*scoring, error) {
 	}
 	s.sc = sc
 	// An engine that copies the pictures at submission and reports at
-	// the end would have them all held until then: it gets no images.
+	// the end would have them all held until then: it gets no images,
+	// and a slot for every pair until the end.
 	if x, ok := sc.(interface{ ResultsAsScored() bool }); ok && !x.ResultsAsScored() {
 		s.holdScored = false
+		s.atEnd = true
 	}
 	return s, nil
+}
+
+func (s *scoring) newSlot() *slot {
+	sl := &slot{}
+	sl.release = func() {
+		if s.holdScored && s.keepForResult(sl) {
+			return
+		}
+		sl.frames[Ref].release()
+		sl.frames[Dist].release()
+		if sl.skip {
+			s.mu.Lock()
+			sl.released = true
+			s.sweep()
+			s.mu.Unlock()
+		}
+	}
+	return sl
+}
+
+// grow doubles the ring, keeping each slot still in use (and the last
+// finished one, which heldSkip reads) at its index in the larger ring.
+// Called with mu held.
+func (s *scoring) grow() {
+	next := make([]*slot, 2*len(s.slots))
+	for ci := max(s.completed-1, 0); ci < s.submitted; ci++ {
+		next[ci%len(next)] = s.slots[ci%len(s.slots)]
+	}
+	for i := range next {
+		if next[i] == nil {
+			next[i] = s.newSlot()
+		}
+	}
+	s.slots = next
+}
+
+// slotAt returns the slot of Context index ci.
+func (s *scoring) slotAt(ci int) *slot {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.slots[ci%len(s.slots)]
 }
 
 // submit hands a pair to the scorer (for motion only when skip), in block
@@ -143,6 +177,9 @@ func (s *scoring) room(bp Backpressure, side Side) error {
 	ci := s.submitted
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.atEnd && ci-s.completed >= len(s.slots) {
+		s.grow()
+	}
 	for ci-s.completed >= len(s.slots) || (bp == Drop && ci-s.completed+s.heldSkip() >= s.dropAt) {
 		switch {
 		case bp == Drop:
@@ -163,7 +200,7 @@ func (s *scoring) heldSkip() int {
 	if s.completed == 0 {
 		return 0
 	}
-	sl := &s.slots[(s.completed-1)%len(s.slots)]
+	sl := s.slots[(s.completed-1)%len(s.slots)]
 	if sl.ctx == s.completed-1 && sl.skip {
 		return 1
 	}
@@ -195,8 +232,8 @@ func (s *scoring) drop(pair *[2]Frame, why error) {
 // motion-only submission does not read.
 func (s *scoring) put(pair *[2]Frame, index int, t Timing, skip bool) error {
 	ci := s.submitted
-	sl := &s.slots[ci%len(s.slots)]
 	s.mu.Lock()
+	sl := s.slots[ci%len(s.slots)]
 	stale := s.untake(sl)
 	sl.index, sl.ctx, sl.timing, sl.frames = index, ci, t, *pair
 	sl.skip, sl.released = skip, false
@@ -230,7 +267,7 @@ func (s *scoring) put(pair *[2]Frame, index int, t Timing, skip bool) error {
 // slotOf returns the slot of a delivered result, and false when the slot
 // no longer belongs to it (which the slot count rules out).
 func (s *scoring) slotOf(res *vmaf.Result) (*slot, bool) {
-	sl := &s.slots[res.Index%len(s.slots)]
+	sl := s.slotAt(res.Index)
 	return sl, sl.ctx == res.Index
 }
 
@@ -247,7 +284,7 @@ func (s *scoring) completeThrough(ci int) {
 // with; called with mu held.
 func (s *scoring) sweep() {
 	for {
-		sl := &s.slots[s.completed%len(s.slots)]
+		sl := s.slots[s.completed%len(s.slots)]
 		if sl.ctx != s.completed || !sl.skip || !sl.released {
 			break
 		}
@@ -291,7 +328,7 @@ func (s *scoring) done() {
 	// The engine has no more results: frames kept for one are let go,
 	// and those it still holds it releases itself.
 	for i := range s.slots {
-		if f := s.untake(&s.slots[i]); f[Ref].Picture != nil || f[Dist].Picture != nil {
+		if f := s.untake(s.slots[i]); f[Ref].Picture != nil || f[Dist].Picture != nil {
 			held = append(held, f)
 		}
 	}

@@ -3,12 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
-	"path/filepath"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -79,16 +76,6 @@ type scoreFilesResult struct {
 type filesFrame struct {
 	FrameNum int                 `json:"frameNum"`
 	Metrics  map[string]*float64 `json:"metrics"`
-}
-
-// resultsDoc is the part of vmaf-score's JSON output read back.
-type resultsDoc struct {
-	Version string `json:"version"`
-	// Frames are decoded only for a reply that carries them: a long
-	// run's frames would take many times the file's size as maps.
-	Frames    []json.RawMessage              `json:"frames"`
-	Pooled    map[string]map[string]*float64 `json:"pooled_metrics"`
-	Aggregate map[string]*float64            `json:"aggregate_metrics"`
 }
 
 func (s *filesServer) addTools() {
@@ -300,108 +287,6 @@ func (s *filesServer) settingsFor(a scoreFilesArgs) (*settings, []*vmaf.Model, e
 	return set, models, nil
 }
 
-// fileDemuxers are the containers vmaf_score_files lets FFmpeg read:
-// those that hold their video themselves. Playlists, concat lists,
-// manifests and session descriptions, which make FFmpeg open other files
-// or addresses, are not among them; nor is the file protocol left.
-const fileDemuxers = "matroska,mov,avi,mpegts,mpeg,flv,nut,ivf,yuv4mpegpipe,rawvideo,h264,hevc,mpegvideo,m4v,obu,mxf,asf,ogg,mjpeg"
-
-// listMarks begin the files FFmpeg reads as lists of other files or
-// addresses (HLS and M3U playlists, concat lists, DASH manifests, SDP
-// session descriptions): through one of them a call could read files
-// outside the allowed directories, or the network.
-var listMarks = []string{"#EXTM3U", "ffconcat", "<?xml", "<MPD", "v=0"}
-
-// notAList refuses a file whose first bytes are one of listMarks, with a
-// clearer reason than FFmpeg's whitelists (fileDemuxers) give for it.
-func notAList(path string) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	head := make([]byte, 64)
-	n, _ := io.ReadFull(f, head)
-	text := strings.TrimLeft(strings.TrimPrefix(string(head[:n]), "\ufeff"), " \t\r\n")
-	for _, m := range listMarks {
-		if strings.HasPrefix(text, m) {
-			return fmt.Errorf("%s is a playlist, manifest or list of other files (it begins %q); only files holding the video themselves are read", path, m)
-		}
-	}
-	return nil
-}
-
-// filterFrames leaves in each frame the metrics mode asks for: with
-// "scores" (or "") the models' scores, a bootstrap model's bagged score
-// and interval, and the outputs of the extractors features names; with
-// "all" everything. A reply of 2000 frames with every metric of the
-// default model is about 1.9 MB, too much for an agent to read.
-func filterFrames(frames []filesFrame, mode string, models []*vmaf.Model, features []string) error {
-	if mode != "" && mode != "scores" {
-		return nil
-	}
-	keep := map[string]bool{}
-	for _, m := range models {
-		keep[m.Name] = true
-		if m.IsCollection() {
-			for _, suffix := range []string{"_bagging", "_stddev", "_ci_p95_lo", "_ci_p95_hi"} {
-				keep[m.Name+suffix] = true
-			}
-		}
-	}
-	other, err := notExtraFeature(features)
-	if err != nil {
-		return err
-	}
-	for _, f := range frames {
-		for name := range f.Metrics {
-			if !keep[name] && (len(features) == 0 || other(name)) {
-				delete(f.Metrics, name)
-			}
-		}
-	}
-	return nil
-}
-
-// resultFile picks the JSON file a run writes: output, in the output
-// directory, kept after the call; or a new file there, removed once its
-// frames are in the reply (keep false).
-func (s *filesServer) resultFile(output string) (path string, keep bool, err error) {
-	if output == "" {
-		f, err := os.CreateTemp(s.outDir, "vmaf-score-*.json")
-		if err != nil {
-			return "", false, fmt.Errorf("result file: %w", err)
-		}
-		f.Close()
-		return f.Name(), false, nil
-	}
-	if err := checkOutputName(output); err != nil {
-		return "", false, err
-	}
-	path = filepath.Join(s.outDir, output)
-	// A link there could send the results anywhere this process may write.
-	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
-		return "", false, fmt.Errorf("output: %s exists and is not a regular file", path)
-	}
-	return path, true, nil
-}
-
-// checkOutputName accepts a plain file name ending in .json: results go
-// into the output directory and nowhere else.
-func checkOutputName(name string) error {
-	switch {
-	case strings.ContainsRune(name, '/') || strings.ContainsRune(name, filepath.Separator):
-		return fmt.Errorf("output: %q is not a plain file name; results go into the server's output directory (vmaf-score mcp --output-dir)", name)
-	case name == ".json" || strings.HasPrefix(name, "."):
-		return fmt.Errorf("output: %q: a file name may not start with a dot", name)
-	case !strings.HasSuffix(name, ".json"):
-		return fmt.Errorf("output: %q does not end in .json (results are written as JSON)", name)
-	case len(name) > 255:
-		return fmt.Errorf("output: the file name is %d bytes, more than 255", len(name))
-	}
-	return nil
-}
-
 // sendProgress sends notifications/progress for a request that asked for
 // them, at most every progressEvery and only when a frame was added,
 // until the returned stop is called.
@@ -445,39 +330,4 @@ func (s *filesServer) sendProgress(ctx context.Context, req *mcp.CallToolRequest
 		close(quit)
 		wg.Wait()
 	}
-}
-
-// mcpNotes turns what a run wrote to stderr into one note a line, without
-// the program name.
-func mcpNotes(text string) []string {
-	var notes []string
-	for _, l := range strings.Split(text, "\n") {
-		if l = strings.TrimSpace(strings.TrimPrefix(l, "vmaf-score: ")); l != "" {
-			notes = append(notes, l)
-		}
-	}
-	return notes
-}
-
-// readResults reads back the JSON file vmaf-score wrote.
-func readResults(path string) (scoreFilesResult, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return scoreFilesResult{}, fmt.Errorf("reading the results: %w", err)
-	}
-	var doc resultsDoc
-	if err := json.Unmarshal(data, &doc); err != nil {
-		return scoreFilesResult{}, fmt.Errorf("reading the results %s: %w", path, err)
-	}
-	res := scoreFilesResult{Version: doc.Version, FramesScored: len(doc.Frames), Pooled: doc.Pooled, Aggregate: doc.Aggregate}
-	if len(doc.Frames) > maxInlineFrames {
-		return res, nil
-	}
-	res.Frames = make([]filesFrame, len(doc.Frames))
-	for i, raw := range doc.Frames {
-		if err := json.Unmarshal(raw, &res.Frames[i]); err != nil {
-			return scoreFilesResult{}, fmt.Errorf("reading the results %s: frame %d: %w", path, i, err)
-		}
-	}
-	return res, nil
 }

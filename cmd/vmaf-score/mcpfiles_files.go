@@ -1,0 +1,82 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// The files vmaf_score_files reads and writes: inputs that are no list
+// of other files, and result files inside the output directory only.
+
+// fileDemuxers are the containers vmaf_score_files lets FFmpeg read:
+// those that hold their video themselves. Playlists, concat lists,
+// manifests and session descriptions, which make FFmpeg open other files
+// or addresses, are not among them; nor is the file protocol left.
+const fileDemuxers = "matroska,mov,avi,mpegts,mpeg,flv,nut,ivf,yuv4mpegpipe,rawvideo,h264,hevc,mpegvideo,m4v,obu,mxf,asf,ogg,mjpeg"
+
+// listMarks begin the files FFmpeg reads as lists of other files or
+// addresses (HLS and M3U playlists, concat lists, DASH manifests, SDP
+// session descriptions): through one of them a call could read files
+// outside the allowed directories, or the network.
+var listMarks = []string{"#EXTM3U", "ffconcat", "<?xml", "<MPD", "v=0"}
+
+// notAList refuses a file whose first bytes are one of listMarks, with a
+// clearer reason than FFmpeg's whitelists (fileDemuxers) give for it.
+func notAList(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	head := make([]byte, 64)
+	n, _ := io.ReadFull(f, head)
+	text := strings.TrimLeft(strings.TrimPrefix(string(head[:n]), "\ufeff"), " \t\r\n")
+	for _, m := range listMarks {
+		if strings.HasPrefix(text, m) {
+			return fmt.Errorf("%s is a playlist, manifest or list of other files (it begins %q); only files holding the video themselves are read", path, m)
+		}
+	}
+	return nil
+}
+
+// resultFile picks the JSON file a run writes: output, in the output
+// directory, kept after the call; or a new file there, removed once its
+// frames are in the reply (keep false).
+func (s *filesServer) resultFile(output string) (path string, keep bool, err error) {
+	if output == "" {
+		f, err := os.CreateTemp(s.outDir, "vmaf-score-*.json")
+		if err != nil {
+			return "", false, fmt.Errorf("result file: %w", err)
+		}
+		f.Close()
+		return f.Name(), false, nil
+	}
+	if err := checkOutputName(output); err != nil {
+		return "", false, err
+	}
+	path = filepath.Join(s.outDir, output)
+	// A link there could send the results anywhere this process may write.
+	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
+		return "", false, fmt.Errorf("output: %s exists and is not a regular file", path)
+	}
+	return path, true, nil
+}
+
+// checkOutputName accepts a plain file name ending in .json: results go
+// into the output directory and nowhere else.
+func checkOutputName(name string) error {
+	switch {
+	case strings.ContainsRune(name, '/') || strings.ContainsRune(name, filepath.Separator):
+		return fmt.Errorf("output: %q is not a plain file name; results go into the server's output directory (vmaf-score mcp --output-dir)", name)
+	case name == ".json" || strings.HasPrefix(name, "."):
+		return fmt.Errorf("output: %q: a file name may not start with a dot", name)
+	case !strings.HasSuffix(name, ".json"):
+		return fmt.Errorf("output: %q does not end in .json (results are written as JSON)", name)
+	case len(name) > 255:
+		return fmt.Errorf("output: the file name is %d bytes, more than 255", len(name))
+	}
+	return nil
+}

@@ -144,8 +144,17 @@ func TestEngineFor(t *testing.T) {
 		t.Errorf("no models: %q", got)
 	}
 	var c engineCache
-	if c.get("auto", nil, ms) != "native" || c.get("auto", nil, ms) != "native" {
-		t.Error("cache")
+	if got := c.get("auto", nil, ms); got != "native" {
+		t.Errorf("cache, first call: %q", got)
+	}
+	// Until the models change the answer is the cached one, which a
+	// marker tells from a new one.
+	c.engine = "cached"
+	if got := c.get("auto", nil, ms); got != "cached" {
+		t.Errorf("cache, same models: %q, want the cached answer", got)
+	}
+	if got := c.get("auto", nil, nil); got != "" {
+		t.Errorf("cache, models changed: %q, want a new answer", got)
 	}
 }
 

@@ -49,26 +49,17 @@ func cmdWaitAlert(ctx context.Context, g globals, args []string, stdout, stderr 
 			}
 		}
 	}}
-	connectCtx, cancel := context.WithTimeout(ctx, g.timeout)
-	s, err := connect(connectCtx, g.socket, opts)
-	cancel()
+	s, err := follow(ctx, g, opts)
 	if err != nil {
 		return report(stderr, err)
 	}
 	defer s.close()
 	for _, uri := range []string{alertsURI, statusURI} {
-		subCtx, cancel := context.WithTimeout(ctx, g.timeout)
-		err := s.cs.Subscribe(subCtx, &mcp.SubscribeParams{URI: uri})
-		cancel()
-		if err != nil {
+		if err := s.subscribe(ctx, uri, g.timeout); err != nil {
 			return report(stderr, fail(exitError, "subscribing to %s: %v", uri, err))
 		}
 	}
-	closed := make(chan struct{})
-	go func() {
-		s.cs.Wait()
-		close(closed)
-	}()
+	closed := s.ended()
 	// Subscribed first, then looked: a drop that begins in between is
 	// both seen here and notified, never missed.
 	var h control.Health

@@ -216,6 +216,31 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
+// follow connects for a command that stays subscribed: connecting, and
+// each subscribe, get g.timeout; the session itself has no deadline.
+func follow(ctx context.Context, g globals, opts *mcp.ClientOptions) (*session, error) {
+	ctx, cancel := context.WithTimeout(ctx, g.timeout)
+	defer cancel()
+	return connect(ctx, g.socket, opts)
+}
+
+// subscribe subscribes to uri, waiting at most timeout for the answer.
+func (s *session) subscribe(ctx context.Context, uri string, timeout time.Duration) error {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	return s.cs.Subscribe(ctx, &mcp.SubscribeParams{URI: uri})
+}
+
+// ended is closed once the session is over (the server went away).
+func (s *session) ended() <-chan struct{} {
+	ch := make(chan struct{})
+	go func() {
+		s.cs.Wait()
+		close(ch)
+	}()
+	return ch
+}
+
 // withSession connects, runs f with a deadline of g.timeout, and closes.
 func withSession(ctx context.Context, g globals, f func(ctx context.Context, s *session) error) error {
 	ctx, cancel := context.WithTimeout(ctx, g.timeout)

@@ -56,29 +56,18 @@ func cmdWatch(ctx context.Context, g globals, args []string, stdout, stderr io.W
 			localDrops.Add(1)
 		}
 	}}
-	connectCtx, cancel := context.WithTimeout(ctx, g.timeout)
-	s, err := connect(connectCtx, g.socket, opts)
-	cancel()
+	s, err := follow(ctx, g, opts)
 	if err != nil {
 		return report(stderr, err)
 	}
 	defer s.close()
-	subCtx, cancel := context.WithTimeout(ctx, g.timeout)
-	err = s.cs.Subscribe(subCtx, &mcp.SubscribeParams{URI: liveURI})
-	cancel()
-	if err != nil {
+	if err := s.subscribe(ctx, liveURI, g.timeout); err != nil {
 		return report(stderr, fail(exitError, "subscribing to %s: %v", liveURI, err))
 	}
 	// Drops are marked when the server has alerts (a server without
 	// analytics refuses the subscription: nothing to mark).
-	subCtx, cancel = context.WithTimeout(ctx, g.timeout)
-	s.cs.Subscribe(subCtx, &mcp.SubscribeParams{URI: alertsURI})
-	cancel()
-	closed := make(chan struct{})
-	go func() {
-		s.cs.Wait()
-		close(closed)
-	}()
+	s.subscribe(ctx, alertsURI, g.timeout)
+	closed := s.ended()
 
 	p := newPrinter(stdout, g.json, isTerminal(stdout))
 	p.local = &localDrops

@@ -7,26 +7,12 @@ import (
 	"github.com/vmafsink/vmafsink/analytics"
 	"github.com/vmafsink/vmafsink/control"
 	"github.com/vmafsink/vmafsink/pipeline"
-	"github.com/vmafsink/vmafsink/vmaf"
 )
 
 // TestRangeAndHistory: full records come from the Runner's recent span
 // (Config.Recent), scores-only records from its analytics before it.
 func TestRangeAndHistory(t *testing.T) {
-	m, err := vmaf.BuiltinModel("vmaf_v0.6.1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := pipeline.New(pipeline.Config{
-		Scorer:    vmaf.Config{Models: []*vmaf.Model{m}, Engine: "native", Threads: 1},
-		Pairing:   pipeline.PairByOrder,
-		Recent:    5,
-		Analytics: analytics.Config{AlertThreshold: 10},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(r.Close)
+	r := newRunnerWith(t, pipeline.Config{Recent: 5, Analytics: analytics.Config{AlertThreshold: 10}})
 	sock := filepath.Join(t.TempDir(), "s")
 	p, err := Start(Config{Socket: sock, Runner: r, Engine: "native"})
 	if err != nil {

@@ -47,16 +47,20 @@ func frames(t *testing.T, n, w, h int) (ref, dist []*vmaf.Picture) {
 }
 
 func newRunner(t *testing.T, mode pipeline.PauseMode) *pipeline.Runner {
+	return newRunnerWith(t, pipeline.Config{PauseMode: mode})
+}
+
+// newRunnerWith is a Runner of c that scores vmaf_v0.6.1 natively on
+// one thread and pairs frames by order.
+func newRunnerWith(t *testing.T, c pipeline.Config) *pipeline.Runner {
 	t.Helper()
 	m, err := vmaf.BuiltinModel("vmaf_v0.6.1")
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := pipeline.New(pipeline.Config{
-		Scorer:    vmaf.Config{Models: []*vmaf.Model{m}, Engine: "native", Threads: 1},
-		Pairing:   pipeline.PairByOrder,
-		PauseMode: mode,
-	})
+	c.Scorer = vmaf.Config{Models: []*vmaf.Model{m}, Engine: "native", Threads: 1}
+	c.Pairing = pipeline.PairByOrder
+	r, err := pipeline.New(c)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,36 +37,6 @@ type scoreServer struct {
 	exited chan error
 }
 
-// y4mFrames splits a 4:2:0 8-bit y4m file into its header line and frames
-// (each with its FRAME line).
-func y4mFrames(t *testing.T, path string) (header []byte, frames [][]byte) {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	nl := bytes.IndexByte(data, '\n')
-	header = data[:nl+1]
-	var w, h int
-	for _, f := range strings.Fields(string(header)) {
-		switch f[0] {
-		case 'W':
-			w, _ = strconv.Atoi(f[1:])
-		case 'H':
-			h, _ = strconv.Atoi(f[1:])
-		}
-	}
-	size := len("FRAME\n") + w*h + 2*((w+1)/2)*((h+1)/2)
-	body := data[nl+1:]
-	if w == 0 || h == 0 || len(body)%size != 0 {
-		t.Fatalf("%s: %d bytes of frames are not whole %dx%d 4:2:0 frames", path, len(body), w, h)
-	}
-	for len(body) > 0 {
-		frames, body = append(frames, body[:size]), body[size:]
-	}
-	return header, frames
-}
-
 func startScoreServer(t *testing.T, fps int) *scoreServer {
 	t.Helper()
 	bin, _ := ffSetup(t)
@@ -95,7 +65,7 @@ func startScoreServer(t *testing.T, fps int) *scoreServer {
 	// Each input gets its own writer: a FIFO blocks its writer until
 	// vmaf-score reads, and vmaf-score reads the two in its own order.
 	for _, side := range []struct{ fifo, clip string }{{ref, "flower_321x179_ref"}, {dist, "flower_321x179_x264_crf30"}} {
-		header, frames := y4mFrames(t, gsttest.Clip(t, side.clip))
+		header, frames := splitY4M(t, gsttest.Clip(t, side.clip))
 		s.feeds.Add(1)
 		go func() {
 			defer s.feeds.Done()

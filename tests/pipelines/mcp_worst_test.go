@@ -18,44 +18,30 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vmafsink/vmafsink/control"
+	"github.com/vmafsink/vmafsink/internal/y4m"
 	"github.com/vmafsink/vmafsink/tests/pipelines/internal/gsttest"
 )
 
 // splitY4M splits a y4m file of any chroma format and bit depth into its
-// header line and frames (each with its FRAME line).
+// header line and frames (each with its FRAME line, which carries no
+// parameters in the golden clips).
 func splitY4M(t *testing.T, path string) (header []byte, frames [][]byte) {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
+	r, err := y4m.NewReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
 	nl := bytes.IndexByte(data, '\n')
 	header = data[:nl+1]
-	w, h, bps, chroma := 0, 0, 1, "420"
-	for _, f := range strings.Fields(string(header)) {
-		switch f[0] {
-		case 'W':
-			w, _ = strconv.Atoi(f[1:])
-		case 'H':
-			h, _ = strconv.Atoi(f[1:])
-		case 'C':
-			chroma = f[1:4]
-			if strings.Contains(f, "p1") {
-				bps = 2
-			}
-		}
-	}
-	cw, ch := (w+1)/2, (h+1)/2
-	switch chroma {
-	case "422":
-		ch = h
-	case "444":
-		cw, ch = w, h
-	}
-	size := len("FRAME\n") + bps*(w*h+2*cw*ch)
+	f := r.Format()
+	size := len("FRAME\n") + f.FrameSize()
 	body := data[nl+1:]
-	if w == 0 || len(body)%size != 0 {
-		t.Fatalf("%s: %d bytes are not whole %dx%d %s frames", path, len(body), w, h, chroma)
+	if len(body)%size != 0 {
+		t.Fatalf("%s: %d bytes are not whole %dx%d %s frames", path, len(body), f.Width, f.Height, f.Chroma)
 	}
 	for len(body) > 0 {
 		frames, body = append(frames, body[:size]), body[size:]

@@ -3,7 +3,6 @@ package pipelines
 import (
 	"context"
 	"encoding/json"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -116,17 +115,7 @@ func TestMCPSessionSwapsModel(t *testing.T) {
 
 func ffDialMCP(t *testing.T, ctx context.Context, sock string) *mcp.ClientSession {
 	t.Helper()
-	var conn net.Conn
-	for {
-		var err error
-		if conn, err = net.Dial("unix", sock); err == nil {
-			break
-		}
-		if ctx.Err() != nil {
-			t.Fatalf("no control socket at %s: %v", sock, err)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	conn := dialUnix(t, ctx, sock)
 	c := mcp.NewClient(&mcp.Implementation{Name: "ffmpeg-path-test", Version: "1"}, nil)
 	cs, err := c.Connect(ctx, &mcp.IOTransport{Reader: conn, Writer: conn}, nil)
 	if err != nil {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -110,17 +109,7 @@ func dialAlerts(t *testing.T, sock string) *alertClient {
 	ac := &alertClient{}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	var conn net.Conn
-	for {
-		var err error
-		if conn, err = net.Dial("unix", sock); err == nil {
-			break
-		}
-		if ctx.Err() != nil {
-			t.Fatalf("no control socket at %s: %v", sock, err)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	conn := dialUnix(t, ctx, sock)
 	c := mcp.NewClient(&mcp.Implementation{Name: "alerts-test", Version: "1"}, &mcp.ClientOptions{
 		ResourceUpdatedHandler: func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) {
 			if req.Params.URI != "vmaf://alerts" {

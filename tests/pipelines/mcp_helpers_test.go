@@ -285,3 +285,19 @@ func percentile(ds []time.Duration, p float64) time.Duration {
 	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
 	return s[min(len(s)-1, int(p*float64(len(s))))]
 }
+
+// dialUnix connects to the control socket sock, trying again until the
+// server listens or ctx ends.
+func dialUnix(t *testing.T, ctx context.Context, sock string) net.Conn {
+	t.Helper()
+	for {
+		conn, err := net.Dial("unix", sock)
+		if err == nil {
+			return conn
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("no control socket at %s: %v", sock, err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}

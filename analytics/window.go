@@ -19,6 +19,7 @@ type windower struct {
 	start  time.Duration        // duration mode: the current window's start
 	seen   int                  // frames mode: samples added
 	sorted []float64            // scratch for percentiles
+	window []Sample             // frames mode: scratch for the window's samples in order
 }
 
 func (w *windower) init(c Config) {
@@ -42,11 +43,11 @@ func (w *windower) add(s Sample) (Window, bool) {
 		if w.seen < w.frames || (w.seen-w.frames)%w.step != 0 {
 			return Window{}, false
 		}
-		samples := make([]Sample, w.buf.Len())
-		for i := range samples {
-			samples[i] = *w.buf.At(i)
+		w.window = w.window[:0]
+		for i := range w.buf.Len() {
+			w.window = append(w.window, *w.buf.At(i))
 		}
-		return w.stats(samples), true
+		return w.stats(w.window), true
 	case w.dur > 0:
 		return w.addTimed(s)
 	}
@@ -74,10 +75,7 @@ func (w *windower) addTimed(s Sample) (rec Window, ok bool) {
 }
 
 // stats summarises samples (at least one) as a window record.
-func (w *windower) stats(samples []Sample) Window {
-	win := summarise(samples, w.pcts, &w.sorted)
-	return win
-}
+func (w *windower) stats(samples []Sample) Window { return summarise(samples, w.pcts, &w.sorted) }
 
 // summarise computes a window record over samples (at least one), with
 // the nearest-rank percentiles pcts; sorted is scratch space.

@@ -471,7 +471,8 @@ func TestMCPFilesCommandLine(t *testing.T) {
 // end, and the call's slot is given back.
 func TestMCPFilesPanicIsAToolError(t *testing.T) {
 	ref := goldenY4M(t, smallRef)
-	c, err := parseMCPFilesArgs([]string{"--allow", filepath.Dir(ref), "--output-dir", t.TempDir()})
+	out := t.TempDir()
+	c, err := parseMCPFilesArgs([]string{"--allow", filepath.Dir(ref), "--output-dir", out})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -488,5 +489,9 @@ func TestMCPFilesPanicIsAToolError(t *testing.T) {
 	}
 	if len(srv.slots) != 0 {
 		t.Error("the slot was not given back")
+	}
+	// The call named no output: its result file goes with it.
+	if left, _ := os.ReadDir(out); len(left) != 0 {
+		t.Errorf("%d files left in the output directory, first %s", len(left), left[0].Name())
 	}
 }

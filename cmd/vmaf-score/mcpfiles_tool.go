@@ -144,6 +144,16 @@ func (s *filesServer) score(ctx context.Context, req *mcp.CallToolRequest, a sco
 	if err != nil {
 		return nil, scoreFilesResult{}, err
 	}
+	// A panic from here on is still the call's error (scoreFiles), and
+	// no unnamed result file may outlive it.
+	defer func() {
+		if r := recover(); r != nil {
+			if !keep {
+				os.Remove(path)
+			}
+			panic(r)
+		}
+	}()
 	set.output, set.format, set.formatSet, set.quiet = path, report.JSON, true, true
 	set.demuxers, set.protocols = fileDemuxers, "file"
 

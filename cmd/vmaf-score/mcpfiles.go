@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"strings"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -146,6 +147,11 @@ type filesServer struct {
 	threads int
 	slots   chan struct{} // one per scoring that may run
 	log     *slog.Logger
+
+	// writing holds the named outputs of the calls running, so that two
+	// calls cannot write one file at once.
+	writingMu sync.Mutex
+	writing   map[string]bool
 }
 
 func newFilesServer(c *mcpFilesConfig, stderr io.Writer) (*filesServer, error) {
@@ -160,7 +166,7 @@ func newFilesServer(c *mcpFilesConfig, stderr io.Writer) (*filesServer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--allow: %w", err)
 	}
-	s := &filesServer{allowed: reg, threads: c.threads, slots: make(chan struct{}, c.jobs),
+	s := &filesServer{allowed: reg, threads: c.threads, slots: make(chan struct{}, c.jobs), writing: map[string]bool{},
 		log: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))}
 	if c.outputDir == "" {
 		if s.outDir, err = os.MkdirTemp("", "vmaf-score-mcp-"); err != nil {

@@ -44,25 +44,36 @@ func notAList(path string) error {
 
 // resultFile picks the JSON file a run writes: output, in the output
 // directory, kept after the call; or a new file there, removed once its
-// frames are in the reply (keep false).
-func (s *filesServer) resultFile(output string) (path string, keep bool, err error) {
+// frames are in the reply (keep false). A named output is claimed until
+// done is called: a second call naming it meanwhile is refused.
+func (s *filesServer) resultFile(output string) (path string, keep bool, done func(), err error) {
 	if output == "" {
 		f, err := os.CreateTemp(s.outDir, "vmaf-score-*.json")
 		if err != nil {
-			return "", false, fmt.Errorf("result file: %w", err)
+			return "", false, nil, fmt.Errorf("result file: %w", err)
 		}
 		f.Close()
-		return f.Name(), false, nil
+		return f.Name(), false, func() {}, nil
 	}
 	if err := checkOutputName(output); err != nil {
-		return "", false, err
+		return "", false, nil, err
 	}
 	path = filepath.Join(s.outDir, output)
 	// A link there could send the results anywhere this process may write.
 	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
-		return "", false, fmt.Errorf("output: %s exists and is not a regular file", path)
+		return "", false, nil, fmt.Errorf("output: %s exists and is not a regular file", path)
 	}
-	return path, true, nil
+	s.writingMu.Lock()
+	defer s.writingMu.Unlock()
+	if s.writing[output] {
+		return "", false, nil, fmt.Errorf("output: %s is being written by another call; name another file or call again when it has finished", output)
+	}
+	s.writing[output] = true
+	return path, true, func() {
+		s.writingMu.Lock()
+		delete(s.writing, output)
+		s.writingMu.Unlock()
+	}, nil
 }
 
 // checkOutputName accepts a plain file name ending in .json: results go

@@ -140,10 +140,11 @@ func (s *filesServer) score(ctx context.Context, req *mcp.CallToolRequest, a sco
 		return nil, scoreFilesResult{}, fmt.Errorf("busy: %d scoring(s) already running, the most this server runs at once (vmaf-score mcp --jobs); call again when one has finished", cap(s.slots))
 	}
 
-	path, keep, err := s.resultFile(a.Output)
+	path, keep, doneWriting, err := s.resultFile(a.Output)
 	if err != nil {
 		return nil, scoreFilesResult{}, err
 	}
+	defer doneWriting()
 	// A panic from here on is still the call's error (scoreFiles), and
 	// no unnamed result file may outlive it.
 	defer func() {

@@ -334,7 +334,13 @@ func TestHistory(t *testing.T) {
 		if idx >= 3000 {
 			model = "b"
 		}
-		m.Add(Sample{Index: idx, RunningTime: time.Duration(idx), Model: model, Score: float64(idx%1000) / 10})
+		// The label changes alone at 4500, as when a model is swapped for
+		// another pooled under the same key.
+		label := "label-" + model
+		if idx >= 4500 {
+			label = "label-c"
+		}
+		m.Add(Sample{Index: idx, RunningTime: time.Duration(idx), Model: model, Label: label, Score: float64(idx%1000) / 10})
 		idx++
 	}
 	last := idx - 1
@@ -343,7 +349,7 @@ func TestHistory(t *testing.T) {
 		t.Fatalf("kept %d, have %v, last %d", len(got), have, got[len(got)-1].Index)
 	}
 	for _, tc := range []struct{ from, to, n int }{
-		{have[0], have[0], 1}, {0, have[0] - 1, 0}, {have[1] + 1, have[1] + 100, 0}, {3000, 3008, 6}, {5, 4, 0},
+		{have[0], have[0], 1}, {0, have[0] - 1, 0}, {have[1] + 1, have[1] + 100, 0}, {3000, 3008, 6}, {4490, 4510, 14}, {5, 4, 0},
 	} {
 		out, _ := m.History(tc.from, tc.to)
 		if len(out) != tc.n {
@@ -354,7 +360,11 @@ func TestHistory(t *testing.T) {
 			if s.Index >= 3000 {
 				wantModel = "b"
 			}
-			if s.Index < tc.from || s.Index > tc.to || s.Index%3 == 2 || s.Model != wantModel || s.RunningTime != NoTime ||
+			wantLabel := "label-" + wantModel
+			if s.Index >= 4500 {
+				wantLabel = "label-c"
+			}
+			if s.Index < tc.from || s.Index > tc.to || s.Index%3 == 2 || s.Model != wantModel || s.Label != wantLabel || s.RunningTime != NoTime ||
 				math.Abs(s.Score-float64(s.Index%1000)/10) > 1e-4 {
 				t.Errorf("History(%d, %d): %+v", tc.from, tc.to, s)
 			}

@@ -8,10 +8,11 @@ type entry struct {
 	score float32
 }
 
-// modelRun says that the frames from index on were scored by model.
+// modelRun says that the frames from index on were scored by model
+// (its key and label).
 type modelRun struct {
-	from  int
-	model string
+	from         int
+	model, label string
 }
 
 // history keeps every scored frame's score, up to limit, in a ring that
@@ -43,8 +44,8 @@ func (h *history) add(s Sample) {
 		h.buf[h.head] = e
 		h.head = (h.head + 1) % len(h.buf)
 	}
-	if len(h.models) == 0 || h.models[len(h.models)-1].model != s.Model {
-		h.models = append(h.models, modelRun{from: s.Index, model: s.Model})
+	if last := len(h.models) - 1; last < 0 || h.models[last].model != s.Model || h.models[last].label != s.Label {
+		h.models = append(h.models, modelRun{from: s.Index, model: s.Model, label: s.Label})
 	}
 	// Forget the model runs that end before the oldest entry.
 	oldest := int(h.at(0).index)
@@ -84,7 +85,8 @@ func (h *history) get(from, to int) (out []Sample, have [2]int) {
 		for mi+1 < len(h.models) && h.models[mi+1].from <= int(e.index) {
 			mi++
 		}
-		out = append(out, Sample{Index: int(e.index), RunningTime: NoTime, Model: h.models[mi].model, Score: float64(e.score)})
+		run := &h.models[mi]
+		out = append(out, Sample{Index: int(e.index), RunningTime: NoTime, Model: run.model, Label: run.label, Score: float64(e.score)})
 	}
 	return out, have
 }

@@ -7,7 +7,10 @@ type Sample struct {
 	Index       int           // pipeline record index (gaps where frames were not scored)
 	RunningTime time.Duration // NoTime when unknown
 	Model       string        // key the score is pooled under (report.ModelKeys naming)
-	Score       float64
+	// Label names the model as records do (e.g. vmaf_v0.6.1); "" when
+	// the host has no other name for it than Model.
+	Label string
+	Score float64
 }
 
 // Percentile is one percentile's value.

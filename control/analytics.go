@@ -108,8 +108,13 @@ func wireAlert(a *analytics.Alert) *Alert {
 }
 
 // scoreOnly is a record from the score history: no timestamp, no features.
+// scoreOnly names the model as full records do, by its label.
 func scoreOnly(s analytics.Sample) Record {
-	return Record{Frame: int64(s.Index), PTS: -1, Model: s.Model, Score: fin(s.Score)}
+	model := s.Label
+	if model == "" {
+		model = s.Model
+	}
+	return Record{Frame: int64(s.Index), PTS: -1, Model: model, Score: fin(s.Score)}
 }
 
 func wireHealth(m *analytics.Monitor) Health {

@@ -53,7 +53,7 @@ type ScoreHistory struct {
 	FullFrom   int64  `json:"full_from" jsonschema:"oldest frame whose full record (pts, features) is kept, -1 when none; frames before it come back scores-only"`
 	From       *int64 `json:"from,omitempty" jsonschema:"for a from/to request: the first frame this reply covers"`
 	To         *int64 `json:"to,omitempty" jsonschema:"for a from/to request: the last frame this reply covers"`
-	ScoresOnly int    `json:"scores_only,omitempty" jsonschema:"records in this reply taken from the score history: frame, model (the key it is pooled under) and score only, pts_ns -1, no features; they come first"`
+	ScoresOnly int    `json:"scores_only,omitempty" jsonschema:"records in this reply taken from the score history: frame, model and score only, pts_ns -1, no features; they come first"`
 	NextFrom   *int64 `json:"next_from,omitempty" jsonschema:"the range asked for is longer than max_range frames: ask again with from=next_from for the rest"`
 	MaxRange   int    `json:"max_range" jsonschema:"the most frames one from/to request covers"`
 }

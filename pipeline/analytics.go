@@ -17,17 +17,18 @@ func (r *Runner) Analytics() *analytics.Monitor { return r.mon.m }
 // Runner's analytics.Monitor. It subscribes before anything is published,
 // so the monitor sees every record, and runs on the publishing goroutine.
 type monitorFeed struct {
-	m     *analytics.Monitor
-	model *vmaf.Model // the last record's first model, whose key is key
-	key   string
-	end   time.Duration // running time just past the last record, or NoTime
+	m          *analytics.Monitor
+	model      *vmaf.Model // the last record's first model, whose key and label these are
+	key, label string
+	end        time.Duration // running time just past the last record, or NoTime
 }
 
 func (r *Runner) feedMonitor(rec *Record) {
 	f := &r.mon
 	if m := rec.Model(); m != f.model {
-		f.model, f.key = m, ""
+		f.model, f.key, f.label = m, "", ""
 		if m != nil {
+			f.label = m.Label()
 			// The pool has seen the model: deliver adds a result to it
 			// before publishing it.
 			r.statMu.Lock()
@@ -42,7 +43,7 @@ func (r *Runner) feedMonitor(rec *Record) {
 	} else if rt != NoTime {
 		f.end = rt
 	}
-	f.m.Add(analytics.Sample{Index: rec.Index, RunningTime: rt, Model: f.key, Score: rec.Score})
+	f.m.Add(analytics.Sample{Index: rec.Index, RunningTime: rt, Model: f.key, Label: f.label, Score: rec.Score})
 }
 
 // Range returns copies of the kept records (the last Config.Recent) with

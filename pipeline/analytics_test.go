@@ -57,12 +57,12 @@ func TestRunnerFeedsAnalytics(t *testing.T) {
 		if low[i] {
 			want = 50
 		}
-		key := "vmaf"
+		key, label := "vmaf", modelA.Label()
 		if i >= 7 {
-			key = keyB
+			key, label = keyB, modelB.Label()
 		}
-		if s.Index != i || s.Score != want || s.Model != key {
-			t.Errorf("history %d = %+v, want score %v model %q", i, s, want, key)
+		if s.Index != i || s.Score != want || s.Model != key || s.Label != label {
+			t.Errorf("history %d = %+v, want score %v model %q labelled %q", i, s, want, key, label)
 		}
 	}
 	if keyB == "vmaf" {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -37,7 +36,7 @@ func cmdPlot(ctx context.Context, g globals, args []string, stdout, stderr io.Wr
 		return report(stderr, fail(exitUsage, "plot: -worst %d: want 0 or more", *worst))
 	}
 	var (
-		recs   []keyedRecord
+		recs   []control.Record
 		st     control.Status
 		alerts control.Alerts
 	)
@@ -93,26 +92,17 @@ func cmdPlot(ctx context.Context, g globals, args []string, stdout, stderr io.Wr
 	return exitOK
 }
 
-// keyedRecord is a record of a vmaf_score from/to reply. A record taken
-// from the score history (keyed) names its model by the key it is
-// pooled under (vmaf), a full record by the model's label
-// (vmaf_v0.6.1); liveData makes them agree.
-type keyedRecord struct {
-	control.Record
-	keyed bool
-}
-
 // history reads the scores of frames from..to, or of the last n scored
 // frames among them when n > 0, oldest first, a vmaf_score from/to call
 // per page of the server's max_range frames.
-func history(ctx context.Context, s *session, from, to int64, n int) ([]keyedRecord, error) {
+func history(ctx context.Context, s *session, from, to int64, n int) ([]control.Record, error) {
 	if n == 0 {
 		return scoreRange(ctx, s, from, to)
 	}
 	// The last n scored frames: ranges back from the newest, twice as
 	// long each time one holds no scored frame (a long pause skipped
 	// them), until n are found or the history is read.
-	var out []keyedRecord
+	var out []control.Record
 	span := int64(n)
 	for hi := to; len(out) < n && hi >= from; {
 		lo := max(hi-span+1, from)
@@ -132,20 +122,14 @@ func history(ctx context.Context, s *session, from, to int64, n int) ([]keyedRec
 }
 
 // scoreRange reads frames from..to, following next_from.
-func scoreRange(ctx context.Context, s *session, from, to int64) ([]keyedRecord, error) {
-	var out []keyedRecord
+func scoreRange(ctx context.Context, s *session, from, to int64) ([]control.Record, error) {
+	var out []control.Record
 	for {
 		var sc control.Scores
 		if err := s.call(ctx, "vmaf_score", map[string]any{"from": from, "to": to}, &sc); err != nil {
 			return nil, err
 		}
-		only := 0
-		if sc.History != nil {
-			only = sc.History.ScoresOnly
-		}
-		for i, r := range sc.Records {
-			out = append(out, keyedRecord{Record: r, keyed: i < only})
-		}
+		out = append(out, sc.Records...)
 		if sc.History == nil || sc.History.NextFrom == nil || *sc.History.NextFrom > to {
 			return out, nil
 		}
@@ -180,8 +164,7 @@ func readJSON(ctx context.Context, s *session, uri string, out any) error {
 // paused now marked at its end; the alert threshold, and the drops below
 // it shaded. older is the frame before which drops may be missing because
 // the alerts resource lists only the latest ones, or -1.
-func liveData(krecs []keyedRecord, st control.Status, al control.Alerts) (d plot.Data, older int64) {
-	recs := labelled(krecs, st)
+func liveData(recs []control.Record, st control.Status, al control.Alerts) (d plot.Data, older int64) {
 	first, last := recs[0].Frame, recs[len(recs)-1].Frame
 	d = plot.Data{Title: fmt.Sprintf("%s (frames %d to %d)", st.Socket, first, last)}
 	byModel := map[string]int{}
@@ -259,52 +242,6 @@ func drops(al control.Alerts, first, last int64) []plot.Drop {
 		}
 		seen[a.ID] = true
 		out = append(out, plot.Drop{First: int(max(a.FirstFrame, first)), Last: int(min(a.LastFrame, last))})
-	}
-	return out
-}
-
-// labelled returns the records with the history's model keys replaced by
-// the models' labels, which full records and the swap history use, where
-// the data tell which label a key stands for: the full record right
-// after a scores-only one with no swap between them, and each swap's
-// models on the frames either side of it. A key no label is found for
-// stays.
-func labelled(krecs []keyedRecord, st control.Status) []control.Record {
-	label := map[string]string{}
-	swapIn := func(lo, hi int64) bool { // a swap took effect in lo+1..hi
-		for _, sw := range st.Swaps {
-			if !sw.Superseded && sw.FirstFrame > lo && sw.FirstFrame <= hi {
-				return true
-			}
-		}
-		return false
-	}
-	for i := 1; i < len(krecs); i++ {
-		prev, cur := krecs[i-1], krecs[i]
-		if prev.keyed && !cur.keyed && !swapIn(prev.Frame, cur.Frame) {
-			if _, ok := label[prev.Model]; !ok {
-				label[prev.Model] = cur.Model
-			}
-		}
-	}
-	for _, sw := range st.Swaps {
-		if sw.Superseded || sw.FirstFrame < 0 {
-			continue
-		}
-		i := sort.Search(len(krecs), func(i int) bool { return krecs[i].Frame >= sw.FirstFrame })
-		if i < len(krecs) && krecs[i].keyed && krecs[i].Frame == sw.FirstFrame {
-			label[krecs[i].Model] = sw.To
-		}
-		if i > 0 && krecs[i-1].keyed {
-			label[krecs[i-1].Model] = sw.From
-		}
-	}
-	out := make([]control.Record, len(krecs))
-	for i, r := range krecs {
-		out[i] = r.Record
-		if l, ok := label[r.Model]; ok && r.keyed {
-			out[i].Model = l
-		}
 	}
 	return out
 }

@@ -317,19 +317,19 @@ func TestPlotNoFrames(t *testing.T) {
 
 // TestLiveData: records become a line per model, the other configured
 // models' scores read from the features; the history's scores-only
-// records join their model's line under its label; a model change is a
+// records join their model's line; a model change is a
 // swap, a gap frames not scored, a paused status a pause at the end; the
 // threshold is drawn and the drops over the frames shaded, cut to them.
 func TestLiveData(t *testing.T) {
-	rec := func(frame int64, model string, score, neg float64) keyedRecord {
-		return keyedRecord{Record: control.Record{Frame: frame, Model: model, Score: score,
-			Features: map[string]float64{"vmaf_neg": neg, "integer_adm2": 0.99}}}
+	rec := func(frame int64, model string, score, neg float64) control.Record {
+		return control.Record{Frame: frame, Model: model, Score: score,
+			Features: map[string]float64{"vmaf_neg": neg, "integer_adm2": 0.99}}
 	}
-	keyed := func(frame int64, key string, score float64) keyedRecord {
-		return keyedRecord{Record: control.Record{Frame: frame, Model: key, Score: score, PTS: -1}, keyed: true}
+	scoreOnly := func(frame int64, model string, score float64) control.Record {
+		return control.Record{Frame: frame, Model: model, Score: score, PTS: -1}
 	}
-	recs := []keyedRecord{
-		keyed(5, "vmaf", 80), keyed(6, "vmaf", 81), // the history's, under the key
+	recs := []control.Record{
+		scoreOnly(5, "vmaf_v0.6.1", 80), scoreOnly(6, "vmaf_v0.6.1", 81), // the history's: no features
 		rec(10, "vmaf_v0.6.1", 90, 88), rec(11, "vmaf_v0.6.1", 91, 89), // 7 to 9 not scored
 		rec(14, "vmaf_v0.6.1", 92, 90), // 12 and 13 not scored
 		rec(15, "vmaf_4k", 95, 93), rec(16, "vmaf_4k", 96, 94),
@@ -363,42 +363,6 @@ func TestLiveData(t *testing.T) {
 	}
 }
 
-// TestLabelled: a history key takes a label from the full record that
-// follows it, or from a swap's models either side of it; never across a
-// swap; a key nothing names stays.
-func TestLabelled(t *testing.T) {
-	k := func(frame int64, key string) keyedRecord {
-		return keyedRecord{Record: control.Record{Frame: frame, Model: key}, keyed: true}
-	}
-	f := func(frame int64, label string) keyedRecord {
-		return keyedRecord{Record: control.Record{Frame: frame, Model: label}}
-	}
-	cases := []struct {
-		name  string
-		recs  []keyedRecord
-		swaps []control.SwapEvent
-		want  string
-	}{
-		{"boundary", []keyedRecord{k(0, "vmaf"), k(1, "vmaf"), f(2, "vmaf_v0.6.1")}, nil, "[vmaf_v0.6.1 vmaf_v0.6.1 vmaf_v0.6.1]"},
-		{"swap at the boundary", []keyedRecord{k(0, "vmaf"), f(1, "vmaf_v0.6.1neg")},
-			[]control.SwapEvent{{FirstFrame: 1, From: "vmaf_v0.6.1", To: "vmaf_v0.6.1neg"}}, "[vmaf_v0.6.1 vmaf_v0.6.1neg]"},
-		{"swap in the history", []keyedRecord{k(0, "vmaf"), k(1, "vmaf_v0.6.1neg"), f(2, "vmaf_v0.6.1neg")},
-			[]control.SwapEvent{{FirstFrame: 1, From: "vmaf_v0.6.1", To: "vmaf_v0.6.1neg"}}, "[vmaf_v0.6.1 vmaf_v0.6.1neg vmaf_v0.6.1neg]"},
-		{"superseded swap", []keyedRecord{k(0, "vmaf"), k(1, "vmaf")},
-			[]control.SwapEvent{{FirstFrame: 1, From: "a", To: "b", Superseded: true}}, "[vmaf vmaf]"},
-		{"nothing names it", []keyedRecord{k(0, "vmaf"), k(1, "vmaf")}, nil, "[vmaf vmaf]"},
-	}
-	for _, c := range cases {
-		var got []string
-		for _, r := range labelled(c.recs, control.Status{Swaps: c.swaps}) {
-			got = append(got, r.Model)
-		}
-		if fmt.Sprint(got) != c.want {
-			t.Errorf("%s: %v, want %s", c.name, got, c.want)
-		}
-	}
-}
-
 // TestDropsOlder: with as many drops as the alerts resource lists, the
 // plot says before which frame drops may be missing.
 func TestDropsOlder(t *testing.T) {
@@ -408,7 +372,7 @@ func TestDropsOlder(t *testing.T) {
 		f := int64(100 + 2*i)
 		al.Alerts = append(al.Alerts, control.Alert{ID: uint64(i + 1), FirstFrame: f, LastFrame: f})
 	}
-	recs := []keyedRecord{{Record: control.Record{Frame: 0, Model: "m", Score: 40}}, {Record: control.Record{Frame: 400, Model: "m", Score: 40}}}
+	recs := []control.Record{{Frame: 0, Model: "m", Score: 40}, {Frame: 400, Model: "m", Score: 40}}
 	d, older := liveData(recs, control.Status{}, al)
 	if older != 100 || len(d.Drops) != maxAlertsListed {
 		t.Errorf("older %d, %d drops", older, len(d.Drops))

@@ -1,6 +1,9 @@
 package floatmotion
 
-import "github.com/vmafsink/vmafsink/vmaf/internal/feature"
+import (
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature"
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature/internal/kit"
+)
 
 // plane is a float32 picture, rows stride samples apart.
 type plane struct {
@@ -157,26 +160,9 @@ func newPlaneSource(p feature.Plane, avx2 bool) planeSource {
 }
 
 func (ps *planeSource) row(y int, d []float32) {
-	vec := 0
 	if ps.p.BitDepth == 8 {
-		s := ps.p.Row8(y)[:len(d)]
-		if ps.avx2 {
-			if vec = len(d) &^ 7; vec > 0 {
-				convert8(&d[0], &s[0], vec)
-			}
-		}
-		for x, v := range s[vec:] {
-			d[vec+x] = float32(v) - 128
-		}
+		kit.Centre8(d, ps.p.Row8(y), ps.avx2)
 		return
 	}
-	s := ps.p.Row16(y)[:len(d)]
-	if ps.avx2 {
-		if vec = len(d) &^ 7; vec > 0 {
-			convert16(&d[0], &s[0], 1/ps.div, vec)
-		}
-	}
-	for x, v := range s[vec:] {
-		d[vec+x] = float32(v)/ps.div - 128
-	}
+	kit.Centre16(d, ps.p.Row16(y), ps.div, ps.avx2)
 }

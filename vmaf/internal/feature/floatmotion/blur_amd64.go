@@ -30,17 +30,6 @@ func vblur5(dst *float32, rows *[5]*float32, f *[5]float32, n int)
 //go:noescape
 func hblur5(o, e *float32, f *[5]float32, n int)
 
-// convert8 sets dst[j] to src[j] − 128 for n samples (a multiple of 8).
-//
-//go:noescape
-func convert8(dst *float32, src *byte, n int)
-
-// convert16 sets dst[j] to src[j]·scale − 128 for n samples (a multiple
-// of 8).
-//
-//go:noescape
-func convert16(dst *float32, src *uint16, scale float32, n int)
-
 // absDiff8 adds to sums[k], in column order, |a[j] − b[j]| of the first
 // n columns (a multiple of 8) of the k-th of 8 rows stride samples apart
 // in a and b.

@@ -18,14 +18,6 @@ func hblur5(o, e *float32, f *[5]float32, n int) {
 	panic("floatmotion: no vector blur on this platform")
 }
 
-func convert8(dst *float32, src *byte, n int) {
-	panic("floatmotion: no vector conversion on this platform")
-}
-
-func convert16(dst *float32, src *uint16, scale float32, n int) {
-	panic("floatmotion: no vector conversion on this platform")
-}
-
 func absDiff8(a, b *float32, stride, n int, sums *[8]float32) {
 	panic("floatmotion: no vector difference on this platform")
 }

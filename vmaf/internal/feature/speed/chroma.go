@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/vmafsink/vmafsink/vmaf/internal/feature"
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature/internal/kit"
 )
 
 // chroma is speed_chroma for one stream: SpEED on each chroma plane.
@@ -104,31 +105,15 @@ func depthScale(name string, depth int) (float32, error) {
 // multiplying by the reciprocal of a power of two is the same as
 // dividing by it.
 func toFloat(dst []float32, p feature.Plane, w int, rows []bool, scale float32, avx2 bool) {
-	vec := 0
-	if avx2 {
-		vec = w &^ 7
-	}
 	for y, used := range rows {
 		if !used {
 			continue
 		}
 		out := dst[y*w : (y+1)*w]
 		if p.BitDepth == 8 {
-			in := p.Row8(y)[:len(out)]
-			if vec > 0 {
-				convert8AVX2(&out[0], &in[0], vec)
-			}
-			for i, v := range in[vec:] {
-				out[vec+i] = float32(v) - 128
-			}
-			continue
-		}
-		in := p.Row16(y)[:len(out)]
-		if vec > 0 {
-			convert16AVX2(&out[0], &in[0], 1/scale, vec)
-		}
-		for i, v := range in[vec:] {
-			out[vec+i] = float32(v)/scale - 128
+			kit.Centre8(out, p.Row8(y), avx2)
+		} else {
+			kit.Centre16(out, p.Row16(y), scale, avx2)
 		}
 	}
 }

@@ -62,17 +62,6 @@ func columnsConv8AVX2(dst *float32, a []*byte, f []float32, n int)
 //go:noescape
 func columnsConv16AVX2(dst *float32, a []*uint16, f []float32, scale float32, n int)
 
-// convert8AVX2 sets dst[j] to src[j] − 128 for n samples (a multiple of 8).
-//
-//go:noescape
-func convert8AVX2(dst *float32, src *byte, n int)
-
-// convert16AVX2 sets dst[j] to src[j]·scale − 128 for n samples (a
-// multiple of 8).
-//
-//go:noescape
-func convert16AVX2(dst *float32, src *uint16, scale float32, n int)
-
 // diff8AVX2 sets dst[j] to a[j] − b[j] for n samples (a multiple of 8).
 //
 //go:noescape

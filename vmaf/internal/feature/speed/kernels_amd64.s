@@ -294,54 +294,7 @@ cdone:
 	VZEROUPPER
 	RET
 
-// The conversions and differences are exact in float32, as the scalar
-// ones are.
-
-// func convert8AVX2(dst *float32, src *byte, n int)
-TEXT ·convert8AVX2(SB), NOSPLIT, $0-24
-	MOVQ         dst+0(FP), DI
-	MOVQ         src+8(FP), SI
-	MOVQ         n+16(FP), CX
-	VBROADCASTSS centre<>(SB), Y15
-	XORQ         AX, AX
-
-c8:
-	CMPQ      AX, CX
-	JGE       c8done
-	VPMOVZXBD (SI)(AX*1), Y0
-	VCVTDQ2PS Y0, Y0
-	VSUBPS    Y15, Y0, Y0
-	VMOVUPS   Y0, (DI)(AX*4)
-	ADDQ      $8, AX
-	JMP       c8
-
-c8done:
-	VZEROUPPER
-	RET
-
-// func convert16AVX2(dst *float32, src *uint16, scale float32, n int)
-TEXT ·convert16AVX2(SB), NOSPLIT, $0-32
-	MOVQ         dst+0(FP), DI
-	MOVQ         src+8(FP), SI
-	VBROADCASTSS scale+16(FP), Y14
-	MOVQ         n+24(FP), CX
-	VBROADCASTSS centre<>(SB), Y15
-	XORQ         AX, AX
-
-c16:
-	CMPQ      AX, CX
-	JGE       c16done
-	VPMOVZXWD (SI)(AX*2), Y0
-	VCVTDQ2PS Y0, Y0
-	VMULPS    Y14, Y0, Y0
-	VSUBPS    Y15, Y0, Y0
-	VMOVUPS   Y0, (DI)(AX*4)
-	ADDQ      $8, AX
-	JMP       c16
-
-c16done:
-	VZEROUPPER
-	RET
+// The differences are exact in float32, as the scalar ones are.
 
 // func diff8AVX2(dst *float32, a, b *byte, n int)
 TEXT ·diff8AVX2(SB), NOSPLIT, $0-32

@@ -21,9 +21,5 @@ func columnsConv8AVX2(dst *float32, a []*byte, f []float32, n int) { panic(noVec
 func columnsConv16AVX2(dst *float32, a []*uint16, f []float32, scale float32, n int) {
 	panic(noVector)
 }
-func convert8AVX2(dst *float32, src *byte, n int) { panic(noVector) }
-func convert16AVX2(dst *float32, src *uint16, scale float32, n int) {
-	panic(noVector)
-}
 func diff8AVX2(dst *float32, a, b *byte, n int)                   { panic(noVector) }
 func diff16AVX2(dst *float32, a, b *uint16, scale float32, n int) { panic(noVector) }

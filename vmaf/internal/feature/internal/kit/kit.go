@@ -1,6 +1,7 @@
 // Package kit holds the few helpers several extractors share: libvmaf's
-// output renaming and option checks, glibc's log10, and the pointer the
-// vector kernels take.
+// output renaming and option checks, glibc's log10, the pointer the
+// vector kernels take, and the conversion of samples to float32 centred
+// on 0 (Centre8, Centre16) that float motion and SpEED read pictures with.
 package kit
 
 import (

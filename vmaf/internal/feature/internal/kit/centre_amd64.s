@@ -5,10 +5,11 @@
 DATA centre<>+0(SB)/4, $128.0
 GLOBL centre<>(SB), RODATA|NOPTR, $4
 
-// Both conversions are exact in float32, as the scalar ones are.
+// Both conversions are exact in float32, as Centre8 and Centre16's
+// scalar loops are.
 
-// func convert8(dst *float32, src *byte, n int)
-TEXT ·convert8(SB), NOSPLIT, $0-24
+// func centre8(dst *float32, src *byte, n int)
+TEXT ·centre8(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	MOVQ n+16(FP), CX
@@ -29,8 +30,8 @@ done8:
 	VZEROUPPER
 	RET
 
-// func convert16(dst *float32, src *uint16, scale float32, n int)
-TEXT ·convert16(SB), NOSPLIT, $0-32
+// func centre16(dst *float32, src *uint16, scale float32, n int)
+TEXT ·centre16(SB), NOSPLIT, $0-32
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
 	VBROADCASTSS scale+16(FP), Y14

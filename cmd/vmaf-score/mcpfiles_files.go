@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,31 +15,6 @@ import (
 // manifests and session descriptions, which make FFmpeg open other files
 // or addresses, are not among them; nor is the file protocol left.
 const fileDemuxers = "matroska,mov,avi,mpegts,mpeg,flv,nut,ivf,yuv4mpegpipe,rawvideo,h264,hevc,mpegvideo,m4v,obu,mxf,asf,ogg,mjpeg"
-
-// listMarks begin the files FFmpeg reads as lists of other files or
-// addresses (HLS and M3U playlists, concat lists, DASH manifests, SDP
-// session descriptions): through one of them a call could read files
-// outside the allowed directories, or the network.
-var listMarks = []string{"#EXTM3U", "ffconcat", "<?xml", "<MPD", "v=0"}
-
-// notAList refuses a file whose first bytes are one of listMarks, with a
-// clearer reason than FFmpeg's whitelists (fileDemuxers) give for it.
-func notAList(path string) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	head := make([]byte, 64)
-	n, _ := io.ReadFull(f, head)
-	text := strings.TrimLeft(strings.TrimPrefix(string(head[:n]), "\ufeff"), " \t\r\n")
-	for _, m := range listMarks {
-		if strings.HasPrefix(text, m) {
-			return fmt.Errorf("%s is a playlist, manifest or list of other files (it begins %q); only files holding the video themselves are read", path, m)
-		}
-	}
-	return nil
-}
 
 // resultFile picks the JSON file a run writes: output, in the output
 // directory, kept after the call; or a new file there, removed once its

@@ -237,11 +237,6 @@ func (s *filesServer) settingsFor(a scoreFilesArgs) (*settings, []*vmaf.Model, e
 	if err != nil {
 		return nil, nil, fmt.Errorf("distorted: %w", err)
 	}
-	for _, f := range []struct{ side, path string }{{"reference", ref}, {"distorted", dist}} {
-		if err := notAList(f.path); err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", f.side, err)
-		}
-	}
 	argv := []string{"--reference=" + ref, "--distorted=" + dist}
 	for _, m := range a.Models {
 		// version=, path= and a model file's base name, with model

@@ -318,20 +318,10 @@ func writeRPCError(w http.ResponseWriter, status int, id json.RawMessage, code i
 	if len(id) == 0 {
 		id = json.RawMessage("null")
 	}
-	b, _ := json.Marshal(struct {
-		Version string          `json:"jsonrpc"`
-		ID      json.RawMessage `json:"id"`
-		Error   struct {
-			Code    int64  `json:"code"`
-			Message string `json:"message"`
-		} `json:"error"`
-	}{Version: "2.0", ID: id, Error: struct {
-		Code    int64  `json:"code"`
-		Message string `json:"message"`
-	}{code, message}})
+	b, _ := rpcErrorLine(id, code, message)
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	w.Write(append(b, '\n'))
+	w.Write(b)
 }
 
 // deadlineWriter puts a deadline on every write and flush, as the socket

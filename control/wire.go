@@ -320,6 +320,18 @@ func (w *wireConn) checkBatch(msg []byte) (out []byte, id any, code int64, reaso
 
 // reply writes a JSON-RPC error response for a message the SDK never saw.
 func (w *wireConn) reply(id any, code int64, message string) error {
+	b, err := rpcErrorLine(id, code, message)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(b)
+	return err
+}
+
+// rpcErrorLine encodes a JSON-RPC error response, newline-terminated, for
+// the refusals the server answers itself, on the socket and over HTTP alike.
+// A nil id is encoded as null, as JSON-RPC asks when the id is unknown.
+func rpcErrorLine(id any, code int64, message string) ([]byte, error) {
 	b, err := json.Marshal(struct {
 		Version string `json:"jsonrpc"`
 		ID      any    `json:"id"`
@@ -332,10 +344,9 @@ func (w *wireConn) reply(id any, code int64, message string) error {
 		Message string `json:"message"`
 	}{code, message}})
 	if err != nil {
-		return err
+		return nil, err
 	}
-	_, err = w.Write(append(b, '\n'))
-	return err
+	return append(b, '\n'), nil
 }
 
 // noteCancelled remembers the id of a cancelled request.

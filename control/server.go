@@ -412,12 +412,10 @@ func (s *Server) runSession(w *wireConn, p peer) {
 func (s *Server) track(w *wireConn, p peer) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	switch {
-	case s.ctx.Err() != nil:
-		return "the server is shutting down"
-	case s.clientsLocked() >= s.opts.MaxSessions:
-		return fmt.Sprintf("%d clients already connected (the limit; mcp-max-clients)", s.opts.MaxSessions)
-	case s.perPeer[p.pid] >= s.opts.MaxSessionsPerPeer:
+	if reason := s.refusalLocked(); reason != "" {
+		return reason
+	}
+	if s.perPeer[p.pid] >= s.opts.MaxSessionsPerPeer {
 		return fmt.Sprintf("process %d already has %d connections, its share of the %d client slots", p.pid, s.perPeer[p.pid], s.opts.MaxSessions)
 	}
 	s.conns[w] = struct{}{}

@@ -80,26 +80,27 @@ type admDecouple32Row struct {
 	rf             [3]int64 // CSF factors in Q32
 }
 
-// admCM16Row is what the masking of one level-0 row reads, over the same
-// columns: the source, the masker of the row, and the masker's threshold
+// admCMRow is what the masking of one row reads, over the same columns:
+// the source, the masker of the row, and the masker's threshold
 // contributions of the row and the rows above and below it. The
 // threshold of a column also takes the contributions of the columns on
 // either side, so fUp, fMid and fDn hold one more column at each end
-// (index 0 is the column before the first).
-type admCM16Row struct {
-	src, msk       [3][]int16
-	fUp, fMid, fDn [3][]int16
+// (index 0 is the column before the first). Both instances have the same
+// layout, which the assembly relies on (see kernels_amd64_test.go).
+type admCMRow[T int16 | int32] struct {
+	src, msk       [3][]T
+	fUp, fMid, fDn [3][]T
 	// Scratch: the threshold of each column, and the sums of the three
 	// rows' contributions over the orientations, column by column.
 	thr, colSum []int32
 }
 
-// admCM32Row is admCM16Row for levels 1 to 3.
-type admCM32Row struct {
-	src, msk       [3][]int32
-	fUp, fMid, fDn [3][]int32
-	thr, colSum    []int32
-}
+// admCM16Row is the masking row of level 0, admCM32Row that of levels 1
+// to 3.
+type (
+	admCM16Row = admCMRow[int16]
+	admCM32Row = admCMRow[int32]
+)
 
 // admCMParams are the fixed-point parameters of one level's masking,
 // per orientation.

@@ -144,7 +144,12 @@ func admDecouple0Vec(r *admDecouple16Row, gain float64) {
 
 // holds reports whether every row of r has n columns.
 func (r *admDecouple16Row) holds(n int) bool {
-	for _, f := range [...]*[3][]int16{&r.o, &r.t, &r.rst, &r.add, &r.mR, &r.fR, &r.mA, &r.fA} {
+	return admBandsHold(n, &r.o, &r.t, &r.rst, &r.add, &r.mR, &r.fR, &r.mA, &r.fA)
+}
+
+// admBandsHold reports whether every row of the bands fs has n columns.
+func admBandsHold[T int16 | int32](n int, fs ...*[3][]T) bool {
+	for _, f := range fs {
 		for _, s := range f {
 			if len(s) < n {
 				return false
@@ -221,7 +226,7 @@ func admCM0Vec(r *admCM16Row, p *admCMParams, trunc bool) [3]int64 {
 }
 
 // holds reports whether r's rows and scratch fit n columns.
-func (r *admCM16Row) holds(n int) bool {
+func (r *admCMRow[T]) holds(n int) bool {
 	for b := range 3 {
 		if len(r.src[b]) < n || len(r.msk[b]) < n || len(r.fUp[b]) < n+2 || len(r.fMid[b]) < n+2 || len(r.fDn[b]) < n+2 {
 			return false
@@ -231,8 +236,8 @@ func (r *admCM16Row) holds(n int) bool {
 }
 
 // from returns r without its first n columns, sharing the scratch.
-func (r *admCM16Row) from(n int) admCM16Row {
-	t := admCM16Row{thr: r.thr, colSum: r.colSum}
+func (r *admCMRow[T]) from(n int) admCMRow[T] {
+	t := admCMRow[T]{thr: r.thr, colSum: r.colSum}
 	for b := range 3 {
 		t.src[b], t.msk[b] = r.src[b][n:], r.msk[b][n:]
 		t.fUp[b], t.fMid[b], t.fDn[b] = r.fUp[b][n:], r.fMid[b][n:], r.fDn[b][n:]

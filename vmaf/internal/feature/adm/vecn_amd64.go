@@ -78,14 +78,7 @@ func admDecoupleNVec(r *admDecouple32Row, gain float64) {
 
 // holds reports whether every row of r has n columns.
 func (r *admDecouple32Row) holds(n int) bool {
-	for _, f := range [...]*[3][]int32{&r.o, &r.t, &r.rst, &r.add, &r.mR, &r.fR, &r.mA, &r.fA} {
-		for _, s := range f {
-			if len(s) < n {
-				return false
-			}
-		}
-	}
-	return true
+	return admBandsHold(n, &r.o, &r.t, &r.rst, &r.add, &r.mR, &r.fR, &r.mA, &r.fA)
 }
 
 // cols returns columns [j0, j1) of r.
@@ -122,24 +115,4 @@ func admCMNVec(r *admCM32Row, p *admCMParams) [3]int64 {
 		}
 	}
 	return acc
-}
-
-// holds reports whether r's rows and scratch fit n columns.
-func (r *admCM32Row) holds(n int) bool {
-	for b := range 3 {
-		if len(r.src[b]) < n || len(r.msk[b]) < n || len(r.fUp[b]) < n+2 || len(r.fMid[b]) < n+2 || len(r.fDn[b]) < n+2 {
-			return false
-		}
-	}
-	return len(r.thr) >= n && len(r.colSum) >= n+2
-}
-
-// from returns r without its first n columns, sharing the scratch.
-func (r *admCM32Row) from(n int) admCM32Row {
-	t := admCM32Row{thr: r.thr, colSum: r.colSum}
-	for b := range 3 {
-		t.src[b], t.msk[b] = r.src[b][n:], r.msk[b][n:]
-		t.fUp[b], t.fMid[b], t.fDn[b] = r.fUp[b][n:], r.fMid[b][n:], r.fDn[b][n:]
-	}
-	return t
 }

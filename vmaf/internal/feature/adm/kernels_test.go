@@ -130,16 +130,25 @@ func TestADMKernelDecouple0(t *testing.T) {
 				want.o, want.t = got.o, got.t
 				k.decouple0(got, gain)
 				admScalarKernels.decouple0(want, gain)
-				for b := range 3 {
-					name := fmt.Sprintf("%s/w%d/gain%v band %d", k.name, w, gain, b)
-					testpic.Equal(t, name+" restored", got.rst[b], want.rst[b])
-					testpic.Equal(t, name+" additive", got.add[b], want.add[b])
-					testpic.Equal(t, name+" restored masker", got.mR[b], want.mR[b])
-					testpic.Equal(t, name+" restored threshold", got.fR[b], want.fR[b])
-					testpic.Equal(t, name+" additive masker", got.mA[b], want.mA[b])
-					testpic.Equal(t, name+" additive threshold", got.fA[b], want.fA[b])
-				}
+				admEqualDecoupled(t, fmt.Sprintf("%s/w%d/gain%v", k.name, w, gain),
+					[...]*[3][]int16{&got.rst, &got.add, &got.mR, &got.fR, &got.mA, &got.fA},
+					[...]*[3][]int16{&want.rst, &want.add, &want.mR, &want.fR, &want.mA, &want.fA})
 			}
+		}
+	}
+}
+
+// admDecoupledNames names the outputs of a decoupled row, in the order
+// admEqualDecoupled takes them.
+var admDecoupledNames = [...]string{"restored", "additive", "restored masker", "restored threshold", "additive masker", "additive threshold"}
+
+// admEqualDecoupled checks every output band of a decoupled row (rst,
+// add, mR, fR, mA, fA) against the portable kernel's.
+func admEqualDecoupled[T int16 | int32](t *testing.T, name string, got, want [6]*[3][]T) {
+	t.Helper()
+	for b := range 3 {
+		for i, what := range admDecoupledNames {
+			testpic.Equal(t, fmt.Sprintf("%s band %d %s", name, b, what), got[i][b], want[i][b])
 		}
 	}
 }

@@ -112,15 +112,9 @@ func TestADMKernelDecoupleN(t *testing.T) {
 					want.o, want.t = got.o, got.t
 					k.decoupleN(got, gain)
 					admScalarKernels.decoupleN(want, gain)
-					for b := range 3 {
-						name := fmt.Sprintf("%s/w%d/2^%d/gain%v band %d", k.name, w, scale, gain, b)
-						testpic.Equal(t, name+" restored", got.rst[b], want.rst[b])
-						testpic.Equal(t, name+" additive", got.add[b], want.add[b])
-						testpic.Equal(t, name+" restored masker", got.mR[b], want.mR[b])
-						testpic.Equal(t, name+" restored threshold", got.fR[b], want.fR[b])
-						testpic.Equal(t, name+" additive masker", got.mA[b], want.mA[b])
-						testpic.Equal(t, name+" additive threshold", got.fA[b], want.fA[b])
-					}
+					admEqualDecoupled(t, fmt.Sprintf("%s/w%d/2^%d/gain%v", k.name, w, scale, gain),
+						[...]*[3][]int32{&got.rst, &got.add, &got.mR, &got.fR, &got.mA, &got.fA},
+						[...]*[3][]int32{&want.rst, &want.add, &want.mR, &want.fR, &want.mA, &want.fA})
 				}
 			}
 		}

@@ -5,18 +5,13 @@ import (
 	"cmp"
 	"fmt"
 	"image/png"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
-	"github.com/vmafsink/vmafsink/control/attach"
 	"github.com/vmafsink/vmafsink/internal/plot"
-	"github.com/vmafsink/vmafsink/pipeline"
-	"github.com/vmafsink/vmafsink/vmaf"
 )
 
 // worstLabels returns the labels of the n lowest scores over the models,
@@ -149,32 +144,7 @@ func TestPlotRefused(t *testing.T) {
 // are marked where the results file puts the swap, and the new model's
 // scores are a line of their own.
 func TestPlotMarksSwapAndPause(t *testing.T) {
-	neg, err := vmaf.BuiltinModel("vmaf_v0.6.1neg")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var once sync.Once
-	swapped := make(chan error, 1)
-	withControl(t, func(cfg attach.Config) (io.Closer, error) {
-		r := cfg.Runner
-		r.Subscribe(func(rec *pipeline.Record) {
-			once.Do(func() {
-				go func() {
-					p, err := r.Pause()
-					if err == nil {
-						<-p.Done()
-						var s *pipeline.Ticket
-						if s, err = r.RequestSwap(neg); err == nil {
-							<-s.Done()
-							_, err = r.Resume()
-						}
-					}
-					swapped <- err
-				}()
-			})
-		})
-		return nopCloser{new(bool)}, nil
-	})
+	swapped := swapPartWay(t, "vmaf_v0.6.1neg")
 
 	dir := t.TempDir()
 	out, svg := filepath.Join(dir, "out.json"), filepath.Join(dir, "scores.svg")

@@ -19,34 +19,7 @@ import (
 // its own and lists the swap, and the summary prints one line per model,
 // each over its own frames.
 func TestFaultSwapSummaryPerModel(t *testing.T) {
-	neg, err := vmaf.BuiltinModel("vmaf_v0.6.1neg")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var once sync.Once
-	swapped := make(chan error, 1)
-	withControl(t, func(cfg attach.Config) (io.Closer, error) {
-		r := cfg.Runner
-		// After the first record: pause (the pushers wait at the next
-		// boundary), swap, resume, so the swap lands part-way.
-		r.Subscribe(func(rec *pipeline.Record) {
-			once.Do(func() {
-				go func() {
-					p, err := r.Pause()
-					if err == nil {
-						<-p.Done()
-						var s *pipeline.Ticket
-						if s, err = r.RequestSwap(neg); err == nil {
-							<-s.Done()
-							_, err = r.Resume()
-						}
-					}
-					swapped <- err
-				}()
-			})
-		})
-		return nopCloser{new(bool)}, nil
-	})
+	swapped := swapPartWay(t, "vmaf_v0.6.1neg")
 
 	ref, dist := goldenY4M(t, "flower_576x324_ref.y4m"), goldenY4M(t, "flower_576x324_x264_crf22.y4m")
 	out := filepath.Join(t.TempDir(), "out.json")
@@ -110,4 +83,41 @@ func TestFaultSwapSummaryPerModel(t *testing.T) {
 			t.Errorf("summary %q has no line %q", res.stdout, line)
 		}
 	}
+}
+
+// swapPartWay makes the next vmafScore run, as an agent would through the
+// control plane, pause after its first record, swap to the built-in model
+// named and resume, so the swap lands part-way. The channel gets the
+// outcome once the run is resumed.
+func swapPartWay(t *testing.T, model string) <-chan error {
+	t.Helper()
+	m, err := vmaf.BuiltinModel(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var once sync.Once
+	swapped := make(chan error, 1)
+	withControl(t, func(cfg attach.Config) (io.Closer, error) {
+		r := cfg.Runner
+		// Pausing first makes the pushers wait at the next boundary, so
+		// the swap cannot land after the last frame.
+		r.Subscribe(func(rec *pipeline.Record) {
+			once.Do(func() {
+				go func() {
+					p, err := r.Pause()
+					if err == nil {
+						<-p.Done()
+						var s *pipeline.Ticket
+						if s, err = r.RequestSwap(m); err == nil {
+							<-s.Done()
+							_, err = r.Resume()
+						}
+					}
+					swapped <- err
+				}()
+			})
+		})
+		return nopCloser{new(bool)}, nil
+	})
+	return swapped
 }

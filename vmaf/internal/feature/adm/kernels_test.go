@@ -2,6 +2,7 @@ package adm
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -96,8 +97,8 @@ func TestADMKernelDWT0(t *testing.T) {
 
 // admRandDecouple16 fills a level-0 decoupling row of w columns. The
 // distorted detail is a scaled, slightly perturbed copy of the reference
-// in part of the columns, so that the angle test passes there and the
-// enhancement is exercised.
+// in part of the columns (admCorrelate), so that the angle test passes
+// there and the enhancement is exercised.
 func admRandDecouple16(rng *rand.Rand, w int) *admDecouple16Row {
 	r := &admDecouple16Row{}
 	for b := range 3 {
@@ -107,17 +108,24 @@ func admRandDecouple16(rng *rand.Rand, w int) *admDecouple16Row {
 			f[b] = make([]int16, w)
 		}
 	}
-	for j := range w {
+	admCorrelate(rng, &r.o, &r.t, math.MaxInt16)
+	return r
+}
+
+// admCorrelate overwrites about half the columns of the distorted detail
+// t with a scaled, slightly perturbed copy of the reference o, clamped to
+// [-top-1, top].
+func admCorrelate[T int16 | int32](rng *rand.Rand, o, t *[3][]T, top float64) {
+	for j := range o[0] {
 		if rng.IntN(2) == 0 {
 			continue
 		}
 		s := rng.Float64() * 3
 		for b := range 3 {
-			v := float64(r.o[b][j])*s + float64(rng.IntN(5)-2)
-			r.t[b][j] = int16(max(min(v, 32767), -32768))
+			v := float64(o[b][j])*s + float64(rng.IntN(5)-2)
+			t[b][j] = T(max(min(v, top), -top-1))
 		}
 	}
-	return r
 }
 
 func TestADMKernelDecouple0(t *testing.T) {

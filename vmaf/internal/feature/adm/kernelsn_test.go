@@ -87,16 +87,7 @@ func admRandDecouple32(rng *rand.Rand, w, l int, scale uint) *admDecouple32Row {
 		}
 		r.rf[b] = int64(c.rf32[l][b])
 	}
-	for j := range w {
-		if rng.IntN(2) == 0 {
-			continue
-		}
-		s := rng.Float64() * 3
-		for b := range 3 {
-			v := float64(r.o[b][j])*s + float64(rng.IntN(5)-2)
-			r.t[b][j] = int32(max(min(v, math.MaxInt32), math.MinInt32))
-		}
-	}
+	admCorrelate(rng, &r.o, &r.t, math.MaxInt32)
 	return r
 }
 

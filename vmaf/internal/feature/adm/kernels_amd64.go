@@ -190,6 +190,14 @@ type admCMVecBand struct {
 	csNeg       [2]uint64 // 64 - cs
 }
 
+// admCMVecBands lays out p's three orientations for the kernels.
+func admCMVecBands(p *admCMParams) (vp [3]admCMVecBand) {
+	for b := range vp {
+		vp[b].set(p, b)
+	}
+	return vp
+}
+
 func (v *admCMVecBand) set(p *admCMParams, b int) {
 	for i := range v.rf {
 		v.rf[i] = int32(p.rf[b])
@@ -209,10 +217,7 @@ func admCM0Vec(r *admCM16Row, p *admCMParams, trunc bool) [3]int64 {
 	}
 	var acc [3]int64
 	if v > 0 {
-		var vp [3]admCMVecBand
-		for b := range vp {
-			vp[b].set(p, b)
-		}
+		vp := admCMVecBands(p)
 		acc[0], acc[1], acc[2] = admCM0AVX2(&r.src[0], &vp[0].rf[0], v)
 	}
 	if v < n {

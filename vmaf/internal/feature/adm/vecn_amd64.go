@@ -101,10 +101,7 @@ func admCMNVec(r *admCM32Row, p *admCMParams) [3]int64 {
 	}
 	var acc [3]int64
 	if v > 0 {
-		var vp [3]admCMVecBand
-		for b := range vp {
-			vp[b].set(p, b)
-		}
+		vp := admCMVecBands(p)
 		acc[0], acc[1], acc[2] = admCMNAVX2(&r.src[0], &vp[0].rf[0], v)
 	}
 	if v < n {

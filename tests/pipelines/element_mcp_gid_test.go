@@ -29,14 +29,7 @@ func TestElementMCPAllowGID(t *testing.T) {
 		t.Skip("gst-launch-1.0 is not installed")
 	}
 	const nobody, group = 65534, 4243
-	dir := t.TempDir()
-	openToPeers(t, dir)
-	sock := filepath.Join(dir, "vmaf.sock")
-	p := gsttest.Start(t, fmt.Sprintf("%s vmafsink name=v mcp-uds=%s mcp-allow-gid=%d", liveSources, sock, group))
-	waitSocket(t, p, sock)
-	if st := socketGroup(t, sock, group); st.Mode&0o777 != 0o660 || st.Gid != group {
-		t.Errorf("socket mode %o group %d, want 0660 and group %d", st.Mode&0o777, st.Gid, group)
-	}
+	p, sock := startGroupSocket(t, "mcp-allow-gid", group)
 
 	for _, tc := range []struct {
 		name   string
@@ -87,4 +80,21 @@ func TestElementMCPAllowGIDRoot(t *testing.T) {
 	if _, err := os.Lstat(sock); !os.IsNotExist(err) {
 		t.Errorf("socket %s exists after the failed start: %v", sock, err)
 	}
+}
+
+// startGroupSocket starts vmafsink on liveSources with its control socket
+// in a directory other users may enter, given to group by prop
+// (mcp-allow-gid or mcp-readonly-gid), waits for the socket and checks
+// that the group alone may use it (mode 0660).
+func startGroupSocket(t *testing.T, prop string, group uint32, env ...string) (*gsttest.Process, string) {
+	t.Helper()
+	dir := t.TempDir()
+	openToPeers(t, dir)
+	sock := filepath.Join(dir, "vmaf.sock")
+	p := gsttest.Start(t, fmt.Sprintf("%s vmafsink name=v mcp-uds=%s %s=%d", liveSources, sock, prop, group), env...)
+	waitSocket(t, p, sock)
+	if st := socketGroup(t, sock, group); st.Mode&0o777 != 0o660 || st.Gid != group {
+		t.Errorf("socket mode %o group %d, want 0660 and group %d", st.Mode&0o777, st.Gid, group)
+	}
+	return p, sock
 }

@@ -23,14 +23,7 @@ func TestElementMCPReadOnlyGID(t *testing.T) {
 		t.Skip("gst-launch-1.0 is not installed")
 	}
 	const nobody, group = 65534, 4245
-	dir := t.TempDir()
-	openToPeers(t, dir)
-	sock := filepath.Join(dir, "vmaf.sock")
-	p := gsttest.Start(t, fmt.Sprintf("%s vmafsink name=v mcp-uds=%s mcp-readonly-gid=%d", liveSources, sock, group), "GST_DEBUG=vmafsink:4")
-	waitSocket(t, p, sock)
-	if st := socketGroup(t, sock, group); st.Mode&0o777 != 0o660 || st.Gid != group {
-		t.Errorf("socket mode %o group %d, want 0660 and group %d", st.Mode&0o777, st.Gid, group)
-	}
+	p, sock := startGroupSocket(t, "mcp-readonly-gid", group, "GST_DEBUG=vmafsink:4")
 
 	stdin, stdout, cmd := socatAs(t, socat, sock, &syscall.Credential{Uid: nobody, Gid: group})
 	for _, line := range []string{

@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -96,14 +95,7 @@ func TestMCPElementSwapAndPause(t *testing.T) {
 	boundary := int(st.Swaps[0].FirstFrame)
 	cs.Close()
 
-	select {
-	case err := <-p.Done():
-		if err != nil {
-			t.Fatalf("gst-launch failed: %v\n%s", err, p.Output())
-		}
-	case <-time.After(2 * time.Minute):
-		t.Fatalf("pipeline did not finish:\n%s", p.Output())
-	}
+	waitPipeline(t, p)
 	if _, err := os.Lstat(sock); !os.IsNotExist(err) {
 		t.Errorf("socket left after the pipeline ended: %v", err)
 	}
@@ -113,14 +105,7 @@ func TestMCPElementSwapAndPause(t *testing.T) {
 		if m.Fields["type"] != "frame" {
 			continue
 		}
-		i, _ := strconv.Atoi(m.Fields["index"])
-		model, name := "vmaf_v0.6.1", "vmaf"
-		if i >= boundary {
-			model, name = "vmaf_v0.6.1neg", "vmaf_neg"
-		}
-		if m.Fields["model"] != model || m.Fields["model-name"] != name {
-			t.Errorf("frame %d names %s (%s), want %s (%s)", i, m.Fields["model"], m.Fields["model-name"], model, name)
-		}
+		i, name := swappedFrame(t, m, boundary, scorer{"vmaf_v0.6.1", "vmaf"}, scorer{"vmaf_v0.6.1neg", "vmaf_neg"})
 		if d := math.Abs(m.Float(t, "score") - golden[i][name]); d > mcpTolerance {
 			t.Errorf("frame %d: %s %v, libvmaf %.6f", i, name, m.Fields["score"], golden[i][name])
 		}

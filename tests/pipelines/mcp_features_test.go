@@ -3,7 +3,6 @@ package pipelines
 import (
 	"math"
 	"slices"
-	"strconv"
 	"testing"
 	"time"
 
@@ -57,27 +56,13 @@ func TestMCPElementFloatSwap(t *testing.T) {
 	}
 	cs.Close()
 
-	select {
-	case err := <-p.Done():
-		if err != nil {
-			t.Fatalf("gst-launch failed: %v\n%s", err, p.Output())
-		}
-	case <-time.After(2 * time.Minute):
-		t.Fatalf("pipeline did not finish:\n%s", p.Output())
-	}
+	waitPipeline(t, p)
 	frames, worst := 0, 0.0
 	for _, m := range gsttest.ParseMessages(p.Output()) {
 		if m.Fields["type"] != "frame" {
 			continue
 		}
-		i, _ := strconv.Atoi(m.Fields["index"])
-		model, name := "vmaf_v0.6.1", "vmaf"
-		if i >= boundary {
-			model, name = "vmaf_float_v0.6.1", "vmaf_float"
-		}
-		if m.Fields["model"] != model || m.Fields["model-name"] != name {
-			t.Errorf("frame %d names %s (%s), want %s (%s)", i, m.Fields["model"], m.Fields["model-name"], model, name)
-		}
+		i, name := swappedFrame(t, m, boundary, scorer{"vmaf_v0.6.1", "vmaf"}, scorer{"vmaf_float_v0.6.1", "vmaf_float"})
 		d := math.Abs(m.Float(t, "score") - golden[i][name])
 		if i == boundary {
 			// The engine starts float_motion, a sequential extractor, only

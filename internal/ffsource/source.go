@@ -50,7 +50,10 @@ type Info struct {
 	Codec       string  // decoder name
 	PixelFormat string  // the decoder's pixel format
 	FrameRate   float64 // frames per second; 0 when unknown
-	Frames      int     // frame count the container announces, or estimated from its duration; 0 when unknown
+	// FrameRateQ is FrameRate as the container gives it, a fraction
+	// (zero when unknown), for encoders that need an exact time base.
+	FrameRateQ astiav.Rational
+	Frames     int // frame count the container announces, or estimated from its duration; 0 when unknown
 }
 
 // Frame is one decoded picture.
@@ -233,6 +236,7 @@ func (s *Source) openDecoder(opts Options) error {
 	}
 	if r := s.stream.AvgFrameRate(); r.Num() > 0 && r.Den() > 0 {
 		s.info.FrameRate = r.Float64()
+		s.info.FrameRateQ = r
 	}
 	s.info.Frames = int(s.stream.NbFrames())
 	if d := s.stream.Duration(); s.info.Frames <= 0 && d > 0 && s.info.FrameRate > 0 {

@@ -8,7 +8,9 @@ import (
 	"testing"
 )
 
-func vectors(name string) string { return filepath.Join("..", "..", "tune", "testdata", "bdrate", name+".csv") }
+func vectors(name string) string {
+	return filepath.Join("..", "..", "tune", "testdata", "bdrate", name+".csv")
+}
 
 // TestBDRateCommand runs bd-rate on Netflix's public vectors (see
 // tune/bdrate_test.go) and on the curves it must refuse.

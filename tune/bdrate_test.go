@@ -110,3 +110,47 @@ func TestBDRateRefusals(t *testing.T) {
 		t.Error("at_perc 101 accepted")
 	}
 }
+
+// TestBDRateOptionsAgainstReference covers the options Netflix's own
+// vectors leave out (the convex hull of curves with points off it, and
+// metric bounds); the expected values were computed by running Netflix's
+// calculate_bd_rate (python/vmaf/tools/bd_rate.py, SciPy 1.10.1) on these
+// same curves.
+func TestBDRateOptionsAgainstReference(t *testing.T) {
+	a, b := loadCurve(t, "a"), loadCurve(t, "b_different")
+	// Points under the curve, a repeat, one past the top that scores
+	// less, then one that extends the hull below.
+	an := append(append([]RDPoint(nil), a...), RDPoint{100, 50}, RDPoint{500, 80}, a[0], RDPoint{9000, 99}, RDPoint{30, 15})
+	bn := append(append([]RDPoint(nil), b...), RDPoint{300, 70}, RDPoint{60, 30}, RDPoint{8000, 99.5})
+	anBase := an[:len(an)-1]
+	bnBase := bn[:len(bn)-1]
+	tests := []struct {
+		name string
+		a, b []RDPoint
+		opt  BDOptions
+		want float64
+	}{
+		{"bounds", a, b, BDOptions{MinMetric: 50, MaxMetric: 90}, 0.06033107734051568},
+		{"bounds at 30%", a, b, BDOptions{MinMetric: 50, MaxMetric: 90, AtPerc: ptr(30.0)}, 0.0345228160580584},
+		{"hull of a convex curve", a, b, BDOptions{ConvexHull: true}, 0.0828609163164793},
+		{"hull at 75%", a, b, BDOptions{ConvexHull: true, AtPerc: ptr(75.0)}, 0.046467905316291525},
+		{"hull drops points", anBase, bnBase, BDOptions{ConvexHull: true}, 0.0828609163164793},
+		{"hull at 40%", anBase, bnBase, BDOptions{ConvexHull: true, AtPerc: ptr(40.0)}, 0.05102476090562025},
+		{"hull with bounds", anBase, bnBase, BDOptions{ConvexHull: true, MinMetric: 30, MaxMetric: 85}, 0.07932346449784},
+		{"hull extended", an, bn, BDOptions{ConvexHull: true}, 0.47051270146928803},
+		{"hull extended at 90%", an, bn, BDOptions{ConvexHull: true, AtPerc: ptr(90.0)}, 4.370409678284786},
+	}
+	for _, tc := range tests {
+		got, err := BDRate(tc.a, tc.b, tc.opt)
+		if err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+			continue
+		}
+		if math.Abs(got-tc.want) > 1e-9 {
+			t.Errorf("%s: %.17g, want %.17g", tc.name, got, tc.want)
+		}
+	}
+	if _, err := BDRate(anBase, bnBase, BDOptions{}); !errors.Is(err, ErrNonMonotonic) {
+		t.Errorf("without the hull: %v, want ErrNonMonotonic", err)
+	}
+}

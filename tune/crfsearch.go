@@ -232,7 +232,7 @@ func runProbeWith(ctx context.Context, ref *Reference, c ProbeConfig, crf float6
 func (o CRFSearchOptions) searchConfig() SearchConfig {
 	t := traitsOf(o.Encoder.Name)
 	cfg := SearchConfig{Target: o.Target, Tolerance: o.Tolerance, Min: t.min, Max: t.max, Step: t.step,
-		Start: t.start, Slope: t.slope, MaxProbes: o.MaxEncodes}
+		Start: t.start, Growth: t.growth, MaxProbes: o.MaxEncodes}
 	if o.MinCRF != 0 {
 		cfg.Min = o.MinCRF
 	}

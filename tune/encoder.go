@@ -27,7 +27,7 @@ type encoderTraits struct {
 	min, max float64 // the CRF range searched by default
 	start    float64 // the first probe
 	step     float64 // the CRF grid by default
-	slope    float64 // a typical VMAF change per CRF unit near VMAF 90
+	growth   float64 // a typical rise of ln(101 − VMAF) per CRF unit (see deficit)
 	// presetKey is the AVOption --preset sets.
 	presetKey string
 	// zeroBitrate: the encoder's CRF mode needs -b:v 0 (its rate control
@@ -36,12 +36,12 @@ type encoderTraits struct {
 }
 
 var traits = map[string]encoderTraits{
-	"libx264":    {min: 10, max: 51, start: 23, step: 0.25, slope: -1.3, presetKey: "preset"},
-	"libx265":    {min: 10, max: 51, start: 28, step: 0.25, slope: -1.3, presetKey: "preset"},
-	"libsvtav1":  {min: 10, max: 63, start: 35, step: 1, slope: -0.6, presetKey: "preset", zeroBitrate: true},
-	"libaom-av1": {min: 10, max: 63, start: 32, step: 1, slope: -0.6, presetKey: "cpu-used", zeroBitrate: true},
-	"libvpx-vp9": {min: 10, max: 63, start: 32, step: 1, slope: -0.6, presetKey: "cpu-used", zeroBitrate: true},
-	"librav1e":   {min: 10, max: 255, start: 100, step: 1, slope: -0.15, presetKey: "speed"},
+	"libx264":    {min: 10, max: 51, start: 23, step: 0.25, growth: 0.15, presetKey: "preset"},
+	"libx265":    {min: 10, max: 51, start: 28, step: 0.25, growth: 0.15, presetKey: "preset"},
+	"libsvtav1":  {min: 10, max: 63, start: 35, step: 1, growth: 0.05, presetKey: "preset", zeroBitrate: true},
+	"libaom-av1": {min: 10, max: 63, start: 32, step: 1, growth: 0.05, presetKey: "cpu-used", zeroBitrate: true},
+	"libvpx-vp9": {min: 10, max: 63, start: 32, step: 1, growth: 0.05, presetKey: "cpu-used", zeroBitrate: true},
+	"librav1e":   {min: 10, max: 255, start: 100, step: 1, growth: 0.012, presetKey: "speed"},
 }
 
 // traitsOf gives an encoder's traits; an encoder not listed gets
@@ -50,7 +50,7 @@ func traitsOf(name string) encoderTraits {
 	if t, ok := traits[name]; ok {
 		return t
 	}
-	return encoderTraits{min: 0, max: 51, start: 23, step: 1, slope: -1, presetKey: "preset"}
+	return encoderTraits{min: 0, max: 51, start: 23, step: 1, growth: 0.1, presetKey: "preset"}
 }
 
 // crfKey is the AVOption a probe's quality is set with.

@@ -17,9 +17,9 @@ type SearchConfig struct {
 	Min, Max  float64 // the CRF range searched
 	Step      float64 // the CRF grid: probes are multiples of Step
 	Start     float64 // the first probe
-	// Slope is the score change per CRF unit assumed until two probes
-	// measure it (negative).
-	Slope     float64
+	// Growth is how fast the log of the score's distance below 101
+	// rises per CRF unit, assumed until two probes measure it.
+	Growth    float64
 	MaxProbes int // 0: no limit besides the grid
 }
 
@@ -48,7 +48,7 @@ var ErrTargetUnreachable = errors.New("target not reached")
 
 // Search probes CRFs until it finds the largest one whose score meets
 // cfg.Target within the grid: first a guess, then a step from the
-// assumed slope until the target is bracketed, then guesses interpolated
+// assumed growth of the score's deficit until the target is bracketed, then guesses interpolated
 // on the measured curve (linear with two points in play, monotone cubic
 // with more), each inside the bracket. It stops when a passing probe lies
 // within the tolerance, when the bracket closes to one grid step, or at
@@ -181,20 +181,20 @@ func (s *searcher) guess() (float64, bool) {
 	case loOK && hiOK:
 		want = s.interpolate(lo, hi)
 	default:
-		// One side only: step along the measured slope (or the assumed
-		// one), overshooting a little so the next probe brackets.
+		// One side only: step along the measured growth of the deficit
+		// (or the assumed one) to the middle of the accepted window.
 		from := lo
 		if !loOK {
 			from = hi
 		}
-		slope := s.slope()
-		delta := (s.cfg.Target - from.Score) / slope
+		want = from.CRF + (s.aim()-deficit(from.Score))/s.growth()
+		// A little past the estimate, so that the next probe more
+		// likely brackets the target than falls short of it again.
 		if loOK {
-			delta += 0.5 // aim a little past the target to bracket it
+			want += math.Max(s.cfg.Step, 0.5)
 		} else {
-			delta -= 0.5
+			want -= math.Max(s.cfg.Step, 0.5)
 		}
-		want = from.CRF + delta
 	}
 	lower, upper := s.cfg.Min, s.cfg.Max
 	if loOK {
@@ -226,13 +226,13 @@ func (s *searcher) guess() (float64, bool) {
 	return next, true
 }
 
-// slope is the score change per CRF unit between the two most recent
-// distinct probes, or the configured prior; a measurement that rises
-// with CRF (noise) falls back to the prior.
-func (s *searcher) slope() float64 {
-	prior := s.cfg.Slope
-	if prior >= 0 {
-		prior = -1
+// growth is how fast the log deficit rises per CRF unit between the two
+// most recent distinct probes, or the configured prior; a measurement
+// that falls with CRF (noise) falls back to the prior.
+func (s *searcher) growth() float64 {
+	prior := s.cfg.Growth
+	if prior <= 0 {
+		prior = 0.1
 	}
 	n := len(s.probes)
 	if n < 2 {
@@ -242,33 +242,45 @@ func (s *searcher) slope() float64 {
 	if a.CRF == b.CRF {
 		return prior
 	}
-	m := (b.Score - a.Score) / (b.CRF - a.CRF)
-	if m >= 0 {
+	m := (deficit(b.Score) - deficit(a.Score)) / (b.CRF - a.CRF)
+	if !(m > 0) {
 		return prior
 	}
 	return m
 }
 
-// interpolate estimates the CRF scoring the target from the bracket and
-// the probes around it: a monotone cubic through the probes when three
-// or more of them fall with CRF, a line through the bracket otherwise.
+// deficit is the search's measure of a score: the log of its distance
+// below 101. Over CRF the distance to a perfect score grows about
+// geometrically (it doubles every few CRF steps), so in this measure the
+// curve is nearly straight and interpolation lands close; it falls as
+// the score rises.
+func deficit(score float64) float64 { return math.Log(101 - math.Min(score, 100.9)) }
+
+// aim is the deficit a probe is aimed at: the middle of the accepted
+// window [Target, Target+Tolerance].
+func (s *searcher) aim() float64 { return deficit(s.cfg.Target + s.cfg.Tolerance/2) }
+
+// interpolate estimates the CRF whose deficit is the aim from the
+// bracket and the probes around it: a monotone cubic through the probes
+// when three or more of them rise in deficit with CRF, a line through the
+// bracket otherwise.
 func (s *searcher) interpolate(lo, hi Sample) float64 {
+	aim := s.aim()
 	pts := s.monotoneRun(lo, hi)
 	if len(pts) >= 3 {
-		// CRF as a function of score; scores fall as CRF rises, so sort
-		// by score and interpolate there.
-		sort.Slice(pts, func(i, j int) bool { return pts[i].Score < pts[j].Score })
+		sort.Slice(pts, func(i, j int) bool { return pts[i].CRF < pts[j].CRF })
 		x := make([]float64, len(pts))
 		y := make([]float64, len(pts))
 		for i, p := range pts {
-			x[i], y[i] = p.Score, p.CRF
+			x[i], y[i] = deficit(p.Score), p.CRF
 		}
-		return newPCHIP(x, y).at(s.cfg.Target)
+		return newPCHIP(x, y).at(aim)
 	}
-	if lo.Score == hi.Score {
+	dl, dh := deficit(lo.Score), deficit(hi.Score)
+	if dl == dh {
 		return (lo.CRF + hi.CRF) / 2
 	}
-	return lo.CRF + (s.cfg.Target-lo.Score)*(hi.CRF-lo.CRF)/(hi.Score-lo.Score)
+	return lo.CRF + (aim-dl)*(hi.CRF-lo.CRF)/(dh-dl)
 }
 
 // monotoneRun is the bracket with the probes beside it that keep the

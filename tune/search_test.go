@@ -32,7 +32,7 @@ func runSearch(t *testing.T, cfg SearchConfig, f func(float64) float64) (SearchR
 }
 
 func baseConfig(target float64) SearchConfig {
-	return SearchConfig{Target: target, Tolerance: 0.5, Min: 10, Max: 51, Step: 0.25, Start: 23, Slope: -1.2}
+	return SearchConfig{Target: target, Tolerance: 0.5, Min: 10, Max: 51, Step: 0.25, Start: 23, Growth: 0.15}
 }
 
 // TestSearchConvergence checks every answer on smooth curves: it meets
@@ -126,7 +126,9 @@ func TestSearchOutOfRange(t *testing.T) {
 	if r.CRF != 51 || !r.Bounded {
 		t.Errorf("target 5: CRF %g bounded %v, want 51 bounded", r.CRF, r.Bounded)
 	}
-	if len(r.Probes) > 4 {
+	// Far below the curve the deficit flattens out, and the steps to
+	// the top of the range grow slowly.
+	if len(r.Probes) > 6 {
 		t.Errorf("target 5: %d probes", len(r.Probes))
 	}
 }

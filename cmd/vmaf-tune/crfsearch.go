@@ -28,7 +28,7 @@ and its frames scored as they leave the encoder. No file is written except
   --enc KEY=VALUE       a further encoder option, as ffmpeg's -KEY VALUE (repeatable)
   --target VMAF         the score to reach (default 95)
   --aggregate A         mean (default), harmonic_mean, or pN: the N-th percentile of frames
-  --tolerance T         stop at a passing probe within T above the target (default 0.25)
+  --tolerance T         stop at a passing probe within T above the target (default 0.5)
   --min-crf, --max-crf  the CRF range (default: the encoder's, e.g. 10 to 51 for libx264)
   --crf-step S          the CRF grid (default 0.25 for libx264/libx265, 1 for the others)
   --max-encodes N       stop after N probes (default 10)
@@ -62,7 +62,7 @@ type crfSearchArgs struct {
 }
 
 func parseCRFSearch(args []string) (*crfSearchArgs, error) {
-	a := &crfSearchArgs{o: tune.CRFSearchOptions{Target: 95, Tolerance: 0.25, MaxEncodes: 10, SampleSeconds: 2}}
+	a := &crfSearchArgs{o: tune.CRFSearchOptions{Target: 95, Tolerance: 0.5, MaxEncodes: 10, SampleSeconds: 2}}
 	err := parseOptions(args, []option{
 		stringOpt(&a.o.Source, "-i", "--input"),
 		stringOpt(&a.o.Encoder.Name, "--encoder", "-e"),

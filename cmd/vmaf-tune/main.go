@@ -23,6 +23,11 @@ func main() {
 	// Encoders' own errors (a bad option) still show; their statistics
 	// do not.
 	astiav.SetLogLevel(astiav.LogLevelError)
+	// SVT-AV1 writes its banner to stderr unless told its level (1:
+	// errors only).
+	if os.Getenv("SVT_LOG") == "" {
+		os.Setenv("SVT_LOG", "1")
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()

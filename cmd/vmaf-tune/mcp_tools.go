@@ -39,7 +39,7 @@ type crfSearchToolArgs struct {
 	EncoderOptions []string `json:"encoder_options,omitempty" jsonschema:"further encoder options as KEY=VALUE, ffmpeg's -KEY VALUE (e.g. tune=film, x264-params=aq-mode=3)"`
 	Target         float64  `json:"target" jsonschema:"the VMAF score to reach"`
 	Aggregate      string   `json:"aggregate,omitempty" jsonschema:"how frames are pooled: mean (default), harmonic_mean, or pN (the N-th percentile, e.g. p5)"`
-	Tolerance      *float64 `json:"tolerance,omitempty" jsonschema:"stop at a passing probe within this much above the target (default 0.25)"`
+	Tolerance      *float64 `json:"tolerance,omitempty" jsonschema:"stop at a passing probe within this much above the target (default 0.5)"`
 	MinCRF         float64  `json:"min_crf,omitempty" jsonschema:"lowest CRF searched (default: the encoder's)"`
 	MaxCRF         float64  `json:"max_crf,omitempty" jsonschema:"highest CRF searched (default: the encoder's)"`
 	CRFStep        float64  `json:"crf_step,omitempty" jsonschema:"the CRF grid (default 0.25 for libx264/libx265, 1 for the others)"`
@@ -165,7 +165,7 @@ func (s *tuneServer) searchOptions(a crfSearchToolArgs) (tune.CRFSearchOptions, 
 		return tune.CRFSearchOptions{}, fmt.Errorf("source: %w", err)
 	}
 	o := tune.CRFSearchOptions{Source: src, Encoder: tune.Encoder{Name: a.Encoder, Preset: a.Preset},
-		Target: a.Target, Tolerance: 0.25, MinCRF: a.MinCRF, MaxCRF: a.MaxCRF, Step: a.CRFStep, MaxEncodes: 10,
+		Target: a.Target, Tolerance: 0.5, MinCRF: a.MinCRF, MaxCRF: a.MaxCRF, Step: a.CRFStep, MaxEncodes: 10,
 		Samples: a.Samples, SampleSeconds: 2, FullCheck: a.FullCheck, Threads: s.threads, Cache: s.cache,
 		SourceOptions: ffsource.Options{Demuxers: sourceDemuxers, Protocols: "file"}}
 	if a.Tolerance != nil {

@@ -41,6 +41,12 @@ type CRFSearchOptions struct {
 	Cache   *Cache // nil: no cache
 	// SourceOptions restrict how the source is opened.
 	SourceOptions ffsource.Options
+	// Scale, when set, encodes the source scaled (a ladder's rung) and
+	// scores it scaled back.
+	Scale *Scaling
+	// Segments, when set, are the frames searched (a shot), instead of
+	// the whole source or Samples.
+	Segments []Segment
 	// OnProbe, if set, is told of every probe's progress.
 	OnProbe func(ProbeEvent)
 }
@@ -61,6 +67,7 @@ type ProbeReport struct {
 	CRF         float64 `json:"crf"`
 	VMAF        float64 `json:"vmaf"`
 	BitrateKbps float64 `json:"bitrate_kbps"`
+	Bytes       int64   `json:"bytes"`
 	Cached      bool    `json:"cached"`
 	Seconds     float64 `json:"encode_seconds"`
 }
@@ -100,38 +107,37 @@ func CRFSearch(ctx context.Context, o CRFSearchOptions) (*CRFResult, error) {
 	if err := o.Encoder.Check(); err != nil {
 		return nil, err
 	}
-	if o.Model == "" {
-		o.Model = DefaultModel
-	}
-	model, err := vmaf.ParseModelSpec(o.Model)
+	s, err := OpenSession(SessionOptions{Source: o.Source, Model: o.Model, Threads: o.Threads, Cache: o.Cache,
+		SourceOptions: o.SourceOptions, OnProbe: o.OnProbe})
 	if err != nil {
 		return nil, err
 	}
-	cfg := o.searchConfig()
+	defer s.Close()
+	return s.CRFSearch(ctx, o)
+}
+
+// CRFSearch runs a search in the session; o's source, model, threads,
+// cache and callbacks are the session's.
+func (s *Session) CRFSearch(ctx context.Context, o CRFSearchOptions) (*CRFResult, error) {
+	if err := o.Encoder.Check(); err != nil {
+		return nil, err
+	}
 	globalHeader := false
 	if o.Output != "" {
+		var err error
 		if globalHeader, err = NeedsGlobalHeader(o.Output); err != nil {
 			return nil, err
 		}
 	}
-	var srcHash string
-	if o.Cache != nil {
-		if srcHash, err = HashFile(o.Source); err != nil {
-			return nil, fmt.Errorf("source: %w", err)
-		}
+	ref := s.ref
+	segs := o.Segments
+	if segs == nil {
+		segs = sampleSegments(ref.Frames(), ref.Rate.Float64(), o.Samples, o.SampleSeconds)
 	}
-	ref, err := LoadReference(o.Source, o.SourceOptions)
-	if err != nil {
-		return nil, err
-	}
-	defer ref.Close()
-	segs := sampleSegments(ref.Frames(), ref.Rate.Float64(), o.Samples, o.SampleSeconds)
 	whole := len(segs) == 1 && segs[0] == Segment{0, ref.Frames()}
-	pixFmt := ref.Format.PixelFormat().Name()
-
 	res := &CRFResult{
 		Encoder: o.Encoder.Name, Target: o.Target, Tolerance: o.Tolerance, Aggregate: o.Aggregate.String(),
-		Model: o.Model, Frames: ref.Frames(), SampledFrames: framesIn(segs),
+		Model: s.modelSpec, Frames: ref.Frames(), SampledFrames: framesIn(segs),
 	}
 	kept := map[float64]*Probe{}
 	defer func() {
@@ -139,55 +145,35 @@ func CRFSearch(ctx context.Context, o CRFSearchOptions) (*CRFResult, error) {
 			p.Free()
 		}
 	}()
-	pcfg := ProbeConfig{Encoder: o.Encoder, Model: model, Threads: o.Threads, GlobalHeader: globalHeader,
-		KeepPackets: o.Output != "" && whole}
-	runProbe := func(ctx context.Context, crf float64, segs []Segment, n int) (*Probe, error) {
-		c := pcfg
-		if o.OnProbe != nil {
-			c.OnFrame = func(done, total int, r *vmaf.Result) {
-				o.OnProbe(ProbeEvent{Probe: n, CRF: crf, Frame: done, Frames: total, Result: r})
-			}
-		}
-		return ref.Probe(ctx, c, crf, segs)
-	}
+	spec := ProbeSpec{Encoder: o.Encoder, Scale: o.Scale, Segments: segs, Aggregate: o.Aggregate,
+		GlobalHeader: globalHeader, Keep: o.Output != "" && whole}
 	measure := func(ctx context.Context, crf float64) (float64, error) {
-		n := len(res.Probes) + 1
-		key := probeKey{Source: srcHash, Encoder: o.Encoder.Name, Args: o.Encoder.FFmpegArgs(crf, pixFmt),
-			Model: ModelIdentity(o.Model), Aggregate: o.Aggregate.String(), Segments: segs, Version: cacheVersion()}
-		if c, ok := o.Cache.get(key); ok {
-			rep := ProbeReport{CRF: crf, VMAF: c.Score, BitrateKbps: float64(c.Bytes) * 8 / c.Seconds / 1000, Cached: true}
-			res.Probes = append(res.Probes, rep)
-			res.CacheHits++
-			if o.OnProbe != nil {
-				o.OnProbe(ProbeEvent{Probe: n, CRF: crf, Frame: c.Frames, Frames: c.Frames, Done: true, Cached: true, Score: c.Score, Bitrate: rep.BitrateKbps})
-			}
-			return c.Score, nil
-		}
-		p, err := runProbe(ctx, crf, segs, n)
+		sp := spec
+		sp.CRF = crf
+		rep, p, err := s.Measure(ctx, sp)
 		if err != nil {
-			return 0, fmt.Errorf("probe at CRF %s: %w", formatCRF(crf), err)
+			return 0, err
 		}
-		score := o.Aggregate.Of(p.Scores)
-		res.Probes = append(res.Probes, ProbeReport{CRF: crf, VMAF: score, BitrateKbps: p.BitrateKbps(), Seconds: p.EncodeTime.Seconds()})
-		// A cache that cannot be written only costs a later encode.
-		_ = o.Cache.put(key, CachedProbe{Score: score, Bytes: p.Bytes, Seconds: p.Seconds, Frames: len(p.Scores)})
-		if o.OnProbe != nil {
-			o.OnProbe(ProbeEvent{Probe: n, CRF: crf, Frame: len(p.Scores), Frames: len(p.Scores), Done: true, Score: score, Bitrate: p.BitrateKbps()})
+		res.Probes = append(res.Probes, rep)
+		if rep.Cached {
+			res.CacheHits++
 		}
-		if pcfg.KeepPackets && score >= o.Target {
-			kept[crf] = p
-		} else {
-			p.Free()
+		if p != nil {
+			if rep.VMAF >= o.Target {
+				kept[crf] = p
+			} else {
+				p.Free()
+			}
 		}
-		return score, nil
+		return rep.VMAF, nil
 	}
-	sr, err := Search(ctx, cfg, measure)
+	sr, err := Search(ctx, o.searchConfig(), measure)
 	res.Encodes = len(res.Probes)
 	if err != nil {
 		return res, err
 	}
 	res.CRF, res.VMAF, res.Bounded = sr.CRF, sr.Best.Score, sr.Bounded
-	res.FFmpegArgs = o.Encoder.FFmpegArgs(sr.CRF, pixFmt)
+	res.FFmpegArgs = s.FFmpegArgs(spec.Encoder, sr.CRF, spec.Scale)
 	for _, p := range res.Probes {
 		if p.CRF == sr.CRF {
 			res.BitrateKbps = p.BitrateKbps
@@ -199,16 +185,19 @@ func CRFSearch(ctx context.Context, o CRFSearchOptions) (*CRFResult, error) {
 	if (o.Output != "" && winner == nil) || (o.FullCheck && !whole) {
 		// The answer's encode is not in memory (sampled, or from the
 		// cache): encode the whole source once more.
-		c := pcfg
-		c.KeepPackets = o.Output != ""
-		p, err := runProbeWith(ctx, ref, c, sr.CRF, o.OnProbe, len(res.Probes)+1)
+		sp := spec
+		sp.CRF, sp.Segments, sp.Keep = sr.CRF, []Segment{{0, ref.Frames()}}, o.Output != ""
+		sp.NoCache = true
+		rep, p, err := s.Measure(ctx, sp)
 		if err != nil {
 			return res, fmt.Errorf("encoding the answer: %w", err)
 		}
-		kept[-1] = p
-		winner = p
+		if p != nil {
+			kept[-1] = p
+			winner = p
+		}
 		if !whole {
-			res.FullCheck = &FullCheck{VMAF: o.Aggregate.Of(p.Scores), BitrateKbps: p.BitrateKbps()}
+			res.FullCheck = &FullCheck{VMAF: rep.VMAF, BitrateKbps: rep.BitrateKbps}
 		}
 	}
 	if o.Output != "" {
@@ -218,15 +207,6 @@ func CRFSearch(ctx context.Context, o CRFSearchOptions) (*CRFResult, error) {
 		res.Output = o.Output
 	}
 	return res, nil
-}
-
-func runProbeWith(ctx context.Context, ref *Reference, c ProbeConfig, crf float64, on func(ProbeEvent), n int) (*Probe, error) {
-	if on != nil {
-		c.OnFrame = func(done, total int, r *vmaf.Result) {
-			on(ProbeEvent{Probe: n, CRF: crf, Frame: done, Frames: total, Result: r})
-		}
-	}
-	return ref.Probe(ctx, c, crf, []Segment{{0, ref.Frames()}})
 }
 
 func (o CRFSearchOptions) searchConfig() SearchConfig {

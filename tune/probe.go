@@ -27,6 +27,9 @@ type ProbeConfig struct {
 	GlobalHeader bool
 	// KeepPackets holds the encoded packets in memory, for WriteOutput.
 	KeepPackets bool
+	// Scale, when set, encodes at another size and scores the decoded
+	// frames scaled back to the source's.
+	Scale *Scaling
 	// OnFrame, if set, is told of each frame scored: its index in the
 	// probe, the probe's frame count, and its score with all the
 	// engine's metrics. r is valid during the call only.
@@ -93,6 +96,8 @@ type segmentRun struct {
 	scorer   *vmaf.Context
 	pkt      *astiav.Packet
 	in       *astiav.Frame
+	encFmt   ffsource.Format // what the encoder takes: the source's format, or scaled
+	down, up *scaler
 	decoded  int
 	scored   int
 	failure  error
@@ -108,7 +113,7 @@ func (r *Reference) encodeSegment(ctx context.Context, cfg ProbeConfig, p *Probe
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if err := sr.in.Ref(r.frames[i]); err != nil {
+		if err := sr.input(r.frames[i]); err != nil {
 			return fmt.Errorf("frame %d: %w", i, err)
 		}
 		sr.in.SetPts(int64(i - seg.Start))
@@ -156,8 +161,19 @@ func (sr *segmentRun) open() error {
 	if sr.enc == nil {
 		return fmt.Errorf("%s: cannot allocate the encoder", e.Name)
 	}
-	sr.enc.SetWidth(sr.r.Format.Width)
-	sr.enc.SetHeight(sr.r.Format.Height)
+	sr.encFmt = sr.r.Format
+	if sc := sr.cfg.Scale; sc != nil {
+		sr.encFmt.Width, sr.encFmt.Height = sc.Width, sc.Height
+		var err error
+		if sr.down, err = newScaler(sr.r.Format, sr.encFmt, sc.Down); err != nil {
+			return err
+		}
+		if sr.up, err = newScaler(sr.encFmt, sr.r.Format, sc.Up); err != nil {
+			return err
+		}
+	}
+	sr.enc.SetWidth(sr.encFmt.Width)
+	sr.enc.SetHeight(sr.encFmt.Height)
 	sr.enc.SetPixelFormat(pf)
 	sr.enc.SetTimeBase(astiav.NewRational(sr.r.Rate.Den(), sr.r.Rate.Num()))
 	sr.enc.SetFramerate(sr.r.Rate)
@@ -288,6 +304,18 @@ func (sr *segmentRun) submit(f *astiav.Frame) error {
 		f.Free()
 		return fmt.Errorf("%s returned more frames than it was given", sr.cfg.Encoder.Name)
 	}
+	if _, err := ffsource.ViewFrame(f, sr.encFmt); err != nil {
+		f.Free()
+		return fmt.Errorf("decoded frame %d: %w", i, err)
+	}
+	if sr.up != nil {
+		up, err := sr.up.scale(f)
+		f.Free()
+		if err != nil {
+			return fmt.Errorf("decoded frame %d: %w", i, err)
+		}
+		f = up
+	}
 	pic, err := ffsource.ViewFrame(f, sr.r.Format)
 	if err != nil {
 		f.Free()
@@ -297,7 +325,24 @@ func (sr *segmentRun) submit(f *astiav.Frame) error {
 	return sr.scorer.Submit(sr.r.pics[i], pic, f.Free)
 }
 
+// input makes sr.in the encoder's next frame: a reference to the
+// source's frame, or a scaled copy of it.
+func (sr *segmentRun) input(src *astiav.Frame) error {
+	if sr.down == nil {
+		return sr.in.Ref(src)
+	}
+	f, err := sr.down.scale(src)
+	if err != nil {
+		return err
+	}
+	sr.in.MoveRef(f)
+	f.Free()
+	return nil
+}
+
 func (sr *segmentRun) close() {
+	sr.down.close()
+	sr.up.close()
 	if sr.scorer != nil {
 		sr.scorer.Close()
 	}

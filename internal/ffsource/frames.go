@@ -50,3 +50,13 @@ func ViewFrame(fr *astiav.Frame, f Format) (*vmaf.Picture, error) {
 	c.view(p, fr)
 	return p, nil
 }
+
+// ScaleFlag is the swscale flag of an algorithm named as
+// ParseScaleAlgorithm takes it.
+func ScaleFlag(name string) (astiav.SoftwareScaleContextFlag, error) {
+	f, ok := scaleFlags[name]
+	if !ok {
+		return 0, fmt.Errorf("ffsource: unknown scaling algorithm %q", name)
+	}
+	return f, nil
+}

@@ -45,6 +45,8 @@ type CachedProbe struct {
 	Bytes   int64   `json:"bytes"`
 	Seconds float64 `json:"seconds"`
 	Frames  int     `json:"frames"`
+	Codec   string  `json:"codec,omitempty"`
+	Peak    float64 `json:"peak_kbps"`
 }
 
 // probeKey is the cache key's parts.

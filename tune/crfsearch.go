@@ -69,6 +69,8 @@ type ProbeReport struct {
 	BitrateKbps float64 `json:"bitrate_kbps"`
 	Bytes       int64   `json:"bytes"`
 	Cached      bool    `json:"cached"`
+	Codec       string  `json:"codec,omitempty"`
+	PeakKbps    float64 `json:"peak_kbps"`
 	Seconds     float64 `json:"encode_seconds"`
 }
 

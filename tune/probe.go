@@ -38,12 +38,21 @@ type ProbeConfig struct {
 
 // Probe is one measured encode.
 type Probe struct {
-	CRF        float64
-	Scores     []float64 // the model's per-frame scores, in frame order
-	Bytes      int64     // encoded bytes (the video bitstream, no container)
-	Seconds    float64   // the encoded frames' duration
+	CRF    float64
+	Scores []float64 // the model's per-frame scores, in frame order
+	Bytes  int64     // encoded bytes (the video bitstream, no container)
+	// PeakKbps is the highest bitrate over one second of frames (by
+	// presentation time), or the average for a shorter encode.
+	PeakKbps   float64
+	window     map[int64]int64 // bytes per second of presentation time
+	Seconds    float64         // the encoded frames' duration
 	EncodeTime time.Duration
+	// Codec is the encode's CODECS string for manifests ("" when it
+	// cannot be derived; CodecErr says why).
+	Codec    string
+	CodecErr error
 
+	header  []byte // the encoder's global header, or its first packet
 	packets []*astiav.Packet
 	params  *astiav.CodecParameters
 	tb      astiav.Rational
@@ -81,6 +90,20 @@ func (r *Reference) Probe(ctx context.Context, cfg ProbeConfig, crf float64, seg
 	}
 	p.EncodeTime = time.Since(start)
 	p.Seconds = float64(total) / r.Rate.Float64()
+	w, h := r.Format.Width, r.Format.Height
+	if cfg.Scale != nil {
+		w, h = cfg.Scale.Width, cfg.Scale.Height
+	}
+	p.PeakKbps = p.BitrateKbps()
+	if p.Seconds >= 1 {
+		p.PeakKbps = 0
+		for _, b := range p.window {
+			p.PeakKbps = max(p.PeakKbps, float64(b)*8/1000)
+		}
+	}
+	p.window = nil
+	p.Codec, p.CodecErr = codecString(cfg.Encoder.Name, p.header, w, h, r.Rate.Float64(), p.BitrateKbps(), r.Format.BitDepth)
+	p.header = nil
 	return p, nil
 }
 
@@ -197,6 +220,9 @@ func (sr *segmentRun) open() error {
 	if left := dict.Get("", nil, astiav.NewDictionaryFlags(astiav.DictionaryFlagIgnoreSuffix)); left != nil {
 		return fmt.Errorf("%s has no option %q", e.Name, left.Key())
 	}
+	if sr.p.header == nil {
+		sr.p.header = append([]byte(nil), sr.enc.ExtraData()...)
+	}
 	params := astiav.AllocCodecParameters()
 	if err := sr.enc.ToCodecParameters(params); err != nil {
 		params.Free()
@@ -258,6 +284,15 @@ func (sr *segmentRun) drainEncoder() error {
 			return fmt.Errorf("%s: %w", sr.cfg.Encoder.Name, err)
 		}
 		sr.p.Bytes += int64(sr.pkt.Size())
+		if sr.p.window == nil {
+			sr.p.window = map[int64]int64{}
+		}
+		// pts counts frames from the segment's start.
+		sec := (int64(sr.seg.Start) + sr.pkt.Pts()) * int64(sr.r.Rate.Den()) / int64(sr.r.Rate.Num())
+		sr.p.window[sec] += int64(sr.pkt.Size())
+		if len(sr.p.header) == 0 {
+			sr.p.header = append([]byte(nil), sr.pkt.Data()...)
+		}
 		if sr.cfg.KeepPackets {
 			sr.p.packets = append(sr.p.packets, sr.pkt.Clone())
 		}

@@ -103,7 +103,7 @@ func (s *Session) Measure(ctx context.Context, spec ProbeSpec) (ProbeReport, *Pr
 	on := s.o.OnProbe
 	if !spec.NoCache {
 		if c, ok := s.o.Cache.get(key); ok {
-			rep := ProbeReport{CRF: spec.CRF, VMAF: c.Score, BitrateKbps: float64(c.Bytes) * 8 / c.Seconds / 1000, Bytes: c.Bytes, Cached: true}
+			rep := ProbeReport{CRF: spec.CRF, VMAF: c.Score, BitrateKbps: float64(c.Bytes) * 8 / c.Seconds / 1000, Bytes: c.Bytes, Cached: true, Codec: c.Codec, PeakKbps: c.Peak}
 			if on != nil {
 				on(ProbeEvent{Probe: n, CRF: spec.CRF, Frame: c.Frames, Frames: c.Frames, Done: true, Cached: true, Score: c.Score, Bitrate: rep.BitrateKbps})
 			}
@@ -122,9 +122,9 @@ func (s *Session) Measure(ctx context.Context, spec ProbeSpec) (ProbeReport, *Pr
 		return ProbeReport{}, nil, fmt.Errorf("probe at CRF %s: %w", formatCRF(spec.CRF), err)
 	}
 	score := spec.Aggregate.Of(p.Scores)
-	rep := ProbeReport{CRF: spec.CRF, VMAF: score, BitrateKbps: p.BitrateKbps(), Bytes: p.Bytes, Seconds: p.EncodeTime.Seconds()}
+	rep := ProbeReport{CRF: spec.CRF, VMAF: score, BitrateKbps: p.BitrateKbps(), Bytes: p.Bytes, Seconds: p.EncodeTime.Seconds(), Codec: p.Codec, PeakKbps: p.PeakKbps}
 	// A cache that cannot be written only costs a later encode.
-	_ = s.o.Cache.put(key, CachedProbe{Score: score, Bytes: p.Bytes, Seconds: p.Seconds, Frames: len(p.Scores)})
+	_ = s.o.Cache.put(key, CachedProbe{Score: score, Bytes: p.Bytes, Seconds: p.Seconds, Frames: len(p.Scores), Codec: p.Codec, Peak: p.PeakKbps})
 	if on != nil {
 		on(ProbeEvent{Probe: n, CRF: spec.CRF, Frame: len(p.Scores), Frames: len(p.Scores), Done: true, Score: score, Bitrate: rep.BitrateKbps})
 	}

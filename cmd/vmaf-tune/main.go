@@ -48,6 +48,7 @@ func usage(w io.Writer) {
 Commands:
   crf-search   the largest CRF whose encode meets a VMAF target
   bd-rate      the BD-rate between two rate-quality curves
+  ladder       a bitrate ladder: resolutions × CRFs, convex hull, rungs, HLS and DASH manifests
   mcp          serve crf_search and bd_rate to MCP clients on stdio
 
 vmaf-tune COMMAND --help describes each. --version prints the version.
@@ -70,6 +71,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runBDRate(args[1:], stdout, stderr)
 	case "crf-search":
 		return runCRFSearch(ctx, args[1:], stdout, stderr)
+	case "ladder":
+		return runLadder(ctx, args[1:], stdout, stderr)
 	case "mcp":
 		return runMCP(ctx, args[1:], stdin, stdout, stderr)
 	}

@@ -87,6 +87,22 @@ func (e Encoder) avOptions(crf float64) []Option {
 	return append(opts, e.Options...)
 }
 
+// openOptions are avOptions plus what only quiets the encoder (x265's
+// own log), which the reproducing ffmpeg arguments leave out.
+func (e Encoder) openOptions(crf float64) []Option {
+	opts := e.avOptions(crf)
+	if e.Name != "libx265" {
+		return opts
+	}
+	for i, o := range opts {
+		if o.Key == "x265-params" {
+			opts[i].Value += ":log-level=error"
+			return opts
+		}
+	}
+	return append(opts, Option{"x265-params", "log-level=error"})
+}
+
 // FFmpegArgs are the ffmpeg command-line arguments that, between
 // `ffmpeg -i SOURCE` and an output name, reproduce a probe's encode.
 func (e Encoder) FFmpegArgs(crf float64, pixFmt string) []string {

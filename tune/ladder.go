@@ -70,16 +70,7 @@ func (o *LadderOptions) defaults(ref *Reference) error {
 		}
 	}
 	if len(o.CRFs) == 0 && len(o.Targets) == 0 {
-		t := traitsOf(o.Encoder.Name)
-		// Five CRFs a doubling of the score's deficit or so apart (see
-		// deficit), from near-transparent to low quality.
-		spacing := math.Round(math.Ln2 / t.growth)
-		for k := -1.0; k <= 3; k++ {
-			c := t.start + k*spacing
-			if c >= t.min && c <= t.max {
-				o.CRFs = append(o.CRFs, c)
-			}
-		}
+		o.CRFs = sweepCRFs(o.Encoder.Name, 5)
 	}
 	if o.Down == "" {
 		o.Down = DefaultDownscale

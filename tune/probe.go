@@ -209,7 +209,7 @@ func (sr *segmentRun) open() error {
 	}
 	dict := astiav.NewDictionary()
 	defer dict.Free()
-	for _, o := range e.avOptions(sr.p.CRF) {
+	for _, o := range e.openOptions(sr.p.CRF) {
 		if err := dict.Set(o.Key, o.Value, 0); err != nil {
 			return fmt.Errorf("%s option %s: %w", e.Name, o.Key, err)
 		}

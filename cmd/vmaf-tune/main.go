@@ -48,6 +48,7 @@ func usage(w io.Writer) {
 Commands:
   crf-search   the largest CRF whose encode meets a VMAF target
   bd-rate      the BD-rate between two rate-quality curves
+  compare      encoders ranked at VMAF targets, with BD-rates against the first
   ladder       a bitrate ladder: resolutions × CRFs, convex hull, rungs, HLS and DASH manifests
   mcp          serve crf_search and bd_rate to MCP clients on stdio
 
@@ -71,6 +72,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runBDRate(args[1:], stdout, stderr)
 	case "crf-search":
 		return runCRFSearch(ctx, args[1:], stdout, stderr)
+	case "compare":
+		return runCompare(ctx, args[1:], stdout, stderr)
 	case "ladder":
 		return runLadder(ctx, args[1:], stdout, stderr)
 	case "mcp":

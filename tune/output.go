@@ -19,9 +19,25 @@ func NeedsGlobalHeader(path string) (bool, error) {
 
 // WriteOutput muxes a probe's kept packets into path, the container
 // chosen by its name.
-func WriteOutput(path string, p *Probe) (err error) {
-	if p.params == nil || len(p.packets) == 0 {
-		return fmt.Errorf("%s: the probe kept no packets", path)
+func WriteOutput(path string, p *Probe) error { return writeParts(path, []outputPart{{p, 0}}) }
+
+// outputPart is a probe's packets placed offset frames into the output.
+type outputPart struct {
+	p      *Probe
+	offset int64
+}
+
+// writeParts muxes the parts' packets one after another; the stream's
+// parameters are the first part's.
+func writeParts(path string, parts []outputPart) (err error) {
+	if len(parts) == 0 {
+		return fmt.Errorf("%s: nothing to write", path)
+	}
+	p := parts[0].p
+	for _, part := range parts {
+		if part.p.params == nil || len(part.p.packets) == 0 {
+			return fmt.Errorf("%s: a probe kept no packets", path)
+		}
 	}
 	fc, err := astiav.AllocOutputFormatContext(nil, "", path)
 	if err != nil || fc == nil {
@@ -54,14 +70,18 @@ func WriteOutput(path string, p *Probe) (err error) {
 	}
 	pkt := astiav.AllocPacket()
 	defer pkt.Free()
-	for _, kept := range p.packets {
-		if err := pkt.Ref(kept); err != nil {
-			return err
-		}
-		pkt.SetStreamIndex(st.Index())
-		pkt.RescaleTs(p.tb, st.TimeBase())
-		if err := fc.WriteInterleavedFrame(pkt); err != nil {
-			return fmt.Errorf("%s: writing: %w", path, err)
+	for _, part := range parts {
+		for _, kept := range part.p.packets {
+			if err := pkt.Ref(kept); err != nil {
+				return err
+			}
+			pkt.SetPts(pkt.Pts() + part.offset)
+			pkt.SetDts(pkt.Dts() + part.offset)
+			pkt.SetStreamIndex(st.Index())
+			pkt.RescaleTs(p.tb, st.TimeBase())
+			if err := fc.WriteInterleavedFrame(pkt); err != nil {
+				return fmt.Errorf("%s: writing: %w", path, err)
+			}
 		}
 	}
 	if err := fc.WriteTrailer(); err != nil {

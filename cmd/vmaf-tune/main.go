@@ -50,7 +50,8 @@ Commands:
   bd-rate      the BD-rate between two rate-quality curves
   compare      encoders ranked at VMAF targets, with BD-rates against the first
   ladder       a bitrate ladder: resolutions × CRFs, convex hull, rungs, HLS and DASH manifests
-  mcp          serve crf_search and bd_rate to MCP clients on stdio
+  per-shot     a CRF per shot to meet a target, the plan, its ffmpeg commands, and its encode
+  mcp          serve these to MCP clients on stdio
 
 vmaf-tune COMMAND --help describes each. --version prints the version.
 `)
@@ -74,6 +75,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runCRFSearch(ctx, args[1:], stdout, stderr)
 	case "compare":
 		return runCompare(ctx, args[1:], stdout, stderr)
+	case "per-shot":
+		return runPerShot(ctx, args[1:], stdout, stderr)
 	case "ladder":
 		return runLadder(ctx, args[1:], stdout, stderr)
 	case "mcp":

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -67,3 +68,5 @@ type buildError struct {
 }
 
 func (e *buildError) Error() string { return "building vmaf-score: " + e.err.Error() + ": " + e.out }
+
+func contains(s, sub string) bool { return strings.Contains(s, sub) }

@@ -46,7 +46,7 @@ report.bdOutside = await call("bd_rate", { anchor_file: "/etc/passwd", test_file
 
 report.search = await call(
   "crf_search",
-  { source: cfg.source, encoder: "libx264", preset: "veryfast", target: 92, output: "best.mp4" },
+  { source: cfg.source, encoder: "libx264", preset: "veryfast", encoder_options: ["threads=1"], target: 92, output: "best.mp4" },
   { onprogress: (p) => report.progress.push(p), timeout: 300000 },
 );
 

@@ -42,8 +42,9 @@ const (
 func mcpUsage(w io.Writer) {
 	fmt.Fprint(w, `Usage: vmaf-tune mcp --allow DIR [--allow DIR]... [options]
 
-Serves MCP on standard input and output with the tools crf_search and
-bd_rate, which do what vmaf-tune crf-search and vmaf-tune bd-rate do. It
+Serves MCP on standard input and output with the tools crf_search,
+run_compare, run_ladder, run_tune_per_shot and bd_rate, which do what
+vmaf-tune crf-search, compare, ladder, per-shot and bd-rate do. It
 reads only files inside the --allow directories (symbolic links resolved)
 and writes encodes only into the output directory.
 
@@ -152,7 +153,8 @@ func newTuneServer(c *mcpConfig, stderr io.Writer) (*tuneServer, error) {
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "vmaf-tune", Title: "vmaf-tune: encoder settings by VMAF", Version: version.String()},
 		&mcp.ServerOptions{
 			Instructions: "Finds encoder settings by measuring them with VMAF: crf_search gives the largest CRF whose encode meets a target score; " +
-				"bd_rate compares two rate-quality curves. Only files inside the directories the server was started with (--allow) can be read; give absolute paths.",
+				"run_compare ranks encoders at targets with BD-rates; run_ladder builds a bitrate ladder with HLS and DASH manifests; " +
+				"run_tune_per_shot plans a CRF per shot; bd_rate compares two rate-quality curves. Only files inside the directories the server was started with (--allow) can be read; give absolute paths.",
 			Logger: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
 		})
 	s.addTools()

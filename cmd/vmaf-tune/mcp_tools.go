@@ -93,6 +93,7 @@ func (s *tuneServer) addTools() {
 			"Refuses curves of fewer than 4 points, non-monotonic curves, zero rates and curves whose score ranges do not overlap.",
 		Annotations: &mcp.ToolAnnotations{Title: "BD-rate", ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &f},
 	}, s.bdRate)
+	s.addSweepTools()
 }
 
 func ptrTo[T any](v T) *T { return &v }
@@ -177,12 +178,7 @@ func (s *tuneServer) searchOptions(a crfSearchToolArgs) (tune.CRFSearchOptions, 
 	if a.SampleSeconds > 0 {
 		o.SampleSeconds = a.SampleSeconds
 	}
-	if a.Threads > 0 {
-		o.Threads = min(a.Threads, maxMCPThreads)
-	}
-	if o.Threads == 0 {
-		o.Threads = runtime.NumCPU()
-	}
+	o.Threads = s.searchThreads(a.Threads)
 	if o.Aggregate, err = tune.ParseAggregate(a.Aggregate); err != nil {
 		return o, err
 	}
@@ -200,6 +196,18 @@ func (s *tuneServer) searchOptions(a crfSearchToolArgs) (tune.CRFSearchOptions, 
 		}
 	}
 	return o, o.Check()
+}
+
+// searchThreads is a call's scoring threads: its own, the server's, or
+// the CPUs.
+func (s *tuneServer) searchThreads(asked int) int {
+	switch {
+	case asked > 0:
+		return min(asked, maxMCPThreads)
+	case s.threads > 0:
+		return s.threads
+	}
+	return runtime.NumCPU()
 }
 
 // outputPath accepts a plain file name in the output directory.

@@ -1,6 +1,7 @@
 // `vmaf-tune mcp` driven by the official TypeScript SDK over stdio, as a
 // host starts it: it lists the tools, computes a BD-rate from files and
-// from inline points, runs a CRF search with progress, cancels a long
+// from inline points, runs a CRF search with progress, a comparison, a
+// ladder and a per-shot plan, cancels a long
 // search at its first progress notification, and asks for files outside
 // --allow; it prints a JSON report for
 // tests/pipelines/mcp_tune_tsclient_test.go.
@@ -8,7 +9,7 @@
 //   node tune.mjs CONFIG_JSON
 //
 // CONFIG_JSON: {"bin": vmaf-tune, "allow": DIR, "outputDir": DIR,
-//   "source": PATH, "long": PATH, "anchor": CSV, "test": CSV, "nonmono": CSV}
+//   "source": PATH, "long": PATH, "cut": PATH, "anchor": CSV, "test": CSV, "nonmono": CSV}
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 
@@ -88,6 +89,22 @@ report.search = await call(
     break;
   }
 }
+
+report.compare = await call(
+  "run_compare",
+  { source: cfg.source, encoders: ["libx264:veryfast", "libx264:ultrafast"], targets: [90], sweep: 4 },
+  { timeout: 300000 },
+);
+report.ladder = await call(
+  "run_ladder",
+  { source: cfg.source, encoder: "libx264", preset: "veryfast", resolutions: ["576x324", "288x162"], crfs: [22, 30], rungs: 2 },
+  { timeout: 300000 },
+);
+report.perShot = await call(
+  "run_tune_per_shot",
+  { source: cfg.cut, encoder: "libx264", preset: "veryfast", target: 90, output: "plan.ts" },
+  { timeout: 300000 },
+);
 
 report.outside = await call("crf_search", { source: "/etc/passwd", encoder: "libx264", target: 90 });
 report.badOutput = await call("crf_search", { source: cfg.source, encoder: "libx264", target: 90, output: "../escape.mp4" });

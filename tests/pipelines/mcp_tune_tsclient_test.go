@@ -2,6 +2,7 @@ package pipelines
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"os/exec"
@@ -58,7 +59,8 @@ type tuneReport struct {
 		Busy      int             `json:"busy"`
 		Next      tuneCall        `json:"next"`
 	} `json:"cancel"`
-	Outside, BadOutput tuneCall
+	Outside, BadOutput       tuneCall
+	Compare, Ladder, PerShot tuneCall
 }
 
 type tuneCall struct {
@@ -93,6 +95,9 @@ func TestMCPTuneTypeScriptClient(t *testing.T) {
 	anchor := place(filepath.Join(vectors, "a.csv"), "anchor.csv")
 	test := place(filepath.Join(vectors, "b_different.csv"), "test.csv")
 	nonmono := place(filepath.Join(vectors, "nonmono1_a.csv"), "nonmono.csv")
+	// Two clips one after the other: a cut at frame 48.
+	cut := place(ffClips.FFmpeg(t, "tune-cut.y4m", "-i", ref, "-i", ffClips.Y4M(t, "storm_640x360_ref.y4m"), "-filter_complex",
+		"[1:v]scale=576:324:flags=lanczos,format=yuv420p,setsar=1[b];[0:v]setsar=1[a];[a][b]concat=n=2:v=1", "-f", "yuv4mpegpipe"), "cut.y4m")
 
 	// The command line's answer, for the tool's to equal (with one
 	// encoder thread, whose output is the same from run to run).
@@ -107,7 +112,7 @@ func TestMCPTuneTypeScriptClient(t *testing.T) {
 	}
 
 	cfg, _ := json.Marshal(map[string]any{"bin": bin, "allow": allow, "outputDir": outDir, "source": source, "long": long,
-		"anchor": anchor, "test": test, "nonmono": nonmono})
+		"cut": cut, "anchor": anchor, "test": test, "nonmono": nonmono})
 	cmd := exec.Command("node", "tune.mjs", string(cfg))
 	cmd.Dir = dir
 	cmd.Stderr = os.Stderr
@@ -127,7 +132,7 @@ func TestMCPTuneTypeScriptClient(t *testing.T) {
 			t.Errorf("tool %s has no output schema", tool.Name)
 		}
 	}
-	for _, want := range []string{"crf_search", "bd_rate"} {
+	for _, want := range []string{"crf_search", "bd_rate", "run_compare", "run_ladder", "run_tune_per_shot"} {
 		if !slices.Contains(names, want) {
 			t.Errorf("tools %v lack %s", names, want)
 		}
@@ -180,6 +185,22 @@ func TestMCPTuneTypeScriptClient(t *testing.T) {
 	}
 	if r.Cancel.Next.Result == nil {
 		t.Errorf("after the cancel (%d busy answers): %+v", r.Cancel.Busy, r.Cancel.Next)
+	}
+	if rows, _ := r.Compare.Result["rows"].([]any); len(rows) != 2 {
+		t.Errorf("run_compare: %+v", r.Compare)
+	} else if curves, _ := r.Compare.Result["curves"].([]any); len(curves) != 2 {
+		t.Errorf("run_compare curves: %+v", r.Compare.Result)
+	}
+	if rungs, _ := r.Ladder.Result["rungs"].([]any); len(rungs) != 2 ||
+		!strings.HasPrefix(fmt.Sprint(r.Ladder.Result["hls_master_playlist"]), "#EXTM3U") ||
+		!strings.Contains(fmt.Sprint(r.Ladder.Result["dash_mpd"]), "<MPD") {
+		t.Errorf("run_ladder: %+v", r.Ladder)
+	}
+	if shots, _ := r.PerShot.Result["shots"].([]any); len(shots) != 2 || r.PerShot.Result["target_met"] != true {
+		t.Errorf("run_tune_per_shot: %+v", r.PerShot)
+	}
+	if fi, err := os.Stat(filepath.Join(outDir, "plan.ts")); err != nil || fi.Size() == 0 {
+		t.Errorf("the per-shot encode: %v", err)
 	}
 	if r.Outside.Error == "" {
 		t.Errorf("a source outside --allow was read: %+v", r.Outside)

@@ -37,7 +37,7 @@ var (
 )
 
 // vmafScore is the vmaf-score binary: meson's, or one built here.
-func vmafScore(t *testing.T) string {
+func vmafScore(t testing.TB) string {
 	t.Helper()
 	scoreOnce.Do(func() {
 		if b := os.Getenv("VMAFSINK_BUILD_DIR"); b != "" {

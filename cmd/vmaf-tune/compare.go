@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"runtime"
@@ -32,57 +31,32 @@ hull). Probes are cached and shared with the other commands.
 
 func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var (
-		o                                tune.CompareOptions
-		so                               tune.SessionOptions
-		encs, targets, agg, cacheDir     string
-		noCache, asJSON, quiet, helpFlag bool
+		o                  tune.CompareOptions
+		f                  sessionFlags
+		encs, targets, agg string
 	)
 	o.Tolerance = 0.5
-	err := parseOptions(args, []option{
-		stringOpt(&so.Source, "-i", "--input"),
+	err := parseOptions(args, append(f.options(),
 		stringOpt(&encs, "--encoders"),
 		stringOpt(&targets, "--targets"),
 		stringOpt(&agg, "--aggregate"),
 		floatOpt(&o.Tolerance, "--tolerance"),
 		intOpt(&o.Sweep, 4, 20, "--sweep"),
-		stringOpt(&so.Model, "-m", "--model"),
-		intOpt(&so.Threads, 0, 256, "--threads"),
-		stringOpt(&cacheDir, "--cache-dir"),
-		flagOpt(&noCache, "--no-cache"),
-		flagOpt(&asJSON, "--json"),
-		flagOpt(&quiet, "-q", "--quiet"),
-		flagOpt(&helpFlag, "--help", "-h"),
-	}, nil)
-	if err == nil && !helpFlag {
-		err = checkCompareArgs(&o, &so, encs, targets, agg)
+	), nil)
+	if err == nil && !f.help {
+		err = checkCompareArgs(&o, &f.so, encs, targets, agg)
 	}
 	if err != nil {
 		return usageFailure(stderr, "compare", err)
 	}
-	if helpFlag {
+	if f.help {
 		compareUsage(stdout)
 		return exitOK
 	}
-	if so.Cache, err = openCache(cacheDir, noCache); err != nil {
-		return failure(stderr, err)
-	}
-	if !quiet && isTerminal(stderr) {
-		so.OnProbe = newProgress(stderr).probe
-	}
-	s, err := tune.OpenSession(so)
-	if err != nil {
-		return failure(stderr, err)
-	}
-	defer s.Close()
-	r, err := s.Compare(ctx, o)
-	if err != nil {
-		return failure(stderr, err)
-	}
-	if asJSON {
-		b, _ := json.MarshalIndent(r, "", "  ")
-		fmt.Fprintf(stdout, "%s\n", b)
-		return exitOK
-	}
+	return runInSession(&f, stdout, stderr, func(s *tune.Session) (*tune.CompareResult, error) { return s.Compare(ctx, o) }, writeCompare)
+}
+
+func writeCompare(stdout io.Writer, r *tune.CompareResult) {
 	for _, row := range r.Rows {
 		label := tune.EncoderLabel(tune.Encoder{Name: row.Encoder, Preset: row.Preset})
 		if row.Error != "" {
@@ -100,7 +74,6 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			fmt.Fprintf(stdout, "BD-rate of %s against %s: %s\n", label, r.Anchor, c.BDRateError)
 		}
 	}
-	return exitOK
 }
 
 func checkCompareArgs(o *tune.CompareOptions, so *tune.SessionOptions, encs, targets, agg string) error {

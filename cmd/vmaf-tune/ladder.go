@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -59,18 +58,16 @@ func parseFloats(s, name string) ([]float64, error) {
 
 func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var (
-		o                          tune.LadderOptions
-		so                         tune.SessionOptions
-		enc                        []string
-		res, crfs, targets, agg    string
-		hls, dash, cacheDir        string
-		noCache, asJSON, quiet, hp bool
+		o                       tune.LadderOptions
+		f                       sessionFlags
+		enc                     []string
+		res, crfs, targets, agg string
+		hls, dash               string
 	)
-	err := parseOptions(args, []option{
-		stringOpt(&so.Source, "-i", "--input"),
+	err := parseOptions(args, append(f.options(),
 		stringOpt(&o.Encoder.Name, "--encoder", "-e"),
 		stringOpt(&o.Encoder.Preset, "--preset"),
-		{names: []string{"--enc"}, value: true, set: func(v string) error { enc = append(enc, v); return nil }},
+		option{names: []string{"--enc"}, value: true, set: func(v string) error { enc = append(enc, v); return nil }},
 		stringOpt(&res, "--resolutions"),
 		stringOpt(&crfs, "--crfs"),
 		stringOpt(&targets, "--targets"),
@@ -79,58 +76,40 @@ func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		intOpt(&o.Rungs, 1, 32, "--rungs"),
 		stringOpt(&o.Spacing, "--spacing"),
 		stringOpt(&agg, "--aggregate"),
-		stringOpt(&so.Model, "-m", "--model"),
 		stringOpt(&hls, "--hls"),
 		stringOpt(&dash, "--dash"),
-		intOpt(&so.Threads, 0, 256, "--threads"),
-		stringOpt(&cacheDir, "--cache-dir"),
-		flagOpt(&noCache, "--no-cache"),
-		flagOpt(&asJSON, "--json"),
-		flagOpt(&quiet, "-q", "--quiet"),
-		flagOpt(&hp, "--help", "-h"),
-	}, nil)
-	if err == nil && !hp {
-		err = checkLadderArgs(&o, &so, enc, res, crfs, targets, agg)
+	), nil)
+	if err == nil && !f.help {
+		err = checkLadderArgs(&o, &f.so, enc, res, crfs, targets, agg)
 	}
 	if err != nil {
 		return usageFailure(stderr, "ladder", err)
 	}
-	if hp {
+	if f.help {
 		ladderUsage(stdout)
 		return exitOK
 	}
-	if so.Cache, err = openCache(cacheDir, noCache); err != nil {
-		return failure(stderr, err)
-	}
-	if !quiet && isTerminal(stderr) {
-		so.OnProbe = newProgress(stderr).probe
-	}
-	s, err := tune.OpenSession(so)
-	if err != nil {
-		return failure(stderr, err)
-	}
-	defer s.Close()
-	l, err := s.Ladder(ctx, o)
-	if err != nil {
-		return failure(stderr, err)
-	}
-	for path, text := range map[string]string{hls: l.HLS, dash: l.DASH} {
-		if path != "" {
-			if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-				return failure(stderr, err)
+	return runInSession(&f, stdout, stderr, func(s *tune.Session) (*tune.LadderResult, error) {
+		l, err := s.Ladder(ctx, o)
+		if err != nil {
+			return nil, err
+		}
+		for path, text := range map[string]string{hls: l.HLS, dash: l.DASH} {
+			if path != "" {
+				if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+					return nil, err
+				}
 			}
 		}
-	}
-	if asJSON {
-		b, _ := json.MarshalIndent(l, "", "  ")
-		fmt.Fprintf(stdout, "%s\n", b)
-		return exitOK
-	}
+		return l, nil
+	}, writeLadder)
+}
+
+func writeLadder(stdout io.Writer, l *tune.LadderResult) {
 	fmt.Fprintf(stdout, "%d encodes (%d from the cache); hull of %d, rungs:\n", l.Encodes, l.CacheHits, len(l.Hull))
 	for _, r := range l.Rungs {
 		fmt.Fprintf(stdout, "  %-10s crf %-6g %9.1f kb/s  vmaf %7.3f  %s\n", r.Resolution, r.CRF, r.BitrateKbps, r.VMAF, r.Codec)
 	}
-	return exitOK
 }
 
 func checkLadderArgs(o *tune.LadderOptions, so *tune.SessionOptions, enc []string, res, crfs, targets, agg string) error {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"runtime"
@@ -42,18 +41,16 @@ Shot detection: %s.
 
 func runPerShot(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var (
-		o                          tune.PerShotOptions
-		so                         tune.SessionOptions
-		enc                        []string
-		agg, cacheDir              string
-		noCache, asJSON, quiet, hp bool
+		o   tune.PerShotOptions
+		f   sessionFlags
+		enc []string
+		agg string
 	)
 	o.Target, o.Tolerance, o.Detection = 95, 0.5, tune.DefaultShotDetection
-	err := parseOptions(args, []option{
-		stringOpt(&so.Source, "-i", "--input"),
+	err := parseOptions(args, append(f.options(),
 		stringOpt(&o.Encoder.Name, "--encoder", "-e"),
 		stringOpt(&o.Encoder.Preset, "--preset"),
-		{names: []string{"--enc"}, value: true, set: func(v string) error { enc = append(enc, v); return nil }},
+		option{names: []string{"--enc"}, value: true, set: func(v string) error { enc = append(enc, v); return nil }},
 		floatOpt(&o.Target, "--target"),
 		stringOpt(&agg, "--aggregate"),
 		floatOpt(&o.Tolerance, "--tolerance"),
@@ -61,44 +58,21 @@ func runPerShot(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		floatOpt(&o.Detection.Ratio, "--cut-ratio"),
 		floatOpt(&o.Detection.MinSeconds, "--min-shot"),
 		stringOpt(&o.Output, "-o", "--output"),
-		stringOpt(&so.Model, "-m", "--model"),
-		intOpt(&so.Threads, 0, 256, "--threads"),
-		stringOpt(&cacheDir, "--cache-dir"),
-		flagOpt(&noCache, "--no-cache"),
-		flagOpt(&asJSON, "--json"),
-		flagOpt(&quiet, "-q", "--quiet"),
-		flagOpt(&hp, "--help", "-h"),
-	}, nil)
-	if err == nil && !hp {
-		err = checkPerShotArgs(&o, &so, enc, agg)
+	), nil)
+	if err == nil && !f.help {
+		err = checkPerShotArgs(&o, &f.so, enc, agg)
 	}
 	if err != nil {
 		return usageFailure(stderr, "per-shot", err)
 	}
-	if hp {
+	if f.help {
 		perShotUsage(stdout)
 		return exitOK
 	}
-	if so.Cache, err = openCache(cacheDir, noCache); err != nil {
-		return failure(stderr, err)
-	}
-	if !quiet && isTerminal(stderr) {
-		so.OnProbe = newProgress(stderr).probe
-	}
-	s, err := tune.OpenSession(so)
-	if err != nil {
-		return failure(stderr, err)
-	}
-	defer s.Close()
-	r, err := s.PerShot(ctx, o)
-	if err != nil {
-		return failure(stderr, err)
-	}
-	if asJSON {
-		b, _ := json.MarshalIndent(r, "", "  ")
-		fmt.Fprintf(stdout, "%s\n", b)
-		return exitOK
-	}
+	return runInSession(&f, stdout, stderr, func(s *tune.Session) (*tune.PerShotResult, error) { return s.PerShot(ctx, o) }, writePerShot)
+}
+
+func writePerShot(stdout io.Writer, r *tune.PerShotResult) {
 	for _, sh := range r.Shots {
 		fmt.Fprintf(stdout, "shot %d  frames %d-%d  crf %-6g predicted vmaf %7.3f  %9.1f kb/s\n",
 			sh.Index, sh.StartFrame, sh.EndFrame-1, sh.CRF, sh.VMAF, sh.BitrateKbps)
@@ -112,7 +86,6 @@ func runPerShot(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	for _, c := range r.Commands {
 		fmt.Fprintln(stdout, strings.Join(quoteArgs(c), " "))
 	}
-	return exitOK
 }
 
 func checkPerShotArgs(o *tune.PerShotOptions, so *tune.SessionOptions, enc []string, agg string) error {

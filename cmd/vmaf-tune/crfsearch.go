@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -51,23 +50,18 @@ lowest CRF does not reach; 130 interrupted.
 
 // crfSearchArgs is crf-search's command line.
 type crfSearchArgs struct {
-	o        tune.CRFSearchOptions
-	enc      []string
-	agg      string
-	cacheDir string
-	noCache  bool
-	asJSON   bool
-	quiet    bool
-	help     bool
+	o   tune.CRFSearchOptions
+	f   sessionFlags
+	enc []string
+	agg string
 }
 
 func parseCRFSearch(args []string) (*crfSearchArgs, error) {
 	a := &crfSearchArgs{o: tune.CRFSearchOptions{Target: 95, Tolerance: 0.5, MaxEncodes: 10, SampleSeconds: 2}}
-	err := parseOptions(args, []option{
-		stringOpt(&a.o.Source, "-i", "--input"),
+	err := parseOptions(args, append(a.f.options(),
 		stringOpt(&a.o.Encoder.Name, "--encoder", "-e"),
 		stringOpt(&a.o.Encoder.Preset, "--preset"),
-		{names: []string{"--enc"}, value: true, set: func(v string) error { a.enc = append(a.enc, v); return nil }},
+		option{names: []string{"--enc"}, value: true, set: func(v string) error { a.enc = append(a.enc, v); return nil }},
 		floatOpt(&a.o.Target, "--target"),
 		stringOpt(&a.agg, "--aggregate"),
 		floatOpt(&a.o.Tolerance, "--tolerance"),
@@ -75,19 +69,12 @@ func parseCRFSearch(args []string) (*crfSearchArgs, error) {
 		floatOpt(&a.o.MaxCRF, "--max-crf"),
 		floatOpt(&a.o.Step, "--crf-step"),
 		intOpt(&a.o.MaxEncodes, 1, 100, "--max-encodes"),
-		stringOpt(&a.o.Model, "-m", "--model"),
 		intOpt(&a.o.Samples, 0, 1000, "--samples"),
 		floatOpt(&a.o.SampleSeconds, "--sample-seconds"),
 		flagOpt(&a.o.FullCheck, "--full-check"),
 		stringOpt(&a.o.Output, "-o", "--output"),
-		intOpt(&a.o.Threads, 0, 256, "--threads"),
-		stringOpt(&a.cacheDir, "--cache-dir"),
-		flagOpt(&a.noCache, "--no-cache"),
-		flagOpt(&a.asJSON, "--json"),
-		flagOpt(&a.quiet, "-q", "--quiet"),
-		flagOpt(&a.help, "--help", "-h"),
-	}, nil)
-	if err != nil || a.help {
+	), nil)
+	if err != nil || a.f.help {
 		return a, err
 	}
 	if a.o.Aggregate, err = tune.ParseAggregate(a.agg); err != nil {
@@ -99,9 +86,10 @@ func parseCRFSearch(args []string) (*crfSearchArgs, error) {
 	if a.o.Encoder.Name == "" {
 		return a, usagef("no --encoder")
 	}
-	if a.o.Threads == 0 {
-		a.o.Threads = runtime.NumCPU()
+	if a.f.so.Threads == 0 {
+		a.f.so.Threads = runtime.NumCPU()
 	}
+	a.o.Source = a.f.so.Source
 	if err := a.o.Check(); err != nil {
 		return a, usagef("%v", err)
 	}
@@ -128,27 +116,11 @@ func runCRFSearch(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if err != nil {
 		return usageFailure(stderr, "crf-search", err)
 	}
-	if a.help {
+	if a.f.help {
 		crfSearchUsage(stdout)
 		return exitOK
 	}
-	if a.o.Cache, err = openCache(a.cacheDir, a.noCache); err != nil {
-		return failure(stderr, err)
-	}
-	if !a.quiet && isTerminal(stderr) {
-		a.o.OnProbe = newProgress(stderr).probe
-	}
-	res, err := tune.CRFSearch(ctx, a.o)
-	if err != nil {
-		return failure(stderr, err)
-	}
-	if a.asJSON {
-		b, _ := json.MarshalIndent(res, "", "  ")
-		fmt.Fprintf(stdout, "%s\n", b)
-		return exitOK
-	}
-	writeCRFResult(stdout, res)
-	return exitOK
+	return runInSession(&a.f, stdout, stderr, func(s *tune.Session) (*tune.CRFResult, error) { return s.CRFSearch(ctx, a.o) }, writeCRFResult)
 }
 
 func writeCRFResult(w io.Writer, r *tune.CRFResult) {

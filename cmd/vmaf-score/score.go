@@ -34,6 +34,7 @@ type job struct {
 	results   results
 	plot      *plotData // nil without --plot
 	live      *liveRun  // nil without the analytics options
+	shard     *shardRun // a part of the run (--shard, --frames); nil for all of it
 	prog      *progress
 }
 
@@ -239,6 +240,9 @@ func (j *job) run(ctx context.Context) error {
 	if s.useRunner() {
 		newSink = j.newRunnerSink
 	}
+	if j.shard != nil {
+		newSink = j.shard.newSink
+	}
 	sk, err := newSink()
 	if err != nil {
 		return err
@@ -301,6 +305,9 @@ func (j *job) run(ctx context.Context) error {
 		for _, m := range sk.aggregates() {
 			j.out.SetAggregate(m.Name, m.Value)
 		}
+	}
+	if j.shard != nil {
+		stopErr = j.shard.complete(n, stopErr)
 	}
 	return j.finish(n, stopErr)
 }

@@ -135,19 +135,19 @@ func runArgs(given []givenOption) []string {
 // shardRun scores a part: the engine sink of the run, fed by job.run,
 // which decides per frame whether the engine scores it or only reads it.
 type shardRun struct {
-	j            *job
-	first, end   int // the part's frames [first, end); end -1: to the run's end
-	from         int // the first frame read (first, or the frames before it)
-	runEnd       int // the run's end by --frame_cnt; -1 without
-	want         int // the frames read from `from`; 0: to the end of the inputs
-	eng          *engineSink
-	n            int // frames handed to the engine
-	times        []timedPair
-	lastEnd      time.Duration
-	rec          partRecord
-	err          error
-	start        time.Time
-	totalFrames  int // the run's frame count as the inputs announce it; 0 unknown
+	j           *job
+	first, end  int // the part's frames [first, end); end -1: to the run's end
+	from        int // the first frame read (first, or the frames before it)
+	runEnd      int // the run's end by --frame_cnt; -1 without
+	want        int // the frames read from `from`; 0: to the end of the inputs
+	eng         *engineSink
+	n           int // frames handed to the engine
+	times       []timedPair
+	lastEnd     time.Duration
+	rec         partRecord
+	err         error
+	start       time.Time
+	totalFrames int // the run's frame count as the inputs announce it; 0 unknown
 }
 
 // runShard works out the part's frames and scores them through job.run.

@@ -157,7 +157,11 @@ func (j *job) runShard(ctx context.Context) error {
 	if s.frameCnt > 0 {
 		sr.runEnd = s.frameCnt
 	}
-	if rt, dt := j.ref.total(), j.dist.total(); rt > 0 && dt > 0 {
+	rt, dt, err := j.inputFrames()
+	if err != nil {
+		return err
+	}
+	if rt > 0 && dt > 0 {
 		sr.totalFrames = max(min(rt-s.skipRef, dt-s.skipDist), 0)
 		if sr.runEnd >= 0 {
 			sr.totalFrames = min(sr.totalFrames, sr.runEnd)
@@ -205,6 +209,22 @@ func (j *job) runShard(ctx context.Context) error {
 	s.frameCnt = sr.want
 	j.shard = sr
 	return j.run(ctx)
+}
+
+// inputFrames counts each input's frames: from the size of a .y4m or raw
+// file, from the packets of an input FFmpeg reads.
+func (j *job) inputFrames() (ref, dist int, err error) {
+	s := j.s
+	count := func(path string, isDist bool, src source) (int, error) {
+		if s.kindOf(path, isDist) != readFFmpeg {
+			return src.total(), nil
+		}
+		return s.countFFmpegFrames(path, isDist)
+	}
+	if ref, err = count(s.ref, false, j.ref); err == nil {
+		dist, err = count(s.dist, true, j.dist)
+	}
+	return ref, dist, err
 }
 
 // newSink is the run's sink: an engine whose results come back with the

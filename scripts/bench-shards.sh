@@ -53,7 +53,8 @@ for p in sorted(glob.glob(f"{work}/part*.json")):
 edges = 2 * (n - 1)
 print(f"frames {frames}, parts {n}")
 print(f"one run:   wall {one_wall:.2f} s, cpu {one[1]+one[2]:.2f} s, max rss {one[3]/1024:.0f} MiB")
-print(f"{n} shards:  wall {end-start:.2f} s (merge {merge[0]:.2f} s), cpu {sum(p[1]+p[2] for p in parts)+merge[1]+merge[2]:.2f} s, "
+print(f"{n} shards:  wall {end-start:.2f} s (merge {merge[0]:.2f} s), cpu {sum(p[1]+p[2] for p in parts)+merge[1]+merge[2]:.2f} s "
+      f"(merge {merge[1]+merge[2]:.2f} s), "
       f"max rss {max(p[3] for p in parts)/1024:.0f} MiB per shard, {merge[3]/1024:.0f} MiB merge")
 print(f"frames read twice: {extra} over {edges} edges ({extra/edges if edges else 0:.1f} per edge, {100*extra/frames:.1f}% of the frames)")
 print(f"merged document vs one run: {same}")

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -95,11 +97,25 @@ func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	return exitOK
 }
 
-// loadedPart is a part as read, with the file it came from.
+// loadedPart is a part's section as read, with the file it came from;
+// its frames are decoded one part at a time as they are written.
 type loadedPart struct {
-	path   string
-	sec    *partSection
-	frames []partFrame
+	path string
+	sec  *partSection
+}
+
+// frames decodes the part's frames and checks they are its own.
+func (p *loadedPart) frames() (*decodedFrames, error) {
+	d, err := p.sec.Frames.decode()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p.path, err)
+	}
+	if n := d.len(); n > 0 {
+		if lo, hi := int(int64(d.index[0])), int(int64(d.index[n-1])); lo < p.sec.First || hi >= p.sec.End {
+			return nil, fmt.Errorf("%s: frames %d-%d lie outside the part's frames %d-%d", p.path, lo, hi, p.sec.First, p.sec.End-1)
+		}
+	}
+	return d, nil
 }
 
 // mergeParts checks the parts are one run, whole, and writes it.
@@ -110,16 +126,7 @@ func mergeParts(ctx context.Context, m *mergeArgs, stdout, stderr io.Writer) err
 		if err != nil {
 			return err
 		}
-		frames, err := sec.Frames.decode()
-		if err != nil {
-			return fmt.Errorf("%s: %w", p, err)
-		}
-		for _, f := range frames {
-			if f.index < sec.First || f.index >= sec.End {
-				return fmt.Errorf("%s: frame %d lies outside the part's frames %d-%d", p, f.index, sec.First, sec.End-1)
-			}
-		}
-		parts[i] = loadedPart{path: p, sec: sec, frames: frames}
+		parts[i] = loadedPart{path: p, sec: sec}
 		if i == 0 && !m.formatSet {
 			m.format = format
 		}
@@ -131,7 +138,33 @@ func mergeParts(ctx context.Context, m *mergeArgs, stdout, stderr io.Writer) err
 	if err := wholeRun(parts); err != nil {
 		return err
 	}
-	return writeMerged(ctx, m, parts, stdout, stderr)
+	if m.output == "-" || isStream(m.output) {
+		return writeMerged(ctx, m, parts, stdout, stderr)
+	}
+	// Written whole under another name, then renamed: a merge that fails
+	// half-way leaves no document that looks like the run's.
+	final := m.output
+	tmp, err := os.CreateTemp(filepath.Dir(final), "."+filepath.Base(final)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("output: %w", err)
+	}
+	tmp.Close()
+	// CreateTemp's file is the owner's only; a results file is not secret.
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("output: %w", err)
+	}
+	m.output = tmp.Name()
+	defer func() { m.output = final }()
+	if err := writeMerged(ctx, m, parts, stdout, stderr); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := os.Rename(tmp.Name(), final); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("output: %w", err)
+	}
+	return nil
 }
 
 // sameRun checks every part records the same run as the first.
@@ -242,11 +275,17 @@ func writeMerged(ctx context.Context, m *mergeArgs, parts []loadedPart, stdout, 
 	}
 	n := 0
 	var r vmaf.Result
-	for _, p := range parts {
+	for i := range parts {
 		if err := ctx.Err(); err != nil {
 			return errInterrupted
 		}
-		for _, fr := range p.frames {
+		frames, err := parts[i].frames()
+		if err != nil {
+			return err
+		}
+		parts[i].sec.Frames = partFrames{} // its values are in frames now
+		for range frames.len() {
+			fr := frames.nextFrame()
 			if j.live != nil {
 				pts := time.Duration(fr.pts)
 				if fr.pts == int64(analytics.NoTime) {
@@ -282,19 +321,25 @@ func writeMerged(ctx context.Context, m *mergeArgs, parts []loadedPart, stdout, 
 
 // partsClock is the merged output's clock: its processing rate is the
 // run's frames over the parts' scoring time, as one machine would have
-// taken it.
+// taken it. It advances by an equal share of that time at each reading
+// after the first (the Writer reads it once at the start and once a
+// frame), so the output is committed about once a second of it, not all
+// at the end.
 func partsClock(parts []loadedPart) func() time.Time {
 	var total float64
+	frames := 0
 	for _, p := range parts {
 		total += p.sec.Seconds
+		frames += p.sec.Frames.count()
 	}
-	start := time.Unix(0, 0)
-	calls := 0
+	step := time.Duration(total * float64(time.Second) / float64(max(frames, 1)))
+	t := time.Unix(0, 0)
+	first := true
 	return func() time.Time {
-		calls++
-		if calls == 1 {
-			return start
+		if !first {
+			t = t.Add(step)
 		}
-		return start.Add(time.Duration(total * float64(time.Second)))
+		first = false
+		return t
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/base64"
 	"encoding/binary"
@@ -8,6 +9,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 
@@ -107,6 +109,9 @@ func (sec *partSection) marshal() ([]byte, error) {
 	return json.Marshal(sec)
 }
 
+// count is the number of frames, without decoding them.
+func (pf *partFrames) count() int { return len(pf.Layout) }
+
 // partFrame is one frame of a part as decoded.
 type partFrame struct {
 	index   int
@@ -114,8 +119,20 @@ type partFrame struct {
 	metrics []vmaf.Metric
 }
 
-// decode checks the frames' arrays against each other and returns them.
-func (pf *partFrames) decode() ([]partFrame, error) {
+// decodedFrames are a part's frames as checked arrays; frame builds one
+// frame from them at a time.
+type decodedFrames struct {
+	layouts    [][]string
+	layout     []int
+	index, pts []uint64
+	vals       []uint64
+	off        int // of the next frame's values
+	next       int // the next frame
+	metrics    []vmaf.Metric
+}
+
+// decode checks the frames' arrays against each other.
+func (pf *partFrames) decode() (*decodedFrames, error) {
 	words := func(s, what string) ([]uint64, error) {
 		b, err := base64.StdEncoding.DecodeString(s)
 		if err != nil || len(b)%8 != 0 {
@@ -127,74 +144,75 @@ func (pf *partFrames) decode() ([]partFrame, error) {
 		}
 		return w, nil
 	}
-	idx, err := words(pf.Index, "index")
-	if err != nil {
+	d := &decodedFrames{layouts: pf.Layouts, layout: pf.Layout}
+	var err error
+	if d.index, err = words(pf.Index, "index"); err != nil {
 		return nil, err
 	}
-	pts, err := words(pf.PTS, "pts")
-	if err != nil {
+	if d.pts, err = words(pf.PTS, "pts"); err != nil {
 		return nil, err
 	}
-	vals, err := words(pf.Values, "values")
-	if err != nil {
+	if d.vals, err = words(pf.Values, "values"); err != nil {
 		return nil, err
 	}
-	if len(idx) != len(pf.Layout) || len(pts) != len(pf.Layout) {
+	if len(d.index) != len(pf.Layout) || len(d.pts) != len(pf.Layout) {
 		return nil, errors.New("frames: index, pts and layout differ in length")
 	}
-	frames := make([]partFrame, len(idx))
-	off := 0
-	for k := range frames {
-		li := pf.Layout[k]
+	n := 0
+	for k, li := range pf.Layout {
 		if li < 0 || li >= len(pf.Layouts) {
 			return nil, fmt.Errorf("frames: frame %d has no layout %d", k, li)
 		}
-		names := pf.Layouts[li]
-		if off+len(names) > len(vals) {
-			return nil, errors.New("frames: fewer values than the layouts need")
-		}
-		ms := make([]vmaf.Metric, len(names))
-		for i, n := range names {
-			ms[i] = vmaf.Metric{Name: n, Value: math.Float64frombits(vals[off+i])}
-		}
-		off += len(names)
-		frames[k] = partFrame{index: int(int64(idx[k])), pts: int64(pts[k]), metrics: ms}
-		if k > 0 && frames[k].index <= frames[k-1].index {
-			return nil, fmt.Errorf("frames: frame numbers out of order at %d", frames[k].index)
+		n += len(pf.Layouts[li])
+		if k > 0 && int64(d.index[k]) <= int64(d.index[k-1]) {
+			return nil, fmt.Errorf("frames: frame numbers out of order at %d", int64(d.index[k]))
 		}
 	}
-	if off != len(vals) {
-		return nil, errors.New("frames: more values than the layouts name")
+	if n != len(d.vals) {
+		return nil, fmt.Errorf("frames: %d values, the layouts name %d", len(d.vals), n)
 	}
-	return frames, nil
+	return d, nil
+}
+
+func (d *decodedFrames) len() int { return len(d.layout) }
+
+// nextFrame is the next frame; its metrics are reused by the next call.
+func (d *decodedFrames) nextFrame() partFrame {
+	k := d.next
+	d.next++
+	names := d.layouts[d.layout[k]]
+	d.metrics = d.metrics[:0]
+	for i, n := range names {
+		d.metrics = append(d.metrics, vmaf.Metric{Name: n, Value: math.Float64frombits(d.vals[d.off+i])})
+	}
+	d.off += len(names)
+	return partFrame{index: int(int64(d.index[k])), pts: int64(d.pts[k]), metrics: d.metrics}
 }
 
 // readPart reads a part's section from its results file, XML or JSON,
-// and the file's format.
+// and the file's format. It streams through the file, keeping only the
+// section: a feature film's part holds hundreds of MB of frames.
 func readPart(path string) (*partSection, report.Format, error) {
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, 0, err
 	}
+	defer f.Close()
+	br := bufio.NewReaderSize(f, 1<<16)
+	first, err := firstByte(br)
+	if err != nil {
+		return nil, 0, fmt.Errorf("%s: not a results document: %w", path, err)
+	}
 	var raw []byte
 	format := report.JSON
-	if t := bytes.TrimLeft(data, " \t\r\n"); len(t) > 0 && t[0] == '<' {
+	if first == '<' {
 		format = report.XML
-		var doc struct {
-			Section *string `xml:"vmafsink_shard"`
-		}
-		if err := xml.Unmarshal(data, &doc); err != nil {
-			return nil, 0, fmt.Errorf("%s: not a results document: %w", path, err)
-		}
-		if doc.Section != nil {
-			raw = []byte(*doc.Section)
-		}
+		raw, err = xmlSection(br)
 	} else {
-		var doc map[string]json.RawMessage
-		if err := json.Unmarshal(data, &doc); err != nil {
-			return nil, 0, fmt.Errorf("%s: not a results document (XML or JSON): %w", path, err)
-		}
-		raw = doc[partSectionName]
+		raw, err = jsonSection(br)
+	}
+	if err != nil {
+		return nil, 0, fmt.Errorf("%s: not a results document (XML or JSON): %w", path, err)
 	}
 	if raw == nil {
 		return nil, 0, fmt.Errorf("%s: no %s section: not a part written by vmaf-score --shard/--frames, or one that did not finish", path, partSectionName)
@@ -209,4 +227,83 @@ func readPart(path string) (*partSection, report.Format, error) {
 		return nil, 0, fmt.Errorf("%s: %s section version %d; this vmaf-score reads version %d", path, partSectionName, sec.Version, partVersion)
 	}
 	return &sec, format, nil
+}
+
+// firstByte is the first byte of r that is not white space, left unread.
+func firstByte(r *bufio.Reader) (byte, error) {
+	for {
+		b, err := r.ReadByte()
+		if err != nil {
+			return 0, err
+		}
+		if b != ' ' && b != '\t' && b != '\r' && b != '\n' {
+			return b, r.UnreadByte()
+		}
+	}
+}
+
+// xmlSection is the text of the document's <vmafsink_shard>; nil without one.
+func xmlSection(r io.Reader) ([]byte, error) {
+	dec := xml.NewDecoder(r)
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if se, ok := tok.(xml.StartElement); ok && se.Name.Local == partSectionName {
+			var text string
+			if err := dec.DecodeElement(&text, &se); err != nil {
+				return nil, err
+			}
+			return []byte(text), nil
+		}
+	}
+}
+
+// jsonSection is the value of the document's top-level key
+// vmafsink_shard; nil without one. The other values are skipped token by
+// token.
+func jsonSection(r io.Reader) ([]byte, error) {
+	dec := json.NewDecoder(r)
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil, fmt.Errorf("not a JSON object")
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		if tok == partSectionName {
+			var raw json.RawMessage
+			err := dec.Decode(&raw)
+			return raw, err
+		}
+		if err := skipJSONValue(dec); err != nil {
+			return nil, err
+		}
+	}
+	return nil, nil
+}
+
+// skipJSONValue reads past the next value without keeping it.
+func skipJSONValue(dec *json.Decoder) error {
+	depth := 0
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		switch tok {
+		case json.Delim('{'), json.Delim('['):
+			depth++
+		case json.Delim('}'), json.Delim(']'):
+			depth--
+		}
+		if depth == 0 {
+			return nil
+		}
+	}
 }

@@ -191,10 +191,14 @@ func (j *job) engineConfig(onResult func(*vmaf.Result)) vmaf.Config {
 	}
 }
 
-func (e *engineSink) submit(r, d frame) error {
+func (e *engineSink) submit(r, d frame) error { return e.hand(r, d, e.eng.Submit) }
+
+// hand gives a pair to the engine through submit: its Submit, or its Skip
+// for a pair read only for the frames around it.
+func (e *engineSink) hand(r, d frame, submit func(ref, dist *vmaf.Picture, release func()) error) error {
 	pr := <-e.pairs
 	pr.ref, pr.dist = r.release, d.release
-	if err := e.eng.Submit(r.pic, d.pic, pr.fn); err != nil {
+	if err := submit(r.pic, d.pic, pr.fn); err != nil {
 		pr.fn()
 		return err
 	}

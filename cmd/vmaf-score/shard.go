@@ -241,30 +241,19 @@ func (sr *shardRun) newSink() (sink, error) {
 func (sr *shardRun) submit(r, d frame) error {
 	g := sr.from + sr.n
 	sr.n++
-	in := g >= sr.first && (sr.end < 0 || g < sr.end)
-	if in {
-		t := analytics.NoTime
-		if r.pts != noPTS && r.pts >= 0 {
-			t = r.pts
-		}
-		sr.times = append(sr.times, timedPair{g, t})
-		sr.lastEnd = analytics.NoTime
-		if t >= 0 && r.dur > 0 {
-			sr.lastEnd = t + r.dur
-		}
+	if g < sr.first || sr.end >= 0 && g >= sr.end {
+		return sr.eng.hand(r, d, sr.eng.eng.Skip)
 	}
-	e := sr.eng
-	pr := <-e.pairs
-	pr.ref, pr.dist = r.release, d.release
-	submit := e.eng.Submit
-	if !in {
-		submit = e.eng.Skip
+	t := analytics.NoTime
+	if r.pts != noPTS && r.pts >= 0 {
+		t = r.pts
 	}
-	if err := submit(r.pic, d.pic, pr.fn); err != nil {
-		pr.fn()
-		return err
+	sr.times = append(sr.times, timedPair{g, t})
+	sr.lastEnd = analytics.NoTime
+	if t >= 0 && r.dur > 0 {
+		sr.lastEnd = t + r.dur
 	}
-	return nil
+	return sr.eng.hand(r, d, sr.eng.eng.Submit)
 }
 
 func (sr *shardRun) finish() error             { return sr.eng.finish() }

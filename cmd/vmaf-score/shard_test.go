@@ -277,3 +277,23 @@ func TestShardUsage(t *testing.T) {
 		t.Errorf("--shard 0/9 on 8 frames: exit %d, %q", r.code, r.stderr)
 	}
 }
+
+// TestShardRawInput joins parts of raw .yuv inputs, which a part seeks
+// into by frame size, at an odd size (chroma planes rounded up).
+func TestShardRawInput(t *testing.T) {
+	ref := ffmpeg(t, "shard_ref.yuv", "-i", goldenY4M(t, smallRef), "-f", "rawvideo", "-pix_fmt", "yuv420p")
+	dist := ffmpeg(t, "shard_dist.yuv", "-i", goldenY4M(t, smallDist), "-f", "rawvideo", "-pix_fmt", "yuv420p")
+	dir := t.TempDir()
+	run := []string{"-r", ref, "-d", dist, "-w", "321", "-h", "179", "-p", "420", "-b", "8", "-q", "--feature", "float_motion"}
+	whole := filepath.Join(dir, "whole.xml")
+	mustScore(t, append(run, "-o", whole)...)
+	var parts []string
+	for i := range 3 {
+		part := filepath.Join(dir, fmt.Sprintf("part%d.xml", i))
+		mustScore(t, append(run, "-o", part, "--shard", fmt.Sprintf("%d/3", i))...)
+		parts = append(parts, part)
+	}
+	merged := filepath.Join(dir, "merged.xml")
+	mustScore(t, append([]string{"merge", "-o", merged}, parts...)...)
+	sameDocument(t, whole, merged)
+}

@@ -39,6 +39,7 @@ type nativeScorer struct {
 	aggMu      sync.Mutex
 	aggs       map[unitKey][]feature.Aggregator
 	aggregates []Metric
+	aggStates  []AggregateState
 }
 
 type seqInstance struct {

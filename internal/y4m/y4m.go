@@ -82,6 +82,7 @@ func NewFrame(f Format) *Frame {
 // Reader reads frames one at a time from a Y4M or raw stream.
 type Reader struct {
 	r      *bufio.Reader
+	src    io.Reader // what r reads, for SkipFrames
 	format Format
 	layout Layout
 	y4m    bool
@@ -99,7 +100,7 @@ func NewReader(r io.Reader) (*Reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	rd := &Reader{r: br, format: f, y4m: true}
+	rd := &Reader{r: br, src: r, format: f, y4m: true}
 	if f.layoutsDiffer() {
 		rd.detectLayout()
 	}
@@ -124,7 +125,7 @@ func NewRawReaderLayout(r io.Reader, f Format, l Layout) (*Reader, error) {
 	if l != Padded && l != Truncated && l != ByteRounded {
 		return nil, fmt.Errorf("y4m: unknown chroma layout %d", int(l))
 	}
-	return &Reader{r: bufio.NewReaderSize(r, 1<<20), format: f, layout: l}, nil
+	return &Reader{r: bufio.NewReaderSize(r, 1<<20), src: r, format: f, layout: l}, nil
 }
 
 // Format returns the stream's frame format.

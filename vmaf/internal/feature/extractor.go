@@ -34,6 +34,11 @@ type Aggregator interface {
 	Merge(other Aggregator)
 	// Aggregates are the stream's values, by name.
 	Aggregates() (names []string, values []float64)
+	// AggregateState is the exact totals the aggregates come from, and
+	// AddAggregateState adds such totals (of other parts of the stream,
+	// scored apart) to this instance's.
+	AggregateState() []uint64
+	AddAggregateState(s []uint64) error
 }
 
 // Emit receives frame index's final values, one per output name. out is

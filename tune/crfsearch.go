@@ -47,6 +47,9 @@ type CRFSearchOptions struct {
 	// Segments, when set, are the frames searched (a shot), instead of
 	// the whole source or Samples.
 	Segments []Segment
+	// keepWinner hands the winning probe's packets to the caller in
+	// CRFResult.winner, when it was encoded in this run.
+	keepWinner bool
 	// OnProbe, if set, is told of every probe's progress.
 	OnProbe func(ProbeEvent)
 }
@@ -100,6 +103,8 @@ type CRFResult struct {
 	Probes             []ProbeReport `json:"probes"`
 	FullCheck          *FullCheck    `json:"full_check,omitempty"`
 	Output             string        `json:"output,omitempty"`
+
+	winner *Probe // with keepWinner
 }
 
 // CRFSearch finds the largest CRF whose encode of the source scores at
@@ -148,7 +153,7 @@ func (s *Session) CRFSearch(ctx context.Context, o CRFSearchOptions) (*CRFResult
 		}
 	}()
 	spec := ProbeSpec{Encoder: o.Encoder, Scale: o.Scale, Segments: segs, Aggregate: o.Aggregate,
-		GlobalHeader: globalHeader, Keep: o.Output != "" && whole}
+		GlobalHeader: globalHeader, Keep: (o.Output != "" && whole) || o.keepWinner}
 	measure := func(ctx context.Context, crf float64) (float64, error) {
 		sp := spec
 		sp.CRF = crf
@@ -207,6 +212,15 @@ func (s *Session) CRFSearch(ctx context.Context, o CRFSearchOptions) (*CRFResult
 			return res, err
 		}
 		res.Output = o.Output
+	}
+	if o.keepWinner && winner != nil {
+		// The caller takes the winning probe's packets (and frees them).
+		for c, p := range kept {
+			if p == winner {
+				delete(kept, c)
+			}
+		}
+		res.winner = winner
 	}
 	return res, nil
 }

@@ -100,9 +100,24 @@ func (s *Session) PerShot(ctx context.Context, o PerShotOptions) (*PerShotResult
 		ext = ".ts"
 	}
 	var list strings.Builder
+	// The winning probe of each shot, when it was encoded in this run
+	// (not taken from the cache): the plan's encode is those packets.
+	var winners []*Probe
+	defer func() {
+		for _, p := range winners {
+			if p != nil {
+				p.Free()
+			}
+		}
+	}()
 	for i, seg := range ref.DetectShots(o.Detection) {
 		cr, err := s.CRFSearch(ctx, CRFSearchOptions{Encoder: o.Encoder, Target: o.Target, Tolerance: o.Tolerance,
-			Aggregate: o.Aggregate, Segments: []Segment{seg}, MaxEncodes: 10})
+			Aggregate: o.Aggregate, Segments: []Segment{seg}, MaxEncodes: 10, keepWinner: o.Output != ""})
+		if cr != nil && cr.winner != nil {
+			winners = append(winners, cr.winner)
+		} else {
+			winners = append(winners, nil)
+		}
 		if cr != nil {
 			res.Encodes += cr.Encodes
 			res.CacheHits += cr.CacheHits
@@ -141,13 +156,17 @@ func (s *Session) PerShot(ctx context.Context, o PerShotOptions) (*PerShotResult
 	// The plan encoded: each shot at its CRF, kept in memory, written one
 	// after another, then read back and scored whole.
 	var parts []outputPart
-	for _, sh := range res.Shots {
-		_, p, err := s.Measure(ctx, ProbeSpec{Encoder: o.Encoder, CRF: sh.CRF, Segments: []Segment{{sh.StartFrame, sh.EndFrame}},
-			Aggregate: o.Aggregate, Keep: true, NoCache: true})
-		if err != nil {
-			return res, fmt.Errorf("encoding shot %d: %w", sh.Index, err)
+	for i, sh := range res.Shots {
+		p := winners[i]
+		if p == nil {
+			// Its answer came from the cache: encode it again.
+			var err error
+			if _, p, err = s.Measure(ctx, ProbeSpec{Encoder: o.Encoder, CRF: sh.CRF, Segments: []Segment{{sh.StartFrame, sh.EndFrame}},
+				Aggregate: o.Aggregate, Keep: true, NoCache: true}); err != nil {
+				return res, fmt.Errorf("encoding shot %d: %w", sh.Index, err)
+			}
+			kept = append(kept, p)
 		}
-		kept = append(kept, p)
 		parts = append(parts, outputPart{p, int64(sh.StartFrame)})
 	}
 	if err := writeParts(o.Output, parts); err != nil {
@@ -162,8 +181,8 @@ func (s *Session) PerShot(ctx context.Context, o PerShotOptions) (*PerShotResult
 	met := v >= o.Target
 	res.OutputVMAF, res.TargetMet = &v, &met
 	var total int64
-	for _, p := range kept {
-		total += p.Bytes
+	for _, part := range parts {
+		total += part.p.Bytes
 	}
 	res.OutputBitrateKbps = float64(total) * 8 / ref.Duration() / 1000
 	return res, nil

@@ -491,7 +491,9 @@ func (s *settings) check() error {
 // writeUsage prints the option list.
 func writeUsage(w io.Writer) {
 	fmt.Fprintf(w, "Usage: vmaf-score -r REFERENCE -d DISTORTED [options]\n"+
-		"       vmaf-score mcp --allow DIR... [--output-dir DIR] [--jobs N] [--threads N]\n\n"+
+		"       vmaf-score mcp --allow DIR... [--output-dir DIR] [--jobs N] [--threads N]\n"+
+		"       vmaf-score merge -o OUT PART...       (join the parts --shard/--frames wrote; merge --help)\n"+
+		"       vmaf-score batch [--jobs N] [--shard I/N] JOBS   (score a list of pairs; batch --help)\n\n"+
 		"Scores DISTORTED against REFERENCE with VMAF; a drop-in for libvmaf's vmaf tool.\n"+
 		".y4m and raw .yuv (with -w -h -p -b) are read directly, anything else through FFmpeg.\n"+
 		"vmaf-score mcp serves the same scoring to MCP clients on stdio (vmaf-score mcp --help).\n\n")

@@ -374,7 +374,7 @@ func (s *Server) runSession(w *wireConn, p peer) {
 	release := sync.OnceFunc(func() { s.untrack(w, p) })
 	w.onReadEnd = release
 	defer release()
-	w.handshakeBy(time.Now().Add(s.opts.HandshakeTimeout))
+	w.handshakeBy(s.opts.HandshakeTimeout)
 
 	ss, err := s.mcp.Connect(s.ctx, &mcp.IOTransport{Reader: w, Writer: w, MaxLineLength: -1}, nil)
 	if err != nil {

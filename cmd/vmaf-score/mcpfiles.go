@@ -12,6 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/vmafsink/vmafsink/control"
 	"github.com/vmafsink/vmafsink/internal/version"
 	"github.com/vmafsink/vmafsink/swap"
 )
@@ -32,6 +33,8 @@ type mcpFilesConfig struct {
 
 // Bounds on the subcommand's options.
 const (
+	// maxMCPLine bounds one JSON-RPC message on standard input.
+	maxMCPLine    = 1 << 20
 	maxMCPJobs    = 8
 	maxMCPThreads = 256
 )
@@ -121,11 +124,9 @@ func runMCPFiles(ctx context.Context, args []string, in io.Reader, out io.Writer
 		return exitUsage
 	}
 	defer srv.close()
-	var t mcp.Transport = &mcp.IOTransport{Reader: io.NopCloser(in), Writer: nopWriteCloser{out}}
-	if in == os.Stdin && out == os.Stdout {
-		t = &mcp.StdioTransport{}
-	}
-	err = srv.mcp.Run(ctx, t)
+	// The control socket's line checks: a bad line costs its sender an
+	// error reply, not the session.
+	err = srv.mcp.Run(ctx, control.StdioTransport(in, out, maxMCPLine))
 	switch {
 	case err == nil, errors.Is(err, io.EOF), errors.Is(err, context.Canceled), errors.Is(err, mcp.ErrConnectionClosed):
 		return exitOK
@@ -133,10 +134,6 @@ func runMCPFiles(ctx context.Context, args []string, in io.Reader, out io.Writer
 	fmt.Fprintf(stderr, "vmaf-score: mcp: %v\n", err)
 	return exitError
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
 
 // filesServer is the `mcp` subcommand's server.
 type filesServer struct {

@@ -1,9 +1,14 @@
 package control
 
 import (
+	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // TestFaultStaleCancel: a notifications/cancelled for an unknown or
@@ -66,3 +71,33 @@ func TestFaultDuplicateIDInFlight(t *testing.T) {
 	}
 }
 
+
+// TestFaultPromptRange: prompt arguments past their range were taken: a
+// "to" past int64 printed a negative frame, a negative window or a
+// threshold of 1e300 made no sense.
+func TestFaultPromptRange(t *testing.T) {
+	s := startTest(t, newFake(), Options{})
+	cs, _ := connectTest(t, s, "2025-11-25")
+	for _, tc := range []struct {
+		prompt string
+		args   map[string]string
+		says   string
+	}{
+		{"diagnose_quality_drop", map[string]string{"from": "0", "to": "1e19"}, "from 0 to 9007199254740992"},
+		{"diagnose_quality_drop", map[string]string{"from": "0", "to": "9223372036854775808"}, "not a whole number"},
+		{"diagnose_quality_drop", map[string]string{"from": "1.5", "to": "3"}, "not a whole number"},
+		{"monitor_stream", map[string]string{"threshold": "1e300"}, "from 0 to 100"},
+		{"monitor_stream", map[string]string{"window": "-3"}, "not a whole number from 1"},
+		{"monitor_stream", map[string]string{"window": "2.5"}, "not a whole number"},
+	} {
+		_, err := cs.GetPrompt(context.Background(), &mcp.GetPromptParams{Name: tc.prompt, Arguments: tc.args})
+		var je *jsonrpc.Error
+		if !errors.As(err, &je) || je.Code != jsonrpc.CodeInvalidParams || !strings.Contains(je.Message, tc.says) {
+			t.Errorf("%s %v: %v", tc.prompt, tc.args, err)
+		}
+	}
+	res, err := cs.GetPrompt(context.Background(), &mcp.GetPromptParams{Name: "diagnose_quality_drop", Arguments: map[string]string{"from": "0", "to": "9007199254740992"}})
+	if err != nil || strings.Contains(res.Messages[0].Content.(*mcp.TextContent).Text, "-") && strings.Contains(res.Messages[0].Content.(*mcp.TextContent).Text, "frames 0..-") {
+		t.Errorf("the largest frame index: %v", err)
+	}
+}

@@ -71,12 +71,44 @@ func loopbackAddr(addr string) (string, error) {
 	return net.JoinHostPort(host, port), nil
 }
 
+// Bounds on a bearer token: long enough not to be guessed (16 printable
+// characters are over 100 bits), short enough to read whole.
+const (
+	minTokenBytes = 16
+	maxTokenBytes = 4096
+)
+
 // readToken reads a bearer token file: its content, surrounding
-// whitespace trimmed, which must leave something printable.
+// whitespace trimmed, which must leave one word of printable ASCII of
+// minTokenBytes to maxTokenBytes. The file must be a regular file (a FIFO
+// would hang the start, /dev/zero exhaust memory) that other users can
+// neither read nor write, and its group cannot write.
 func readToken(path string) ([]byte, error) {
-	b, err := os.ReadFile(path)
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, fmt.Errorf("control: HTTP token file: %w", err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("control: HTTP token file: %w", err)
+	}
+	switch perm := fi.Mode().Perm(); {
+	case !fi.Mode().IsRegular():
+		return nil, fmt.Errorf("control: HTTP token file %q is not a regular file (%v)", path, fi.Mode().Type())
+	case perm&0o006 != 0:
+		return nil, fmt.Errorf("control: HTTP token file %q has mode %04o: other users can read or change it; chmod o-rw (0600 or 0640)", path, perm)
+	case perm&0o020 != 0:
+		return nil, fmt.Errorf("control: HTTP token file %q has mode %04o: its group can change it; chmod g-w (0600 or 0640)", path, perm)
+	case fi.Size() > maxTokenBytes:
+		return nil, fmt.Errorf("control: HTTP token file %q holds %d bytes; a token is at most %d", path, fi.Size(), maxTokenBytes)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, maxTokenBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("control: HTTP token file: %w", err)
+	}
+	if len(b) > maxTokenBytes {
+		return nil, fmt.Errorf("control: HTTP token file %q holds more than %d bytes; a token is at most %d", path, maxTokenBytes, maxTokenBytes)
 	}
 	tok := bytes.TrimSpace(b)
 	if len(tok) == 0 {
@@ -86,6 +118,9 @@ func readToken(path string) ([]byte, error) {
 		if c < 0x21 || c > 0x7e {
 			return nil, fmt.Errorf("control: HTTP token file %q: the token must be one line of printable ASCII without spaces", path)
 		}
+	}
+	if len(tok) < minTokenBytes {
+		return nil, fmt.Errorf("control: HTTP token file %q: the token has %d characters; use at least %d (e.g. head -c 24 /dev/urandom | base64 > FILE)", path, len(tok), minTokenBytes)
 	}
 	return tok, nil
 }

@@ -26,6 +26,10 @@ type Options struct {
 	// the socket is then mode 0660 and given to that group, or, with an
 	// AllowGID too, mode 0666 with SO_PEERCRED telling the peers apart.
 	ReadOnlyGID int
+	// AllowSharedSocketDir accepts a socket directory that others may
+	// write without the sticky bit, or that another user owns (refused by
+	// default: someone else could replace the socket with an impostor).
+	AllowSharedSocketDir bool
 	// MaxLineBytes bounds one inbound JSON-RPC message (default 1 MiB).
 	MaxLineBytes int
 	// SessionBuffer is how many notifications each client may lag behind
@@ -196,6 +200,9 @@ func (s *Server) Clients() int {
 
 func (s *Server) start() error {
 	if s.path != "" {
+		if err := checkSocketDir(s.path, s.opts.AllowSharedSocketDir); err != nil {
+			return err
+		}
 		gid, world := s.socketAccess()
 		ln, sf, err := listenSocket(s.path, gid, world)
 		if err != nil {
@@ -204,6 +211,7 @@ func (s *Server) start() error {
 		s.ln, s.sock = ln, sf
 	}
 	if s.opts.HTTPAddr != "" {
+		s.warnHTTPRoles()
 		if err := s.startHTTP(); err != nil {
 			if s.ln != nil {
 				s.ln.Close()

@@ -71,7 +71,6 @@ func TestFaultDuplicateIDInFlight(t *testing.T) {
 	}
 }
 
-
 // TestFaultPromptRange: prompt arguments past their range were taken: a
 // "to" past int64 printed a negative frame, a negative window or a
 // threshold of 1e300 made no sense.

@@ -63,6 +63,9 @@ type Options struct {
 	// Server.HTTPAddr): Streamable HTTP at /mcp, HTTP+SSE at /sse. Other
 	// addresses are refused.
 	HTTPAddr string
+	// MaxHTTPConns bounds the open HTTP connections, with a token or
+	// without (default 64); one more is closed as soon as it is accepted.
+	MaxHTTPConns int
 	// HTTPTokenFile names a file holding a bearer token, read at start,
 	// that every HTTP request must carry (Authorization: Bearer TOKEN).
 	HTTPTokenFile string
@@ -108,6 +111,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.ListTimeout <= 0 {
 		o.ListTimeout = 10 * time.Second
+	}
+	if o.MaxHTTPConns <= 0 {
+		o.MaxHTTPConns = 64
 	}
 	if o.HTTPIdleTimeout <= 0 {
 		o.HTTPIdleTimeout = 10 * time.Minute

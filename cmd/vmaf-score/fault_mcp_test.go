@@ -4,7 +4,11 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -173,5 +177,97 @@ func TestFaultMCPFilesStaleCancel(t *testing.T) {
 		if got := rf.recv(t); !strings.Contains(got, `"id":`+id) || rpcCode(t, got) != 0 {
 			t.Errorf("request %s after a stale cancellation: %.200s", id, got)
 		}
+	}
+}
+
+// sparseY4M writes a y4m header claiming w x h and extends the file to
+// size bytes without writing them.
+func sparseY4M(t *testing.T, dir, name string, w, h int, size int64) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(fmt.Sprintf("YUV4MPEG2 W%d H%d F25:1 Ip A1:1 C420jpeg\nFRAME\n", w, h)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(p, size); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestFaultMCPFilesHugeFrames: two sparse 12 KiB .y4m files whose headers
+// claim 32768x32768 took `vmaf-score mcp` past 6 GiB (a fatal out-of-memory
+// exit under a limit), and raw input 65536 wide the same. Each is refused
+// before a frame is allocated, and a call whose frames would take more than
+// the memory budget is refused with the figures.
+func TestFaultMCPFilesHugeFrames(t *testing.T) {
+	dir := t.TempDir()
+	fs := startFiles(t, "--allow", dir, "--max-memory", "64")
+	var before runtime.MemStats
+	runtime.ReadMemStats(&before)
+	huge := sparseY4M(t, dir, "huge.y4m", 32768, 32768, 12<<10)
+	big := sparseY4M(t, dir, "big.y4m", 4096, 4096, 1<<30)
+	raw := filepath.Join(dir, "wide.yuv")
+	os.WriteFile(raw, make([]byte, 12<<10), 0o644)
+	for _, tc := range []struct {
+		name string
+		args map[string]any
+		says string
+	}{
+		{"32768x32768 y4m", map[string]any{"reference": huge, "distorted": huge}, "a side is at most 16384"},
+		{"raw 65536 wide", map[string]any{"reference": raw, "distorted": raw, "width": 65536, "height": 16, "pixel_format": "420", "bitdepth": 8}, "a side is at most 16384"},
+		{"raw 16384x16384", map[string]any{"reference": raw, "distorted": raw, "width": 16384, "height": 16384, "pixel_format": "420", "bitdepth": 8}, "8192x8192"},
+		{"4096x4096 over a 64 MiB budget", map[string]any{"reference": big, "distorted": big}, "need 144 MiB, more than the server's memory budget of 64 MiB"},
+	} {
+		_, msg, err := fs.call(t, context.Background(), tc.args, false)
+		if err != nil || !strings.Contains(msg, tc.says) {
+			t.Errorf("%s: %v %q, want a tool error saying %q", tc.name, err, msg, tc.says)
+		}
+	}
+	var after runtime.MemStats
+	runtime.ReadMemStats(&after)
+	if grew := int64(after.HeapSys) - int64(before.HeapSys); grew > 64<<20 {
+		t.Errorf("the heap grew by %d MiB while refusing", grew>>20)
+	}
+	// The server goes on scoring what fits.
+	ref, dist := goldenY4M(t, smallRef), goldenY4M(t, smallDist)
+	if _, msg, err := fs.call(t, context.Background(), map[string]any{"reference": copyInto(t, dir, ref), "distorted": copyInto(t, dir, dist)}, false); err != nil || msg != "" {
+		t.Errorf("a small pair after the refusals: %v %q", err, msg)
+	}
+}
+
+// copyInto copies a file into dir and returns its new path.
+func copyInto(t *testing.T, dir, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, filepath.Base(path))
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestFaultMemoryBudget: calls share the budget; one that does not fit
+// beside those running is refused as busy, and its share comes back.
+func TestFaultMemoryBudget(t *testing.T) {
+	b := &memoryBudget{limit: 64 << 20}
+	r1, err := b.take(40 << 20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.take(40 << 20); err == nil || !strings.Contains(err.Error(), "busy: the scorings running hold 40 of the 64 MiB") {
+		t.Errorf("second call: %v", err)
+	}
+	r1()
+	r1() // once only
+	if r2, err := b.take(64 << 20); err != nil {
+		t.Errorf("after the first call ended: %v", err)
+	} else {
+		r2()
+	}
+	if b.used != 0 {
+		t.Errorf("budget used %d after every call ended", b.used)
 	}
 }

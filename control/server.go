@@ -53,6 +53,10 @@ type Options struct {
 	CloseTimeout time.Duration
 	// MaxInFlight bounds each client's concurrent requests (default 16).
 	MaxInFlight int
+	// MaxHeavy bounds the expensive reads (worst-frame images, score
+	// ranges, long score lists, diagnoses) running at once, for all
+	// clients together (default 2); one more is refused as busy.
+	MaxHeavy int
 	// MaxWait caps how long a tool call with wait:true may block
 	// (default 10 minutes).
 	MaxWait time.Duration
@@ -106,6 +110,9 @@ func (o Options) withDefaults() Options {
 	if o.MaxInFlight <= 0 {
 		o.MaxInFlight = 16
 	}
+	if o.MaxHeavy <= 0 {
+		o.MaxHeavy = 2
+	}
 	if o.MaxWait <= 0 {
 		o.MaxWait = 10 * time.Minute
 	}
@@ -153,6 +160,8 @@ type Server struct {
 	slots    map[*httpSlot]struct{} // HTTP clients holding a slot
 	httpIDs  map[string]*httpActivity
 	listing  chan struct{} // vmaf_list_models calls running
+	// heavySlots holds a place per expensive read running (heavy.go).
+	heavySlots chan struct{}
 
 	// sendNext is the SDK's sending handler below ours, which HTTP
 	// sessions' writers call to send what the middleware queued.
@@ -274,6 +283,8 @@ func newServer(path string, t Target, opts Options) *Server {
 		slots:    make(map[*httpSlot]struct{}),
 		httpIDs:  make(map[string]*httpActivity),
 		listing:  make(chan struct{}, maxListings),
+
+		heavySlots: make(chan struct{}, opts.MaxHeavy),
 	}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "vmafsink", Title: "vmafsink VMAF measurement", Version: opts.Version}, &mcp.ServerOptions{
 		Instructions:       instructions,

@@ -67,6 +67,10 @@ type mcpConfig struct {
 	opts      control.Options
 	noControl bool // the same Runner without a control plane, for baselines
 	modelDirs []string
+	// worstFrames keeps that many worst frames with their pictures, and
+	// background lowers the workers as a host with a control plane does.
+	worstFrames int
+	background  bool
 }
 
 func mcpStart(t testing.TB, c mcpConfig) *mcpRun {
@@ -78,10 +82,15 @@ func mcpStart(t testing.TB, c mcpConfig) *mcpRun {
 	if err != nil {
 		t.Fatal(err)
 	}
+	scorer := vmaf.Config{Models: []*vmaf.Model{m}, Engine: "native", Threads: cmp.Or(c.threads, 2)}
+	if c.background {
+		scorer.WorkerSetup = attach.WorkerSetup()
+	}
 	r, err := pipeline.New(pipeline.Config{
-		Scorer:    vmaf.Config{Models: []*vmaf.Model{m}, Engine: "native", Threads: cmp.Or(c.threads, 2)},
-		Pairing:   pipeline.PairByOrder,
-		PauseMode: c.pauseMode,
+		Scorer:      scorer,
+		Pairing:     pipeline.PairByOrder,
+		PauseMode:   c.pauseMode,
+		WorstFrames: c.worstFrames,
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -270,7 +270,7 @@ func TestHTTPGuards(t *testing.T) {
 
 // TestHTTPClientLimit: the socket's and HTTP's clients share the slots.
 func TestHTTPClientLimit(t *testing.T) {
-	s := startHTTPTest(t, newFake(), Options{MaxSessions: 2, MaxSessionsPerPeer: 2})
+	s := startHTTPTest(t, newFake(), Options{MaxSessions: 2, MaxSessionsPerPeer: 2, ReservedSlots: -1})
 	connectTest(t, s, "2025-06-18")
 	if _, _, err := connectHTTP(t, s, "http", ""); err != nil {
 		t.Fatal(err)

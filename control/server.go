@@ -40,6 +40,16 @@ type Options struct {
 	WriteTimeout time.Duration
 	// MaxSessions bounds concurrent clients (default 32).
 	MaxSessions int
+	// ReservedSlots is how many of MaxSessions only full-access socket
+	// peers (the server's own user, AllowGID) may take (default 4, at
+	// most MaxSessions-1; negative: none): read-only peers and HTTP
+	// clients cannot.
+	ReservedSlots int
+	// ReclaimIdle is how long a client must have sent nothing, with no
+	// request in flight, before a newcomer short of a slot may displace it
+	// (default 30s; a connection still without initialize, after a fifth
+	// of HandshakeTimeout or this, whichever is shorter).
+	ReclaimIdle time.Duration
 	// MaxSessionsPerPeer bounds one process's share of them, by the peer
 	// pid from SO_PEERCRED (default half of MaxSessions, at least 1), so
 	// that one misbehaving process cannot lock every other out.
@@ -74,8 +84,8 @@ type Options struct {
 	// that every HTTP request must carry (Authorization: Bearer TOKEN).
 	HTTPTokenFile string
 	// HTTPIdleTimeout closes a Streamable HTTP session that has had no
-	// request open, not even a listening GET, for this long (default 10
-	// minutes): a client may go without ending its session.
+	// request open, not even a listening GET, for this long (default 60
+	// s): a client may go without ending its session.
 	HTTPIdleTimeout time.Duration
 	// Version is reported to clients as the server version (default: the
 	// build's, from package internal/version).
@@ -101,6 +111,12 @@ func (o Options) withDefaults() Options {
 	if o.MaxSessionsPerPeer <= 0 {
 		o.MaxSessionsPerPeer = max(1, o.MaxSessions/2)
 	}
+	if o.ReservedSlots == 0 {
+		o.ReservedSlots = 4
+	}
+	if o.ReclaimIdle <= 0 {
+		o.ReclaimIdle = 30 * time.Second
+	}
 	if o.HandshakeTimeout <= 0 {
 		o.HandshakeTimeout = 5 * time.Second
 	}
@@ -123,7 +139,7 @@ func (o Options) withDefaults() Options {
 		o.MaxHTTPConns = 64
 	}
 	if o.HTTPIdleTimeout <= 0 {
-		o.HTTPIdleTimeout = 10 * time.Minute
+		o.HTTPIdleTimeout = time.Minute
 	}
 	if o.Version == "" {
 		o.Version = version.String()
@@ -155,7 +171,7 @@ type Server struct {
 
 	mu       sync.Mutex
 	sessions map[*mcp.ServerSession]*session
-	conns    map[*wireConn]struct{} // every open connection, for shutdown
+	conns    map[*wireConn]peer // every open connection, for shutdown
 	perPeer  map[int32]int          // open connections by peer pid
 	slots    map[*httpSlot]struct{} // HTTP clients holding a slot
 	httpIDs  map[string]*httpActivity
@@ -278,7 +294,7 @@ func newServer(path string, t Target, opts Options) *Server {
 		ctx:      ctx,
 		cancel:   cancel,
 		sessions: make(map[*mcp.ServerSession]*session),
-		conns:    make(map[*wireConn]struct{}),
+		conns:    make(map[*wireConn]peer),
 		perPeer:  make(map[int32]int),
 		slots:    make(map[*httpSlot]struct{}),
 		httpIDs:  make(map[string]*httpActivity),
@@ -437,13 +453,17 @@ func (s *Server) runSession(w *wireConn, p peer) {
 func (s *Server) track(w *wireConn, p peer) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if reason := s.refusalLocked(); reason != "" {
-		return reason
-	}
+	full := s.peerRole(p) == roleFull
 	if s.perPeer[p.pid] >= s.opts.MaxSessionsPerPeer {
+		if s.clientsLocked() >= s.limitFor(full) && s.ctx.Err() == nil {
+			return s.fullReason(full)
+		}
 		return fmt.Sprintf("process %d already has %d connections, its share of the %d client slots", p.pid, s.perPeer[p.pid], s.opts.MaxSessions)
 	}
-	s.conns[w] = struct{}{}
+	if reason := s.admitLocked(full); reason != "" {
+		return reason
+	}
+	s.conns[w] = p
 	s.perPeer[p.pid]++
 	return ""
 }

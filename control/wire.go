@@ -47,6 +47,8 @@ type wireConn struct {
 	// lastActive is when the client's latest message arrived (Unix
 	// nanoseconds), for reclaiming idle clients when slots are short.
 	lastActive atomic.Int64
+	// opened is set once the client has sent initialize.
+	opened atomic.Bool
 	// onReadEnd, if set, runs once when the client's side ends.
 	onReadEnd func()
 
@@ -79,9 +81,6 @@ func (w *wireConn) handshakeBy(d time.Duration) {
 	w.handshake = time.Now().Add(d)
 	w.conn.SetReadDeadline(w.handshake)
 }
-
-// initialized reports whether the client has sent initialize.
-func (w *wireConn) initialized() bool { return w.initSeen }
 
 // handshakeDone lifts the deadline: a client that has opened its session
 // may stay idle (a watcher waits for notifications).
@@ -220,6 +219,7 @@ func (w *wireConn) check(msg []byte) (out []byte, id any, code int64, reason str
 			json.Unmarshal(req.Params, &p)
 			w.batchOK = p.ProtocolVersion == "2024-11-05" || p.ProtocolVersion == "2025-03-26"
 			w.handshakeDone()
+			w.opened.Store(true)
 		} else if !w.handshake.IsZero() && req.IsCall() && sessionless(req.Params) {
 			w.handshakeBy(w.handshakeFor)
 		}

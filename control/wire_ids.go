@@ -88,6 +88,13 @@ func (f *inFlightIDs) forget(msg []byte) {
 	}
 }
 
+// openCount is how many requests are unanswered.
+func (f *inFlightIDs) openCount() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.open)
+}
+
 // quotable is id when it is short enough to echo in an error reply.
 func quotable(id json.RawMessage) json.RawMessage {
 	if len(id) > maxQuotedID {

@@ -171,7 +171,7 @@ type Server struct {
 
 	mu       sync.Mutex
 	sessions map[*mcp.ServerSession]*session
-	conns    map[*wireConn]peer // every open connection, for shutdown
+	conns    map[*wireConn]peer     // every open connection, for shutdown
 	perPeer  map[int32]int          // open connections by peer pid
 	slots    map[*httpSlot]struct{} // HTTP clients holding a slot
 	httpIDs  map[string]*httpActivity

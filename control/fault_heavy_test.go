@@ -110,3 +110,32 @@ func TestFaultHeavyReadsBudget(t *testing.T) {
 func callParams(name string, args map[string]any) *mcp.CallToolParams {
 	return &mcp.CallToolParams{Name: name, Arguments: args}
 }
+
+// TestFaultHeavyCPUShare: expensive reads together use at most their
+// share of the CPU; past it, the next one is refused as busy, saying so.
+func TestFaultHeavyCPUShare(t *testing.T) {
+	w := newWorstFake(1, 1, 16, 16)
+	img := w.frames[0].Image
+	w.frames[0].Image = func(name string, maxWidth int) (image.Image, error) {
+		for t0 := threadCPU(); threadCPU()-t0 < 20*time.Millisecond; {
+		}
+		return img(name, maxWidth)
+	}
+	s, err := Start(filepath.Join(t.TempDir(), "vmaf.sock"), w, Options{HeavyCPUShare: 0.0005, HeavyWait: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	cs, _ := connectTest(t, s, "2025-11-25")
+	if res := callTool(t, cs, toolWorstFrames, map[string]any{"n": 1}); res.IsError {
+		t.Fatalf("first read: %s", resultText(res))
+	}
+	res := callTool(t, cs, toolWorstFrames, map[string]any{"n": 1})
+	if !res.IsError || !strings.Contains(resultText(res), "used their share of the CPU") {
+		t.Errorf("a read past the CPU share: %s", resultText(res))
+	}
+	// Light reads are not held back.
+	if res := callTool(t, cs, toolWorstFrames, map[string]any{"images": "none"}); res.IsError {
+		t.Errorf("records only: %s", resultText(res))
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"runtime"
 	"runtime/pprof"
 	"sync"
 	"sync/atomic"
@@ -67,6 +68,12 @@ type Options struct {
 	// ranges, long score lists, diagnoses) running at once, for all
 	// clients together (default 2); one more is refused as busy.
 	MaxHeavy int
+	// HeavyCPUShare is the share of the machine's CPU time the expensive
+	// reads may use together (default 0.05; see heavy.go).
+	HeavyCPUShare float64
+	// HeavyWait is how long an expensive read waits for room in the
+	// budget before it is refused as busy (default 250ms).
+	HeavyWait time.Duration
 	// MaxWait caps how long a tool call with wait:true may block
 	// (default 10 minutes).
 	MaxWait time.Duration
@@ -129,6 +136,12 @@ func (o Options) withDefaults() Options {
 	if o.MaxHeavy <= 0 {
 		o.MaxHeavy = 2
 	}
+	if !(o.HeavyCPUShare > 0 && o.HeavyCPUShare <= 1) {
+		o.HeavyCPUShare = 0.05
+	}
+	if o.HeavyWait <= 0 {
+		o.HeavyWait = 250 * time.Millisecond
+	}
 	if o.MaxWait <= 0 {
 		o.MaxWait = 10 * time.Minute
 	}
@@ -178,6 +191,7 @@ type Server struct {
 	listing  chan struct{} // vmaf_list_models calls running
 	// heavySlots holds a place per expensive read running (heavy.go).
 	heavySlots chan struct{}
+	heavyCPU   cpuBudget
 
 	// sendNext is the SDK's sending handler below ours, which HTTP
 	// sessions' writers call to send what the middleware queued.
@@ -301,6 +315,7 @@ func newServer(path string, t Target, opts Options) *Server {
 		listing:  make(chan struct{}, maxListings),
 
 		heavySlots: make(chan struct{}, opts.MaxHeavy),
+		heavyCPU:   cpuBudget{share: opts.HeavyCPUShare * float64(runtime.NumCPU())},
 	}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "vmafsink", Title: "vmafsink VMAF measurement", Version: opts.Version}, &mcp.ServerOptions{
 		Instructions:       instructions,

@@ -241,13 +241,7 @@ func mcpCall(t testing.TB, cs *mcp.ClientSession, tool string, args map[string]a
 		t.Fatalf("%s: %v", tool, err)
 	}
 	if res.IsError {
-		var texts []string
-		for _, c := range res.Content {
-			if tc, ok := c.(*mcp.TextContent); ok {
-				texts = append(texts, tc.Text)
-			}
-		}
-		return strings.Join(texts, " ")
+		return mcpText(res)
 	}
 	if out != nil {
 		b, _ := json.Marshal(res.StructuredContent)

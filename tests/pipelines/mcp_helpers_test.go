@@ -11,7 +11,6 @@ import (
 	"net"
 	"path/filepath"
 	"sort"
-	"strings"
 	"sync"
 	"testing"
 	"time"

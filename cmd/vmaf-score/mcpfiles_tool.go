@@ -142,6 +142,17 @@ func (s *filesServer) score(ctx context.Context, req *mcp.CallToolRequest, a sco
 	default:
 		return nil, scoreFilesResult{}, fmt.Errorf("busy: %d scoring(s) already running, the most this server runs at once (vmaf-score mcp --jobs); call again when one has finished", cap(s.slots))
 	}
+	// The frames' memory is known from the headers, before any frame is
+	// allocated.
+	need, err := frameMemory(set)
+	if err != nil {
+		return nil, scoreFilesResult{}, err
+	}
+	release, err := s.memory.take(need)
+	if err != nil {
+		return nil, scoreFilesResult{}, err
+	}
+	defer release()
 
 	path, keep, doneWriting, err := s.resultFile(a.Output)
 	if err != nil {

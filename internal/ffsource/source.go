@@ -3,6 +3,7 @@ package ffsource
 import (
 	"errors"
 	"fmt"
+	"github.com/vmafsink/vmafsink/internal/framesize"
 	"math"
 	"sync"
 	"time"
@@ -203,6 +204,12 @@ func (s *Source) open(url string, opts Options) error {
 
 func (s *Source) openDecoder(opts Options) error {
 	cp := s.stream.CodecParameters()
+	// Before a decoder allocates anything for the size the stream claims.
+	if cp.Width() > 0 && cp.Height() > 0 {
+		if err := framesize.Check(cp.Width(), cp.Height()); err != nil {
+			return fmt.Errorf("video stream: %w", err)
+		}
+	}
 	codec := astiav.FindDecoder(cp.CodecID())
 	if codec == nil {
 		return fmt.Errorf("no decoder for codec %s", cp.CodecID())

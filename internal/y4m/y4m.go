@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/vmafsink/vmafsink/internal/framesize"
 	"io"
 	"strconv"
 	"strings"
@@ -119,6 +120,9 @@ func NewRawReaderLayout(r io.Reader, f Format, l Layout) (*Reader, error) {
 	if f.Width <= 0 || f.Height <= 0 {
 		return nil, fmt.Errorf("y4m: raw input needs a positive width and height, got %dx%d", f.Width, f.Height)
 	}
+	if err := framesize.Check(f.Width, f.Height); err != nil {
+		return nil, fmt.Errorf("y4m: raw input: %w", err)
+	}
 	if err := checkDepthChroma(f); err != nil {
 		return nil, err
 	}
@@ -190,6 +194,9 @@ func parseHeader(line string) (Format, error) {
 	}
 	if f.Width == 0 || f.Height == 0 {
 		return Format{}, errors.New("y4m: header has no width or height")
+	}
+	if err := framesize.Check(f.Width, f.Height); err != nil {
+		return Format{}, fmt.Errorf("y4m: header: %w", err)
 	}
 	return f, nil
 }

@@ -57,6 +57,7 @@ func main() {
 	decoupleN()
 	cmN()
 	dwt0Horiz512()
+	decouple0AVX512()
 	Generate()
 }
 

@@ -2267,3 +2267,293 @@ horiz:
 horizDone:
 	VZEROUPPER
 	RET
+
+// func admDecouple0AVX512(r *[]int16, n int, gain int32, cos float64, recip *int32)
+// Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F
+TEXT ·admDecouple0AVX512(SB), NOSPLIT, $0-40
+	MOVQ         r+0(FP), AX
+	MOVQ         n+8(FP), CX
+	MOVQ         recip+32(FP), DX
+	MOVL         gain+16(FP), BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Z0
+	VBROADCASTSD cos+24(FP), Z1
+	VPXORD       Z2, Z2, Z2
+	VPXOR        Y3, Y3, Y3
+	VPBROADCASTD admSignD<>+0(SB), Z4
+	VPBROADCASTD admK32768<>+0(SB), Z5
+	VPBROADCASTD admRound14<>+0(SB), Z7
+	VPBROADCASTQ admRound15Q<>+0(SB), Z6
+	MOVL         $0x0000aaaa, BX
+	KMOVW        BX, K1
+	XORQ         BX, BX
+
+dec0w:
+	CMPQ          BX, CX
+	JAE           dec0wDone
+	MOVQ          (AX), SI
+	VPMOVZXWD     (SI)(BX*2), Z8
+	MOVQ          24(AX), SI
+	VPMOVZXWD     (SI)(BX*2), Z9
+	VPSLLD        $0x10, Z9, Z9
+	VPORD         Z9, Z8, Z8
+	MOVQ          72(AX), SI
+	VPMOVZXWD     (SI)(BX*2), Z9
+	MOVQ          96(AX), SI
+	VPMOVZXWD     (SI)(BX*2), Z13
+	VPSLLD        $0x10, Z13, Z13
+	VPORD         Z13, Z9, Z9
+	VPMADDWD      Z9, Z8, Z13
+	VPMADDWD      Z8, Z8, Z8
+	VPMADDWD      Z9, Z9, Z9
+	VCVTDQ2PS     Z13, Z14
+	VPCMPEQD      Z4, Z13, K2
+	VPXORD        Z4, Z14, K2, Z14
+	VCVTPS2PD     Y14, Z13
+	VEXTRACTF32X8 $0x01, Z14, Y14
+	VCVTPS2PD     Y14, Z14
+	VCVTDQ2PS     Z8, Z15
+	VPCMPEQD      Z4, Z8, K2
+	VPXORD        Z4, Z15, K2, Z15
+	VCVTPS2PD     Y15, Z8
+	VEXTRACTF32X8 $0x01, Z15, Y15
+	VCVTPS2PD     Y15, Z15
+	VCVTDQ2PS     Z9, Z16
+	VPCMPEQD      Z4, Z9, K2
+	VPXORD        Z4, Z16, K2, Z16
+	VCVTPS2PD     Y16, Z9
+	VEXTRACTF32X8 $0x01, Z16, Y16
+	VCVTPS2PD     Y16, Z16
+	VMULPD        Z13, Z13, Z17
+	VMULPD        Z8, Z1, Z8
+	VMULPD        Z9, Z8, Z8
+	VCMPPD        $0x1d, Z2, Z13, K2
+	VCMPPD        $0x1d, Z8, Z17, K2, K2
+	VMULPD        Z14, Z14, Z8
+	VMULPD        Z15, Z1, Z9
+	VMULPD        Z16, Z9, Z9
+	VCMPPD        $0x1d, Z2, Z14, K3
+	VCMPPD        $0x1d, Z9, Z8, K3, K3
+	KUNPCKBW      K2, K3, K2
+	MOVQ          (AX), SI
+	VPMOVSXWD     (SI)(BX*2), Z8
+	MOVQ          72(AX), SI
+	VPMOVSXWD     (SI)(BX*2), Z9
+	VPABSD        Z8, Z13
+	KXNORW        K1, K1, K3
+	VPXORD        Z2, Z2, Z14
+	VPGATHERDD    (DX)(Z13*4), K3, Z14
+	VPCMPGTD      Z8, Z2, K3
+	VPCMPEQD      Z2, Z8, K4
+	VPCMPGTD      Z2, Z8, K5
+	VMOVDQA32     Z9, Z13
+	VPSUBD        Z9, Z2, K3, Z13
+	VPMULDQ       Z13, Z14, Z15
+	VPSRLQ        $0x20, Z14, Z14
+	VPSRLQ        $0x20, Z13, Z13
+	VPMULDQ       Z13, Z14, Z13
+	VPADDQ        Z6, Z15, Z15
+	VPADDQ        Z6, Z13, Z13
+	VPSRLQ        $0x0f, Z15, Z15
+	VPSRLQ        $0x0f, Z13, Z13
+	VPSLLQ        $0x20, Z13, Z13
+	VPBLENDMD     Z13, Z15, K1, Z10
+	VPMAXSD       Z2, Z10, Z10
+	VPMINSD       Z5, Z10, Z10
+	VMOVDQA32     Z5, K4, Z10
+	VPMULLD       Z8, Z10, Z8
+	VPADDD        Z7, Z8, Z8
+	VPSRAD        $0x0f, Z8, Z8
+	KANDNW        K2, K4, K3
+	VPCMPGTD      Z2, Z10, K3, K3
+	VPMULLD       Z0, Z8, Z13
+	VPMINSD       Z9, Z13, Z14
+	VPMAXSD       Z9, Z13, Z9
+	VPBLENDMD     Z14, Z9, K5, Z13
+	VPBLENDMD     Z13, Z8, K3, Z8
+	VPMOVSDW      Z8, Y8
+	MOVQ          72(AX), SI
+	VMOVDQU       (SI)(BX*2), Y9
+	VPSUBW        Y8, Y9, Y9
+	MOVQ          144(AX), SI
+	VMOVDQU       Y8, (SI)(BX*2)
+	MOVQ          216(AX), SI
+	VMOVDQU       Y9, (SI)(BX*2)
+	VPMULHRSW     admC3685<>+0(SB), Y8, Y13
+	VPADDW        Y8, Y13, Y13
+	MOVQ          288(AX), SI
+	VMOVDQU       Y13, (SI)(BX*2)
+	VPABSW        Y13, Y8
+	VPMULHUW      admC4368<>+0(SB), Y8, Y13
+	VPMULLW       admC4368<>+0(SB), Y8, Y14
+	VPSRLW        $0x0f, Y14, Y14
+	VPADDW        Y13, Y8, Y8
+	VPADDW        Y14, Y8, Y8
+	MOVQ          360(AX), SI
+	VMOVDQU       Y8, (SI)(BX*2)
+	VPMULHRSW     admC3685<>+0(SB), Y9, Y8
+	VPADDW        Y9, Y8, Y8
+	MOVQ          432(AX), SI
+	VMOVDQU       Y8, (SI)(BX*2)
+	VPABSW        Y8, Y8
+	VPMULHUW      admC4368<>+0(SB), Y8, Y9
+	VPMULLW       admC4368<>+0(SB), Y8, Y13
+	VPSRLW        $0x0f, Y13, Y13
+	VPADDW        Y9, Y8, Y8
+	VPADDW        Y13, Y8, Y8
+	MOVQ          504(AX), SI
+	VMOVDQU       Y8, (SI)(BX*2)
+	MOVQ          24(AX), SI
+	VPMOVSXWD     (SI)(BX*2), Z8
+	MOVQ          96(AX), SI
+	VPMOVSXWD     (SI)(BX*2), Z9
+	VPABSD        Z8, Z13
+	KXNORW        K1, K1, K3
+	VPXORD        Z2, Z2, Z14
+	VPGATHERDD    (DX)(Z13*4), K3, Z14
+	VPCMPGTD      Z8, Z2, K3
+	VPCMPEQD      Z2, Z8, K4
+	VPCMPGTD      Z2, Z8, K5
+	VMOVDQA32     Z9, Z13
+	VPSUBD        Z9, Z2, K3, Z13
+	VPMULDQ       Z13, Z14, Z15
+	VPSRLQ        $0x20, Z14, Z14
+	VPSRLQ        $0x20, Z13, Z13
+	VPMULDQ       Z13, Z14, Z13
+	VPADDQ        Z6, Z15, Z15
+	VPADDQ        Z6, Z13, Z13
+	VPSRLQ        $0x0f, Z15, Z15
+	VPSRLQ        $0x0f, Z13, Z13
+	VPSLLQ        $0x20, Z13, Z13
+	VPBLENDMD     Z13, Z15, K1, Z11
+	VPMAXSD       Z2, Z11, Z11
+	VPMINSD       Z5, Z11, Z11
+	VMOVDQA32     Z5, K4, Z11
+	VPMULLD       Z8, Z11, Z8
+	VPADDD        Z7, Z8, Z8
+	VPSRAD        $0x0f, Z8, Z8
+	KANDNW        K2, K4, K3
+	VPCMPGTD      Z2, Z11, K3, K3
+	VPMULLD       Z0, Z8, Z13
+	VPMINSD       Z9, Z13, Z14
+	VPMAXSD       Z9, Z13, Z9
+	VPBLENDMD     Z14, Z9, K5, Z13
+	VPBLENDMD     Z13, Z8, K3, Z8
+	VPMOVSDW      Z8, Y8
+	MOVQ          96(AX), SI
+	VMOVDQU       (SI)(BX*2), Y9
+	VPSUBW        Y8, Y9, Y9
+	MOVQ          168(AX), SI
+	VMOVDQU       Y8, (SI)(BX*2)
+	MOVQ          240(AX), SI
+	VMOVDQU       Y9, (SI)(BX*2)
+	VPMULHRSW     admC3685<>+0(SB), Y8, Y13
+	VPADDW        Y8, Y13, Y13
+	MOVQ          312(AX), SI
+	VMOVDQU       Y13, (SI)(BX*2)
+	VPABSW        Y13, Y8
+	VPMULHUW      admC4368<>+0(SB), Y8, Y13
+	VPMULLW       admC4368<>+0(SB), Y8, Y14
+	VPSRLW        $0x0f, Y14, Y14
+	VPADDW        Y13, Y8, Y8
+	VPADDW        Y14, Y8, Y8
+	MOVQ          384(AX), SI
+	VMOVDQU       Y8, (SI)(BX*2)
+	VPMULHRSW     admC3685<>+0(SB), Y9, Y8
+	VPADDW        Y9, Y8, Y8
+	MOVQ          456(AX), SI
+	VMOVDQU       Y8, (SI)(BX*2)
+	VPABSW        Y8, Y8
+	VPMULHUW      admC4368<>+0(SB), Y8, Y9
+	VPMULLW       admC4368<>+0(SB), Y8, Y13
+	VPSRLW        $0x0f, Y13, Y13
+	VPADDW        Y9, Y8, Y8
+	VPADDW        Y13, Y8, Y8
+	MOVQ          528(AX), SI
+	VMOVDQU       Y8, (SI)(BX*2)
+	MOVQ          48(AX), SI
+	VPMOVSXWD     (SI)(BX*2), Z8
+	MOVQ          120(AX), SI
+	VPMOVSXWD     (SI)(BX*2), Z9
+	VPABSD        Z8, Z13
+	KXNORW        K1, K1, K3
+	VPXORD        Z2, Z2, Z14
+	VPGATHERDD    (DX)(Z13*4), K3, Z14
+	VPCMPGTD      Z8, Z2, K3
+	VPCMPEQD      Z2, Z8, K4
+	VPCMPGTD      Z2, Z8, K5
+	VMOVDQA32     Z9, Z13
+	VPSUBD        Z9, Z2, K3, Z13
+	VPMULDQ       Z13, Z14, Z15
+	VPSRLQ        $0x20, Z14, Z14
+	VPSRLQ        $0x20, Z13, Z13
+	VPMULDQ       Z13, Z14, Z13
+	VPADDQ        Z6, Z15, Z15
+	VPADDQ        Z6, Z13, Z13
+	VPSRLQ        $0x0f, Z15, Z15
+	VPSRLQ        $0x0f, Z13, Z13
+	VPSLLQ        $0x20, Z13, Z13
+	VPBLENDMD     Z13, Z15, K1, Z12
+	VPMAXSD       Z2, Z12, Z12
+	VPMINSD       Z5, Z12, Z12
+	VMOVDQA32     Z5, K4, Z12
+	VPMULLD       Z8, Z12, Z8
+	VPADDD        Z7, Z8, Z8
+	VPSRAD        $0x0f, Z8, Z8
+	KANDNW        K2, K4, K2
+	VPCMPGTD      Z2, Z12, K2, K2
+	VPMULLD       Z0, Z8, Z13
+	VPMINSD       Z9, Z13, Z14
+	VPMAXSD       Z9, Z13, Z9
+	VPBLENDMD     Z14, Z9, K5, Z13
+	VPBLENDMD     Z13, Z8, K2, Z8
+	VPMOVSDW      Z8, Y8
+	MOVQ          120(AX), SI
+	VMOVDQU       (SI)(BX*2), Y9
+	VPSUBW        Y8, Y9, Y9
+	MOVQ          192(AX), SI
+	VMOVDQU       Y8, (SI)(BX*2)
+	MOVQ          264(AX), SI
+	VMOVDQU       Y9, (SI)(BX*2)
+	VPMULHW       admC16119<>+0(SB), Y8, Y13
+	VPSUBW        Y13, Y3, Y13
+	VPAND         Y8, Y13, Y14
+	VPAND         admOne16<>+0(SB), Y14, Y14
+	VPSRAW        $0x01, Y8, Y8
+	VPSRAW        $0x01, Y13, Y13
+	VPADDW        Y8, Y13, Y13
+	VPADDW        Y14, Y13, Y13
+	MOVQ          336(AX), SI
+	VMOVDQU       Y13, (SI)(BX*2)
+	VPABSW        Y13, Y8
+	VPMULHUW      admC4368<>+0(SB), Y8, Y13
+	VPMULLW       admC4368<>+0(SB), Y8, Y14
+	VPSRLW        $0x0f, Y14, Y14
+	VPADDW        Y13, Y8, Y8
+	VPADDW        Y14, Y8, Y8
+	MOVQ          408(AX), SI
+	VMOVDQU       Y8, (SI)(BX*2)
+	VPMULHW       admC16119<>+0(SB), Y9, Y8
+	VPSUBW        Y8, Y3, Y8
+	VPAND         Y9, Y8, Y13
+	VPAND         admOne16<>+0(SB), Y13, Y13
+	VPSRAW        $0x01, Y9, Y9
+	VPSRAW        $0x01, Y8, Y8
+	VPADDW        Y9, Y8, Y8
+	VPADDW        Y13, Y8, Y8
+	MOVQ          480(AX), SI
+	VMOVDQU       Y8, (SI)(BX*2)
+	VPABSW        Y8, Y8
+	VPMULHUW      admC4368<>+0(SB), Y8, Y9
+	VPMULLW       admC4368<>+0(SB), Y8, Y13
+	VPSRLW        $0x0f, Y13, Y13
+	VPADDW        Y9, Y8, Y8
+	VPADDW        Y13, Y8, Y8
+	MOVQ          552(AX), SI
+	VMOVDQU       Y8, (SI)(BX*2)
+	ADDQ          $0x00000010, BX
+	JMP           dec0w
+
+dec0wDone:
+	VZEROUPPER
+	RET

@@ -77,3 +77,9 @@ func admCMNAVX2(r *[]int32, p *int32, n int) (h int64, v int64, d int64)
 //
 //go:noescape
 func admDWT0HorizAVX512(ll *int32, dh *int16, dv *int16, dd *int16, lo *int16, hi *int16, n int)
+
+// admDecouple0AVX512 is admDecouple0AVX2 for the first n columns (a
+// multiple of 16) of r.
+//
+//go:noescape
+func admDecouple0AVX512(r *[]int16, n int, gain int32, cos float64, recip *int32)

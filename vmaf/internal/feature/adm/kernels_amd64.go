@@ -32,12 +32,14 @@ var admAVX2Kernels = admKernels{
 	cmN:        admCMNVec,
 }
 
-// admAVX512Kernels is the AVX2 set with 32-output blocks where AVX-512
-// has been worth it so far: the level-0 horizontal DWT.
+// admAVX512Kernels is the AVX2 set with wider blocks where AVX-512 has
+// been worth it so far: the level-0 horizontal DWT (32 outputs) and the
+// level-0 decoupling (16 columns).
 var admAVX512Kernels = func() admKernels {
 	k := admAVX2Kernels
 	k.name = "avx512"
 	k.dwt0Horiz = admDWT0HorizWide
+	k.decouple0 = admDecouple0Wide
 	return k
 }()
 
@@ -129,12 +131,30 @@ func admVecGain(gain float64) bool {
 }
 
 func admDecouple0Vec(r *admDecouple16Row, gain float64) {
+	admDecouple0Span(r, gain, false)
+}
+
+// admDecouple0Wide runs 16-column AVX-512 blocks, then at most one AVX2
+// block, then the portable code.
+func admDecouple0Wide(r *admDecouple16Row, gain float64) {
+	admDecouple0Span(r, gain, true)
+}
+
+func admDecouple0Span(r *admDecouple16Row, gain float64, wide bool) {
 	n := len(r.o[0]) &^ 7
 	if !admVecGain(gain) || !r.holds(n) {
 		n = 0
 	}
-	if n > 0 {
-		admDecouple0AVX2(&r.o[0], n, int32(gain), float64(admCos1Sq), &admRecip[0])
+	m := 0
+	if wide {
+		m = n &^ 15
+	}
+	if m > 0 {
+		admDecouple0AVX512(&r.o[0], m, int32(gain), float64(admCos1Sq), &admRecip[0])
+	}
+	if m < n {
+		rest := r.from(m)
+		admDecouple0AVX2(&rest.o[0], n-m, int32(gain), float64(admCos1Sq), &admRecip[0])
 	}
 	if n < len(r.o[0]) {
 		tail := r.from(n)

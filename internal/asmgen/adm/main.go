@@ -58,6 +58,7 @@ func main() {
 	cmN()
 	dwt0Horiz512()
 	decouple0AVX512()
+	cm0AVX512()
 	Generate()
 }
 

@@ -83,3 +83,9 @@ func admDWT0HorizAVX512(ll *int32, dh *int16, dv *int16, dd *int16, lo *int16, h
 //
 //go:noescape
 func admDecouple0AVX512(r *[]int16, n int, gain int32, cos float64, recip *int32)
+
+// admCM0AVX512 is admCM0AVX2 for the first n columns (a multiple of
+// 16, at least 16) of r.
+//
+//go:noescape
+func admCM0AVX512(r *[]int16, p *int32, n int) (h int64, v int64, d int64)

@@ -33,13 +33,14 @@ var admAVX2Kernels = admKernels{
 }
 
 // admAVX512Kernels is the AVX2 set with wider blocks where AVX-512 has
-// been worth it so far: the level-0 horizontal DWT (32 outputs) and the
-// level-0 decoupling (16 columns).
+// been worth it so far: the level-0 horizontal DWT (32 outputs), and the
+// level-0 decoupling and contrast masking (16 columns).
 var admAVX512Kernels = func() admKernels {
 	k := admAVX2Kernels
 	k.name = "avx512"
 	k.dwt0Horiz = admDWT0HorizWide
 	k.decouple0 = admDecouple0Wide
+	k.cm0 = admCM0Wide
 	return k
 }()
 
@@ -230,15 +231,36 @@ func (v *admCMVecBand) set(p *admCMParams, b int) {
 }
 
 func admCM0Vec(r *admCM16Row, p *admCMParams, trunc bool) [3]int64 {
+	return admCM0Span(r, p, trunc, false)
+}
+
+// admCM0Wide runs 16-column AVX-512 blocks, then at most one AVX2 block,
+// then the portable code.
+func admCM0Wide(r *admCM16Row, p *admCMParams, trunc bool) [3]int64 {
+	return admCM0Span(r, p, trunc, true)
+}
+
+func admCM0Span(r *admCM16Row, p *admCMParams, trunc, wide bool) [3]int64 {
 	n := len(r.src[0])
 	v := n &^ 7
 	if trunc || p.skip != [3]bool{} || !r.holds(n) {
 		v = 0
 	}
+	m := 0
+	if wide {
+		m = v &^ 15
+	}
 	var acc [3]int64
 	if v > 0 {
 		vp := admCMVecBands(p)
-		acc[0], acc[1], acc[2] = admCM0AVX2(&r.src[0], &vp[0].rf[0], v)
+		if m > 0 {
+			acc[0], acc[1], acc[2] = admCM0AVX512(&r.src[0], &vp[0].rf[0], m)
+		}
+		if m < v {
+			rest := r.from(m)
+			h, vv, d := admCM0AVX2(&rest.src[0], &vp[0].rf[0], v-m)
+			acc[0], acc[1], acc[2] = acc[0]+h, acc[1]+vv, acc[2]+d
+		}
 	}
 	if v < n {
 		tail := r.from(v)

@@ -59,6 +59,7 @@ func main() {
 	dwt0Horiz512()
 	decouple0AVX512()
 	cm0AVX512()
+	cmNAVX512()
 	Generate()
 }
 

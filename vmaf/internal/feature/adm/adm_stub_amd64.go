@@ -89,3 +89,9 @@ func admDecouple0AVX512(r *[]int16, n int, gain int32, cos float64, recip *int32
 //
 //go:noescape
 func admCM0AVX512(r *[]int16, p *int32, n int) (h int64, v int64, d int64)
+
+// admCMNAVX512 is admCMNAVX2 for the first n columns (a multiple of
+// 16, at least 16) of r.
+//
+//go:noescape
+func admCMNAVX512(r *[]int32, p *int32, n int) (h int64, v int64, d int64)

@@ -34,13 +34,15 @@ var admAVX2Kernels = admKernels{
 
 // admAVX512Kernels is the AVX2 set with wider blocks where AVX-512 has
 // been worth it so far: the level-0 horizontal DWT (32 outputs), and the
-// level-0 decoupling and contrast masking (16 columns).
+// decoupling of level 0 and the contrast masking of every level (16
+// columns).
 var admAVX512Kernels = func() admKernels {
 	k := admAVX2Kernels
 	k.name = "avx512"
 	k.dwt0Horiz = admDWT0HorizWide
 	k.decouple0 = admDecouple0Wide
 	k.cm0 = admCM0Wide
+	k.cmN = admCMNWide
 	return k
 }()
 

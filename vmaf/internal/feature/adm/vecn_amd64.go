@@ -94,15 +94,36 @@ func (r *admDecouple32Row) cols(j0, j1 int) admDecouple32Row {
 }
 
 func admCMNVec(r *admCM32Row, p *admCMParams) [3]int64 {
+	return admCMNSpan(r, p, false)
+}
+
+// admCMNWide runs 16-column AVX-512 blocks, then at most one AVX2 block,
+// then the portable code.
+func admCMNWide(r *admCM32Row, p *admCMParams) [3]int64 {
+	return admCMNSpan(r, p, true)
+}
+
+func admCMNSpan(r *admCM32Row, p *admCMParams, wide bool) [3]int64 {
 	n := len(r.src[0])
 	v := n &^ 7
 	if !admVecFactor(p.rf) || !r.holds(n) {
 		v = 0
 	}
+	m := 0
+	if wide {
+		m = v &^ 15
+	}
 	var acc [3]int64
 	if v > 0 {
 		vp := admCMVecBands(p)
-		acc[0], acc[1], acc[2] = admCMNAVX2(&r.src[0], &vp[0].rf[0], v)
+		if m > 0 {
+			acc[0], acc[1], acc[2] = admCMNAVX512(&r.src[0], &vp[0].rf[0], m)
+		}
+		if m < v {
+			rest := r.from(m)
+			h, vv, d := admCMNAVX2(&rest.src[0], &vp[0].rf[0], v-m)
+			acc[0], acc[1], acc[2] = acc[0]+h, acc[1]+vv, acc[2]+d
+		}
 	}
 	if v < n {
 		tail := r.from(v)

@@ -60,6 +60,7 @@ func main() {
 	decouple0AVX512()
 	cm0AVX512()
 	cmNAVX512()
+	decoupleNAVX512()
 	Generate()
 }
 

@@ -3031,3 +3031,499 @@ cmNwDone:
 	MOVQ          AX, d+40(FP)
 	VZEROUPPER
 	RET
+
+// func admDecoupleNAVX512(r *[]int32, j0 int, n int, gain float64, cos float64, recip *int32) int
+// Requires: AVX, AVX512F
+TEXT ·admDecoupleNAVX512(SB), NOSPLIT, $0-56
+	MOVQ         r+0(FP), AX
+	MOVQ         j0+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         recip+40(FP), BX
+	VPXORD       Z0, Z0, Z0
+	VBROADCASTSD gain+24(FP), Z1
+	VBROADCASTSD cos+32(FP), Z2
+	VPBROADCASTD admOne32<>+0(SB), Z3
+	VPBROADCASTQ admOne64<>+0(SB), Z4
+	MOVL         $0x0000aaaa, SI
+	KMOVW        SI, K1
+
+decNw:
+	CMPQ          CX, DX
+	JAE           decNwDone
+	MOVQ          (AX), SI
+	VMOVDQU32     (SI)(CX*4), Z5
+	MOVQ          24(AX), SI
+	VMOVDQU32     (SI)(CX*4), Z6
+	MOVQ          72(AX), SI
+	VMOVDQU32     (SI)(CX*4), Z7
+	MOVQ          96(AX), SI
+	VMOVDQU32     (SI)(CX*4), Z8
+	VPABSD        Z5, Z9
+	VPABSD        Z6, Z10
+	VPORD         Z10, Z9, Z9
+	VPABSD        Z7, Z10
+	VPORD         Z10, Z9, Z9
+	VPABSD        Z8, Z10
+	VPORD         Z10, Z9, Z9
+	VPTESTMD.BCST admBigMask<>+0(SB), Z9, K2
+	KORTESTW      K2, K2
+	JNZ           decNwDone
+	VCVTDQ2PD     Y5, Z9
+	VEXTRACTI64X4 $0x01, Z5, Y5
+	VCVTDQ2PD     Y5, Z5
+	VCVTDQ2PD     Y6, Z10
+	VEXTRACTI64X4 $0x01, Z6, Y6
+	VCVTDQ2PD     Y6, Z6
+	VCVTDQ2PD     Y7, Z24
+	VEXTRACTI64X4 $0x01, Z7, Y7
+	VCVTDQ2PD     Y7, Z7
+	VCVTDQ2PD     Y8, Z25
+	VEXTRACTI64X4 $0x01, Z8, Y8
+	VCVTDQ2PD     Y8, Z8
+	VMULPD        Z24, Z9, Z26
+	VMULPD        Z25, Z10, Z27
+	VADDPD        Z27, Z26, Z26
+	VMULPD        Z9, Z9, Z9
+	VMULPD        Z10, Z10, Z27
+	VADDPD        Z27, Z9, Z9
+	VMULPD        Z24, Z24, Z10
+	VMULPD        Z25, Z25, Z27
+	VADDPD        Z27, Z10, Z10
+	VCVTPD2PS     Z26, Y13
+	VCVTPS2PD     Y13, Z26
+	VCVTPD2PS     Z9, Y9
+	VCVTPS2PD     Y9, Z9
+	VCVTPD2PS     Z10, Y10
+	VCVTPS2PD     Y10, Z10
+	VMULPD        Z26, Z26, Z24
+	VMULPD        Z9, Z2, Z9
+	VMULPD        Z10, Z9, Z9
+	VCMPPD        $0x1d, Z0, Z26, K2
+	VCMPPD        $0x1d, Z9, Z24, K2, K2
+	VMULPD        Z7, Z5, Z9
+	VMULPD        Z8, Z6, Z10
+	VADDPD        Z10, Z9, Z9
+	VMULPD        Z5, Z5, Z5
+	VMULPD        Z6, Z6, Z10
+	VADDPD        Z10, Z5, Z5
+	VMULPD        Z7, Z7, Z6
+	VMULPD        Z8, Z8, Z10
+	VADDPD        Z10, Z6, Z6
+	VCVTPD2PS     Z9, Y7
+	VCVTPS2PD     Y7, Z9
+	VCVTPD2PS     Z5, Y5
+	VCVTPS2PD     Y5, Z5
+	VCVTPD2PS     Z6, Y6
+	VCVTPS2PD     Y6, Z6
+	VMULPD        Z9, Z9, Z7
+	VMULPD        Z5, Z2, Z5
+	VMULPD        Z6, Z5, Z5
+	VCMPPD        $0x1d, Z0, Z9, K3
+	VCMPPD        $0x1d, Z5, Z7, K3, K3
+	KUNPCKBW      K2, K3, K2
+	MOVQ          (AX), SI
+	VMOVDQU32     (SI)(CX*4), Z5
+	MOVQ          72(AX), SI
+	VMOVDQU32     (SI)(CX*4), Z6
+	VPABSD        Z5, Z7
+	VPANDD.BCST   admClearLow8<>+0(SB), Z7, Z8
+	VCVTDQ2PS     Z8, Z8
+	VPSRLD        $0x17, Z8, Z8
+	VPANDD.BCST   admExpMask<>+0(SB), Z8, Z8
+	VPSUBD.BCST   admExp141<>+0(SB), Z8, Z8
+	VPMAXSD       Z0, Z8, Z8
+	VPSLLVD       Z8, Z3, Z9
+	VPSRLD        $0x01, Z9, Z9
+	VPADDD        Z9, Z7, Z7
+	VPSRLVD       Z8, Z7, Z7
+	KXNORW        K1, K1, K3
+	VPXORD        Z0, Z0, Z9
+	VPGATHERDD    (BX)(Z7*4), K3, Z9
+	VPSRAD        $0x1f, Z5, Z7
+	VPSRLQ        $0x20, Z9, Z10
+	VPSRLQ        $0x20, Z6, Z24
+	VPMULDQ       Z6, Z9, Z9
+	VPSHUFD       $0xa0, Z7, Z25
+	VPXORQ        Z25, Z9, Z9
+	VPSUBQ        Z25, Z9, Z9
+	VPANDQ.BCST   admLowDword<>+0(SB), Z8, Z25
+	VPADDQ.BCST   admC14Q<>+0(SB), Z25, Z26
+	VPSLLVQ       Z26, Z4, Z26
+	VPADDQ        Z26, Z9, Z9
+	VPADDQ.BCST   admC15Q<>+0(SB), Z25, Z25
+	VPADDQ.BCST   admC15Q<>+0(SB), Z25, Z26
+	VPSLLVQ       Z26, Z4, Z26
+	VPMAXSQ       Z0, Z9, Z9
+	VPMINSQ       Z26, Z9, Z9
+	VPSRLVQ       Z25, Z9, Z9
+	VPMULDQ       Z24, Z10, Z10
+	VPSHUFD       $0xf5, Z7, Z7
+	VPXORQ        Z7, Z10, Z10
+	VPSUBQ        Z7, Z10, Z10
+	VPSRLQ        $0x20, Z8, Z7
+	VPADDQ.BCST   admC14Q<>+0(SB), Z7, Z8
+	VPSLLVQ       Z8, Z4, Z8
+	VPADDQ        Z8, Z10, Z10
+	VPADDQ.BCST   admC15Q<>+0(SB), Z7, Z7
+	VPADDQ.BCST   admC15Q<>+0(SB), Z7, Z8
+	VPSLLVQ       Z8, Z4, Z8
+	VPMAXSQ       Z0, Z10, Z10
+	VPMINSQ       Z8, Z10, Z10
+	VPSRLVQ       Z7, Z10, Z10
+	VPSLLQ        $0x20, Z10, Z10
+	VPBLENDMD     Z10, Z9, K1, Z11
+	VPCMPEQD      Z0, Z5, K3
+	VPORD.BCST    admK32768<>+0(SB), Z11, K3, Z11
+	VPSRLQ        $0x20, Z5, Z7
+	VPSRLQ        $0x20, Z11, Z8
+	VPMULDQ       Z5, Z11, Z9
+	VPADDQ.BCST   admRound15Q<>+0(SB), Z9, Z9
+	VPSRLQ        $0x0f, Z9, Z9
+	VPMULDQ       Z7, Z8, Z7
+	VPADDQ.BCST   admRound15Q<>+0(SB), Z7, Z7
+	VPSRLQ        $0x0f, Z7, Z7
+	VPSLLQ        $0x20, Z7, Z7
+	VPBLENDMD     Z7, Z9, K1, Z12
+	KANDNW        K2, K3, K3
+	VPCMPGTD      Z0, Z11, K3, K3
+	VPCMPGTD      Z0, Z5, K4
+	KSHIFTRW      $0x08, K4, K5
+	VCVTDQ2PD     Y12, Z5
+	VEXTRACTI64X4 $0x01, Z12, Y7
+	VCVTDQ2PD     Y7, Z7
+	VCVTDQ2PD     Y6, Z8
+	VEXTRACTI64X4 $0x01, Z6, Y9
+	VCVTDQ2PD     Y9, Z9
+	VMULPD        Z1, Z5, Z5
+	VMINPD        Z8, Z5, Z10
+	VMAXPD        Z8, Z5, Z5
+	VBLENDMPD     Z10, Z5, K4, Z5
+	VCVTTPD2DQ    Z5, Y13
+	VMULPD        Z1, Z7, Z7
+	VMINPD        Z9, Z7, Z5
+	VMAXPD        Z9, Z7, Z7
+	VBLENDMPD     Z5, Z7, K5, Z7
+	VCVTTPD2DQ    Z7, Y5
+	VINSERTI64X4  $0x01, Y5, Z13, Z5
+	VPBLENDMD     Z5, Z12, K3, Z5
+	VPSUBD        Z5, Z6, Z6
+	MOVQ          144(AX), SI
+	VMOVDQU32     Z5, (SI)(CX*4)
+	MOVQ          216(AX), SI
+	VMOVDQU32     Z6, (SI)(CX*4)
+	VPBROADCASTD  576(AX), Z7
+	VPSRLQ        $0x20, Z5, Z8
+	VPMULDQ       Z7, Z5, Z5
+	VPADDQ.BCST   admRound27Q<>+0(SB), Z5, Z5
+	VPSRLQ        $0x1c, Z5, Z5
+	VPMULDQ       Z7, Z8, Z8
+	VPADDQ.BCST   admRound27Q<>+0(SB), Z8, Z8
+	VPSRLQ        $0x1c, Z8, Z8
+	VPSLLQ        $0x20, Z8, Z8
+	VPBLENDMD     Z8, Z5, K1, Z14
+	MOVQ          288(AX), SI
+	VMOVDQU32     Z14, (SI)(CX*4)
+	VPABSD        Z14, Z5
+	VPSRLQ        $0x20, Z5, Z8
+	VPMULDQ.BCST  admC30th<>+0(SB), Z5, Z5
+	VPSUBQ.BCST   admTwo31Q<>+0(SB), Z5, Z5
+	VPMULDQ.BCST  admC30th<>+0(SB), Z8, Z8
+	VPSUBQ.BCST   admTwo31Q<>+0(SB), Z8, Z8
+	VPSRLQ        $0x20, Z5, Z5
+	VPBLENDMD     Z8, Z5, K1, Z5
+	MOVQ          360(AX), SI
+	VMOVDQU32     Z5, (SI)(CX*4)
+	VPSRLQ        $0x20, Z6, Z5
+	VPMULDQ       Z7, Z6, Z6
+	VPADDQ.BCST   admRound27Q<>+0(SB), Z6, Z6
+	VPSRLQ        $0x1c, Z6, Z6
+	VPMULDQ       Z7, Z5, Z5
+	VPADDQ.BCST   admRound27Q<>+0(SB), Z5, Z5
+	VPSRLQ        $0x1c, Z5, Z5
+	VPSLLQ        $0x20, Z5, Z5
+	VPBLENDMD     Z5, Z6, K1, Z15
+	MOVQ          432(AX), SI
+	VMOVDQU32     Z15, (SI)(CX*4)
+	VPABSD        Z15, Z5
+	VPSRLQ        $0x20, Z5, Z6
+	VPMULDQ.BCST  admC30th<>+0(SB), Z5, Z5
+	VPSUBQ.BCST   admTwo31Q<>+0(SB), Z5, Z5
+	VPMULDQ.BCST  admC30th<>+0(SB), Z6, Z6
+	VPSUBQ.BCST   admTwo31Q<>+0(SB), Z6, Z6
+	VPSRLQ        $0x20, Z5, Z5
+	VPBLENDMD     Z6, Z5, K1, Z5
+	MOVQ          504(AX), SI
+	VMOVDQU32     Z5, (SI)(CX*4)
+	MOVQ          24(AX), SI
+	VMOVDQU32     (SI)(CX*4), Z5
+	MOVQ          96(AX), SI
+	VMOVDQU32     (SI)(CX*4), Z6
+	VPABSD        Z5, Z7
+	VPANDD.BCST   admClearLow8<>+0(SB), Z7, Z8
+	VCVTDQ2PS     Z8, Z8
+	VPSRLD        $0x17, Z8, Z8
+	VPANDD.BCST   admExpMask<>+0(SB), Z8, Z8
+	VPSUBD.BCST   admExp141<>+0(SB), Z8, Z8
+	VPMAXSD       Z0, Z8, Z8
+	VPSLLVD       Z8, Z3, Z9
+	VPSRLD        $0x01, Z9, Z9
+	VPADDD        Z9, Z7, Z7
+	VPSRLVD       Z8, Z7, Z7
+	KXNORW        K1, K1, K3
+	VPXORD        Z0, Z0, Z9
+	VPGATHERDD    (BX)(Z7*4), K3, Z9
+	VPSRAD        $0x1f, Z5, Z7
+	VPSRLQ        $0x20, Z9, Z10
+	VPSRLQ        $0x20, Z6, Z24
+	VPMULDQ       Z6, Z9, Z9
+	VPSHUFD       $0xa0, Z7, Z25
+	VPXORQ        Z25, Z9, Z9
+	VPSUBQ        Z25, Z9, Z9
+	VPANDQ.BCST   admLowDword<>+0(SB), Z8, Z25
+	VPADDQ.BCST   admC14Q<>+0(SB), Z25, Z26
+	VPSLLVQ       Z26, Z4, Z26
+	VPADDQ        Z26, Z9, Z9
+	VPADDQ.BCST   admC15Q<>+0(SB), Z25, Z25
+	VPADDQ.BCST   admC15Q<>+0(SB), Z25, Z26
+	VPSLLVQ       Z26, Z4, Z26
+	VPMAXSQ       Z0, Z9, Z9
+	VPMINSQ       Z26, Z9, Z9
+	VPSRLVQ       Z25, Z9, Z9
+	VPMULDQ       Z24, Z10, Z10
+	VPSHUFD       $0xf5, Z7, Z7
+	VPXORQ        Z7, Z10, Z10
+	VPSUBQ        Z7, Z10, Z10
+	VPSRLQ        $0x20, Z8, Z7
+	VPADDQ.BCST   admC14Q<>+0(SB), Z7, Z8
+	VPSLLVQ       Z8, Z4, Z8
+	VPADDQ        Z8, Z10, Z10
+	VPADDQ.BCST   admC15Q<>+0(SB), Z7, Z7
+	VPADDQ.BCST   admC15Q<>+0(SB), Z7, Z8
+	VPSLLVQ       Z8, Z4, Z8
+	VPMAXSQ       Z0, Z10, Z10
+	VPMINSQ       Z8, Z10, Z10
+	VPSRLVQ       Z7, Z10, Z10
+	VPSLLQ        $0x20, Z10, Z10
+	VPBLENDMD     Z10, Z9, K1, Z16
+	VPCMPEQD      Z0, Z5, K3
+	VPORD.BCST    admK32768<>+0(SB), Z16, K3, Z16
+	VPSRLQ        $0x20, Z5, Z7
+	VPSRLQ        $0x20, Z16, Z8
+	VPMULDQ       Z5, Z16, Z9
+	VPADDQ.BCST   admRound15Q<>+0(SB), Z9, Z9
+	VPSRLQ        $0x0f, Z9, Z9
+	VPMULDQ       Z7, Z8, Z7
+	VPADDQ.BCST   admRound15Q<>+0(SB), Z7, Z7
+	VPSRLQ        $0x0f, Z7, Z7
+	VPSLLQ        $0x20, Z7, Z7
+	VPBLENDMD     Z7, Z9, K1, Z17
+	KANDNW        K2, K3, K3
+	VPCMPGTD      Z0, Z16, K3, K3
+	VPCMPGTD      Z0, Z5, K4
+	KSHIFTRW      $0x08, K4, K5
+	VCVTDQ2PD     Y17, Z5
+	VEXTRACTI64X4 $0x01, Z17, Y7
+	VCVTDQ2PD     Y7, Z7
+	VCVTDQ2PD     Y6, Z8
+	VEXTRACTI64X4 $0x01, Z6, Y9
+	VCVTDQ2PD     Y9, Z9
+	VMULPD        Z1, Z5, Z5
+	VMINPD        Z8, Z5, Z10
+	VMAXPD        Z8, Z5, Z5
+	VBLENDMPD     Z10, Z5, K4, Z5
+	VCVTTPD2DQ    Z5, Y13
+	VMULPD        Z1, Z7, Z7
+	VMINPD        Z9, Z7, Z5
+	VMAXPD        Z9, Z7, Z7
+	VBLENDMPD     Z5, Z7, K5, Z7
+	VCVTTPD2DQ    Z7, Y5
+	VINSERTI64X4  $0x01, Y5, Z13, Z5
+	VPBLENDMD     Z5, Z17, K3, Z5
+	VPSUBD        Z5, Z6, Z6
+	MOVQ          168(AX), SI
+	VMOVDQU32     Z5, (SI)(CX*4)
+	MOVQ          240(AX), SI
+	VMOVDQU32     Z6, (SI)(CX*4)
+	VPBROADCASTD  584(AX), Z7
+	VPSRLQ        $0x20, Z5, Z8
+	VPMULDQ       Z7, Z5, Z5
+	VPADDQ.BCST   admRound27Q<>+0(SB), Z5, Z5
+	VPSRLQ        $0x1c, Z5, Z5
+	VPMULDQ       Z7, Z8, Z8
+	VPADDQ.BCST   admRound27Q<>+0(SB), Z8, Z8
+	VPSRLQ        $0x1c, Z8, Z8
+	VPSLLQ        $0x20, Z8, Z8
+	VPBLENDMD     Z8, Z5, K1, Z18
+	MOVQ          312(AX), SI
+	VMOVDQU32     Z18, (SI)(CX*4)
+	VPABSD        Z18, Z5
+	VPSRLQ        $0x20, Z5, Z8
+	VPMULDQ.BCST  admC30th<>+0(SB), Z5, Z5
+	VPSUBQ.BCST   admTwo31Q<>+0(SB), Z5, Z5
+	VPMULDQ.BCST  admC30th<>+0(SB), Z8, Z8
+	VPSUBQ.BCST   admTwo31Q<>+0(SB), Z8, Z8
+	VPSRLQ        $0x20, Z5, Z5
+	VPBLENDMD     Z8, Z5, K1, Z5
+	MOVQ          384(AX), SI
+	VMOVDQU32     Z5, (SI)(CX*4)
+	VPSRLQ        $0x20, Z6, Z5
+	VPMULDQ       Z7, Z6, Z6
+	VPADDQ.BCST   admRound27Q<>+0(SB), Z6, Z6
+	VPSRLQ        $0x1c, Z6, Z6
+	VPMULDQ       Z7, Z5, Z5
+	VPADDQ.BCST   admRound27Q<>+0(SB), Z5, Z5
+	VPSRLQ        $0x1c, Z5, Z5
+	VPSLLQ        $0x20, Z5, Z5
+	VPBLENDMD     Z5, Z6, K1, Z19
+	MOVQ          456(AX), SI
+	VMOVDQU32     Z19, (SI)(CX*4)
+	VPABSD        Z19, Z5
+	VPSRLQ        $0x20, Z5, Z6
+	VPMULDQ.BCST  admC30th<>+0(SB), Z5, Z5
+	VPSUBQ.BCST   admTwo31Q<>+0(SB), Z5, Z5
+	VPMULDQ.BCST  admC30th<>+0(SB), Z6, Z6
+	VPSUBQ.BCST   admTwo31Q<>+0(SB), Z6, Z6
+	VPSRLQ        $0x20, Z5, Z5
+	VPBLENDMD     Z6, Z5, K1, Z5
+	MOVQ          528(AX), SI
+	VMOVDQU32     Z5, (SI)(CX*4)
+	MOVQ          48(AX), SI
+	VMOVDQU32     (SI)(CX*4), Z5
+	MOVQ          120(AX), SI
+	VMOVDQU32     (SI)(CX*4), Z6
+	VPABSD        Z5, Z7
+	VPANDD.BCST   admClearLow8<>+0(SB), Z7, Z8
+	VCVTDQ2PS     Z8, Z8
+	VPSRLD        $0x17, Z8, Z8
+	VPANDD.BCST   admExpMask<>+0(SB), Z8, Z8
+	VPSUBD.BCST   admExp141<>+0(SB), Z8, Z8
+	VPMAXSD       Z0, Z8, Z8
+	VPSLLVD       Z8, Z3, Z9
+	VPSRLD        $0x01, Z9, Z9
+	VPADDD        Z9, Z7, Z7
+	VPSRLVD       Z8, Z7, Z7
+	KXNORW        K1, K1, K3
+	VPXORD        Z0, Z0, Z9
+	VPGATHERDD    (BX)(Z7*4), K3, Z9
+	VPSRAD        $0x1f, Z5, Z7
+	VPSRLQ        $0x20, Z9, Z10
+	VPSRLQ        $0x20, Z6, Z24
+	VPMULDQ       Z6, Z9, Z9
+	VPSHUFD       $0xa0, Z7, Z25
+	VPXORQ        Z25, Z9, Z9
+	VPSUBQ        Z25, Z9, Z9
+	VPANDQ.BCST   admLowDword<>+0(SB), Z8, Z25
+	VPADDQ.BCST   admC14Q<>+0(SB), Z25, Z26
+	VPSLLVQ       Z26, Z4, Z26
+	VPADDQ        Z26, Z9, Z9
+	VPADDQ.BCST   admC15Q<>+0(SB), Z25, Z25
+	VPADDQ.BCST   admC15Q<>+0(SB), Z25, Z26
+	VPSLLVQ       Z26, Z4, Z26
+	VPMAXSQ       Z0, Z9, Z9
+	VPMINSQ       Z26, Z9, Z9
+	VPSRLVQ       Z25, Z9, Z9
+	VPMULDQ       Z24, Z10, Z10
+	VPSHUFD       $0xf5, Z7, Z7
+	VPXORQ        Z7, Z10, Z10
+	VPSUBQ        Z7, Z10, Z10
+	VPSRLQ        $0x20, Z8, Z7
+	VPADDQ.BCST   admC14Q<>+0(SB), Z7, Z8
+	VPSLLVQ       Z8, Z4, Z8
+	VPADDQ        Z8, Z10, Z10
+	VPADDQ.BCST   admC15Q<>+0(SB), Z7, Z7
+	VPADDQ.BCST   admC15Q<>+0(SB), Z7, Z8
+	VPSLLVQ       Z8, Z4, Z8
+	VPMAXSQ       Z0, Z10, Z10
+	VPMINSQ       Z8, Z10, Z10
+	VPSRLVQ       Z7, Z10, Z10
+	VPSLLQ        $0x20, Z10, Z10
+	VPBLENDMD     Z10, Z9, K1, Z20
+	VPCMPEQD      Z0, Z5, K3
+	VPORD.BCST    admK32768<>+0(SB), Z20, K3, Z20
+	VPSRLQ        $0x20, Z5, Z7
+	VPSRLQ        $0x20, Z20, Z8
+	VPMULDQ       Z5, Z20, Z9
+	VPADDQ.BCST   admRound15Q<>+0(SB), Z9, Z9
+	VPSRLQ        $0x0f, Z9, Z9
+	VPMULDQ       Z7, Z8, Z7
+	VPADDQ.BCST   admRound15Q<>+0(SB), Z7, Z7
+	VPSRLQ        $0x0f, Z7, Z7
+	VPSLLQ        $0x20, Z7, Z7
+	VPBLENDMD     Z7, Z9, K1, Z21
+	KANDNW        K2, K3, K2
+	VPCMPGTD      Z0, Z20, K2, K2
+	VPCMPGTD      Z0, Z5, K3
+	KSHIFTRW      $0x08, K3, K4
+	VCVTDQ2PD     Y21, Z5
+	VEXTRACTI64X4 $0x01, Z21, Y7
+	VCVTDQ2PD     Y7, Z7
+	VCVTDQ2PD     Y6, Z8
+	VEXTRACTI64X4 $0x01, Z6, Y9
+	VCVTDQ2PD     Y9, Z9
+	VMULPD        Z1, Z5, Z5
+	VMINPD        Z8, Z5, Z10
+	VMAXPD        Z8, Z5, Z5
+	VBLENDMPD     Z10, Z5, K3, Z5
+	VCVTTPD2DQ    Z5, Y13
+	VMULPD        Z1, Z7, Z7
+	VMINPD        Z9, Z7, Z5
+	VMAXPD        Z9, Z7, Z7
+	VBLENDMPD     Z5, Z7, K4, Z7
+	VCVTTPD2DQ    Z7, Y5
+	VINSERTI64X4  $0x01, Y5, Z13, Z5
+	VPBLENDMD     Z5, Z21, K2, Z5
+	VPSUBD        Z5, Z6, Z6
+	MOVQ          192(AX), SI
+	VMOVDQU32     Z5, (SI)(CX*4)
+	MOVQ          264(AX), SI
+	VMOVDQU32     Z6, (SI)(CX*4)
+	VPBROADCASTD  592(AX), Z7
+	VPSRLQ        $0x20, Z5, Z8
+	VPMULDQ       Z7, Z5, Z5
+	VPADDQ.BCST   admRound27Q<>+0(SB), Z5, Z5
+	VPSRLQ        $0x1c, Z5, Z5
+	VPMULDQ       Z7, Z8, Z8
+	VPADDQ.BCST   admRound27Q<>+0(SB), Z8, Z8
+	VPSRLQ        $0x1c, Z8, Z8
+	VPSLLQ        $0x20, Z8, Z8
+	VPBLENDMD     Z8, Z5, K1, Z22
+	MOVQ          336(AX), SI
+	VMOVDQU32     Z22, (SI)(CX*4)
+	VPABSD        Z22, Z5
+	VPSRLQ        $0x20, Z5, Z8
+	VPMULDQ.BCST  admC30th<>+0(SB), Z5, Z5
+	VPSUBQ.BCST   admTwo31Q<>+0(SB), Z5, Z5
+	VPMULDQ.BCST  admC30th<>+0(SB), Z8, Z8
+	VPSUBQ.BCST   admTwo31Q<>+0(SB), Z8, Z8
+	VPSRLQ        $0x20, Z5, Z5
+	VPBLENDMD     Z8, Z5, K1, Z5
+	MOVQ          408(AX), SI
+	VMOVDQU32     Z5, (SI)(CX*4)
+	VPSRLQ        $0x20, Z6, Z5
+	VPMULDQ       Z7, Z6, Z6
+	VPADDQ.BCST   admRound27Q<>+0(SB), Z6, Z6
+	VPSRLQ        $0x1c, Z6, Z6
+	VPMULDQ       Z7, Z5, Z5
+	VPADDQ.BCST   admRound27Q<>+0(SB), Z5, Z5
+	VPSRLQ        $0x1c, Z5, Z5
+	VPSLLQ        $0x20, Z5, Z5
+	VPBLENDMD     Z5, Z6, K1, Z23
+	MOVQ          480(AX), SI
+	VMOVDQU32     Z23, (SI)(CX*4)
+	VPABSD        Z23, Z5
+	VPSRLQ        $0x20, Z5, Z6
+	VPMULDQ.BCST  admC30th<>+0(SB), Z5, Z5
+	VPSUBQ.BCST   admTwo31Q<>+0(SB), Z5, Z5
+	VPMULDQ.BCST  admC30th<>+0(SB), Z6, Z6
+	VPSUBQ.BCST   admTwo31Q<>+0(SB), Z6, Z6
+	VPSRLQ        $0x20, Z5, Z5
+	VPBLENDMD     Z6, Z5, K1, Z5
+	MOVQ          552(AX), SI
+	VMOVDQU32     Z5, (SI)(CX*4)
+	ADDQ          $0x10, CX
+	JMP           decNw
+
+decNwDone:
+	MOVQ CX, ret+48(FP)
+	VZEROUPPER
+	RET

@@ -95,3 +95,11 @@ func admCM0AVX512(r *[]int16, p *int32, n int) (h int64, v int64, d int64)
 //
 //go:noescape
 func admCMNAVX512(r *[]int32, p *int32, n int) (h int64, v int64, d int64)
+
+// admDecoupleNAVX512 is admDecoupleNAVX2 on blocks of 16 columns (j0
+// and n a multiple of 16 apart); it stops at the first block holding
+// detail the float64 angle test cannot take and returns its first
+// column, or n.
+//
+//go:noescape
+func admDecoupleNAVX512(r *[]int32, j0 int, n int, gain float64, cos float64, recip *int32) int

@@ -34,8 +34,7 @@ var admAVX2Kernels = admKernels{
 
 // admAVX512Kernels is the AVX2 set with wider blocks where AVX-512 has
 // been worth it so far: the level-0 horizontal DWT (32 outputs), and the
-// decoupling of level 0 and the contrast masking of every level (16
-// columns).
+// decoupling and contrast masking of every level (16 columns).
 var admAVX512Kernels = func() admKernels {
 	k := admAVX2Kernels
 	k.name = "avx512"
@@ -43,6 +42,7 @@ var admAVX512Kernels = func() admKernels {
 	k.decouple0 = admDecouple0Wide
 	k.cm0 = admCM0Wide
 	k.cmN = admCMNWide
+	k.decoupleN = admDecoupleNWide
 	return k
 }()
 

@@ -56,12 +56,46 @@ func admVecFactor(f [3]int64) bool {
 }
 
 func admDecoupleNVec(r *admDecouple32Row, gain float64) {
+	admDecoupleNSpan(r, gain, false)
+}
+
+// admDecoupleNWide runs 16-column AVX-512 blocks, then AVX2 blocks, then
+// the portable code.
+func admDecoupleNWide(r *admDecouple32Row, gain float64) {
+	admDecoupleNSpan(r, gain, true)
+}
+
+func admDecoupleNSpan(r *admDecouple32Row, gain float64, wide bool) {
 	n := len(r.o[0])
 	v := n &^ 7
 	if math.IsInf(gain, 0) || !admVecFactor(r.rf) || !r.holds(n) {
 		v = 0
 	}
-	for j := 0; j < v; {
+	m := 0
+	if wide {
+		m = v &^ 15
+	}
+	for j := 0; j < m; {
+		j = admDecoupleNAVX512(&r.o[0], j, m, gain, float64(admCos1Sq), &admRecip[0])
+		if j < m {
+			// Detail too large for the kernel's float64 angle test:
+			// the AVX2 blocks take what they can of these 16 columns.
+			admDecoupleNBlocks(r, j, j+16, gain)
+			j += 16
+		}
+	}
+	admDecoupleNBlocks(r, m, v, gain)
+	if v < n {
+		tail := r.cols(v, n)
+		admDecoupleN(&tail, gain)
+	}
+}
+
+// admDecoupleNBlocks decouples columns [j, v), a whole number of 8-column
+// blocks, with the AVX2 kernel and the portable code for blocks it
+// cannot take.
+func admDecoupleNBlocks(r *admDecouple32Row, j, v int, gain float64) {
+	for j < v {
 		j = admDecoupleNAVX2(&r.o[0], j, v, gain, float64(admCos1Sq), &admRecip[0])
 		if j < v {
 			// Detail too large for the kernel's float64 angle test.
@@ -69,10 +103,6 @@ func admDecoupleNVec(r *admDecouple32Row, gain float64) {
 			admDecoupleN(&blk, gain)
 			j += 8
 		}
-	}
-	if v < n {
-		tail := r.cols(v, n)
-		admDecoupleN(&tail, gain)
 	}
 }
 

@@ -61,6 +61,7 @@ func main() {
 	cm0AVX512()
 	cmNAVX512()
 	decoupleNAVX512()
+	dwt0Vert8AVX512()
 	Generate()
 }
 

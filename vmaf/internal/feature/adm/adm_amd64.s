@@ -3527,3 +3527,63 @@ decNwDone:
 	MOVQ CX, ret+48(FP)
 	VZEROUPPER
 	RET
+
+// func admDWT0Vert8AVX512(lo *int16, hi *int16, r0 *byte, r1 *byte, r2 *byte, r3 *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VNNI
+TEXT ·admDWT0Vert8AVX512(SB), NOSPLIT, $0-56
+	MOVQ         r0+16(FP), AX
+	MOVQ         r1+24(FP), CX
+	MOVQ         r2+32(FP), DX
+	MOVQ         r3+40(FP), BX
+	MOVQ         lo+0(FP), SI
+	MOVQ         hi+8(FP), DI
+	MOVQ         n+48(FP), R8
+	VPBROADCASTD admRound8<>+0(SB), Z1
+	VPBROADCASTW admCentre8<>+0(SB), Z0
+	VPBROADCASTD admLo01<>+0(SB), Z2
+	VPBROADCASTD admLo23<>+0(SB), Z3
+	VPBROADCASTD admHi01<>+0(SB), Z4
+	VPBROADCASTD admHi23<>+0(SB), Z5
+	XORQ         R9, R9
+
+vertw:
+	CMPQ       R9, R8
+	JAE        vertwDone
+	VPMOVZXBW  (AX)(R9*1), Z6
+	VPSUBW     Z0, Z6, Z6
+	VPMOVZXBW  (CX)(R9*1), Z7
+	VPSUBW     Z0, Z7, Z7
+	VPMOVZXBW  (DX)(R9*1), Z8
+	VPSUBW     Z0, Z8, Z8
+	VPMOVZXBW  (BX)(R9*1), Z9
+	VPSUBW     Z0, Z9, Z9
+	VPUNPCKLWD Z7, Z6, Z10
+	VPUNPCKHWD Z7, Z6, Z7
+	VPUNPCKLWD Z9, Z8, Z6
+	VPUNPCKHWD Z9, Z8, Z8
+	VPMADDWD   Z2, Z10, Z9
+	VPDPWSSD   Z6, Z3, Z9
+	VPADDD     Z1, Z9, Z9
+	VPSRAD     $0x08, Z9, Z9
+	VPMADDWD   Z2, Z7, Z11
+	VPDPWSSD   Z8, Z3, Z11
+	VPADDD     Z1, Z11, Z11
+	VPSRAD     $0x08, Z11, Z11
+	VPACKSSDW  Z11, Z9, Z9
+	VMOVDQU64  Z9, (SI)(R9*2)
+	VPMADDWD   Z4, Z10, Z9
+	VPDPWSSD   Z6, Z5, Z9
+	VPADDD     Z1, Z9, Z9
+	VPSRAD     $0x08, Z9, Z9
+	VPMADDWD   Z4, Z7, Z6
+	VPDPWSSD   Z8, Z5, Z6
+	VPADDD     Z1, Z6, Z6
+	VPSRAD     $0x08, Z6, Z6
+	VPACKSSDW  Z6, Z9, Z9
+	VMOVDQU64  Z9, (DI)(R9*2)
+	ADDQ       $0x00000020, R9
+	JMP        vertw
+
+vertwDone:
+	VZEROUPPER
+	RET

@@ -103,3 +103,9 @@ func admCMNAVX512(r *[]int32, p *int32, n int) (h int64, v int64, d int64)
 //
 //go:noescape
 func admDecoupleNAVX512(r *[]int32, j0 int, n int, gain float64, cos float64, recip *int32) int
+
+// admDWT0Vert8AVX512 is admDWT0Vert8 for the first n columns (a
+// multiple of 32) of rows r0 to r3.
+//
+//go:noescape
+func admDWT0Vert8AVX512(lo *int16, hi *int16, r0 *byte, r1 *byte, r2 *byte, r3 *byte, n int)

@@ -33,11 +33,12 @@ var admAVX2Kernels = admKernels{
 }
 
 // admAVX512Kernels is the AVX2 set with wider blocks where AVX-512 has
-// been worth it so far: the level-0 horizontal DWT (32 outputs), and the
-// decoupling and contrast masking of every level (16 columns).
+// been worth it so far: the level-0 DWT of 8-bit input (32 columns), and
+// the decoupling and contrast masking of every level (16 columns).
 var admAVX512Kernels = func() admKernels {
 	k := admAVX2Kernels
 	k.name = "avx512"
+	k.dwt0Vert8 = admDWT0Vert8Wide
 	k.dwt0Horiz = admDWT0HorizWide
 	k.decouple0 = admDecouple0Wide
 	k.cm0 = admCM0Wide
@@ -86,6 +87,17 @@ func admDWT0Vert8Vec(lo, hi []int16, r *[4][]byte) {
 	}
 	if n < len(lo) {
 		admDWT0Vert8(lo[n:], hi[n:], &[4][]byte{r[0][n:], r[1][n:], r[2][n:], r[3][n:]})
+	}
+}
+
+// admDWT0Vert8Wide runs 32-column AVX-512 blocks, then the AVX2 path.
+func admDWT0Vert8Wide(lo, hi []int16, r *[4][]byte) {
+	n := len(lo) &^ 31
+	if n > 0 {
+		admDWT0Vert8AVX512(kit.At(lo, n), kit.At(hi, n), kit.At(r[0], n), kit.At(r[1], n), kit.At(r[2], n), kit.At(r[3], n), n)
+	}
+	if n < len(lo) {
+		admDWT0Vert8Vec(lo[n:], hi[n:], &[4][]byte{r[0][n:], r[1][n:], r[2][n:], r[3][n:]})
 	}
 }
 

@@ -100,12 +100,12 @@ void vs_class_init(GstElementClass *klass, gboolean pass) {
   klass->query = vs_element_query;
 }
 
-static gint pad_side(GstPad *pad) {
+gint vs_pad_side(GstPad *pad) {
   return GPOINTER_TO_INT(gst_pad_get_element_private(pad)) - 1;
 }
 
 static GstFlowReturn vs_chain(GstPad *pad, GstObject *parent, GstBuffer *buf) {
-  gint side = pad_side(pad);
+  gint side = vs_pad_side(pad);
   GstFlowReturn ret = (GstFlowReturn)vmafsinkChain(parent, side, buf);
   /* Mapped frames hold their own reference. The reference stream goes on
    * to the inner sink, whose preroll and clock hold its thread. */
@@ -116,32 +116,6 @@ static GstFlowReturn vs_chain(GstPad *pad, GstObject *parent, GstBuffer *buf) {
   return vs_inner_push(GST_ELEMENT(parent), buf);
 }
 
-static gboolean vs_event(GstPad *pad, GstObject *parent, GstEvent *event) {
-  gint side = pad_side(pad);
-  switch (GST_EVENT_TYPE(event)) {
-  case GST_EVENT_CAPS:
-  case GST_EVENT_SEGMENT:
-  case GST_EVENT_FLUSH_START:
-  case GST_EVENT_FLUSH_STOP: {
-    gboolean ok = vmafsinkEvent(parent, side, event);
-    if (ok && side == VS_REF)
-      return vs_inner_push_event(GST_ELEMENT(parent), event);
-    gst_event_unref(event);
-    return ok;
-  }
-  case GST_EVENT_EOS: {
-    /* The inner sink gets its EOS once both streams have ended. */
-    gboolean ok = vmafsinkEvent(parent, side, event);
-    gst_event_unref(event);
-    return ok;
-  }
-  default:
-    if (side == VS_REF && GST_EVENT_IS_DOWNSTREAM(event))
-      return vs_inner_push_event(GST_ELEMENT(parent), event);
-    return gst_pad_event_default(pad, parent, event);
-  }
-}
-
 GstEventType vs_event_type(GstEvent *event) { return GST_EVENT_TYPE(event); }
 
 GstCaps *vs_event_caps(GstEvent *event) {
@@ -150,26 +124,11 @@ GstCaps *vs_event_caps(GstEvent *event) {
   return caps;
 }
 
-static gboolean vs_query(GstPad *pad, GstObject *parent, GstQuery *query) {
-  switch (GST_QUERY_TYPE(query)) {
-  case GST_QUERY_ALLOCATION:
-    /* Frames are mapped with gst_video_frame_map, which honours
-     * GstVideoMeta, so upstream may hand over padded or offset planes
-     * instead of copying them into the default layout. */
-    gst_query_add_allocation_meta(query, GST_VIDEO_META_API_TYPE, NULL);
-    GST_DEBUG_OBJECT(pad, "allocation query: GstVideoMeta accepted, buffers are mapped in place");
-    return TRUE;
-  default:
-    return gst_pad_query_default(pad, parent, query);
-  }
-}
-
 static GstPad *make_pad(GstElement *element, GstStaticPadTemplate *tmpl, gint side) {
   GstPad *pad = gst_pad_new_from_static_template(tmpl, tmpl->name_template);
   gst_pad_set_element_private(pad, GINT_TO_POINTER(side + 1));
   gst_pad_set_chain_function(pad, vs_chain);
-  gst_pad_set_event_function(pad, vs_event);
-  gst_pad_set_query_function(pad, vs_query);
+  vs_pad_set_functions(pad);
   gst_element_add_pad(element, pad);
   return pad;
 }
@@ -351,17 +310,40 @@ void vs_post_element_message(GstElement *e, GstStructure *s) {
   gst_element_post_message(e, gst_message_new_element(GST_OBJECT(e), s));
 }
 
-gboolean vs_upstream_live(GstElement *e, gint side) {
+gboolean vs_upstream_live(GstElement *e, gint side, GstClockTime *min_latency) {
   GstPad *pad = gst_element_get_static_pad(e, side == 0 ? "ref_sink" : "dist_sink");
   gboolean live = FALSE;
+  *min_latency = 0;
   if (pad == NULL)
     return FALSE;
   GstQuery *q = gst_query_new_latency();
   if (gst_pad_peer_query(pad, q))
-    gst_query_parse_latency(q, &live, NULL, NULL);
+    gst_query_parse_latency(q, &live, min_latency, NULL);
   gst_query_unref(q);
   gst_object_unref(pad);
   return live;
+}
+
+gint64 vs_clock_lag(GstElement *e, GstClockTime running_time) {
+  if (!GST_CLOCK_TIME_IS_VALID(running_time))
+    return G_MININT64;
+  GstClock *clock = gst_element_get_clock(e);
+  if (clock == NULL)
+    return G_MININT64;
+  GstClockTime now = gst_clock_get_time(clock);
+  gst_object_unref(clock);
+  GstClockTime base = gst_element_get_base_time(e);
+  if (now < base)
+    return G_MININT64;
+  return (gint64)(now - base) - (gint64)running_time;
+}
+
+void vs_post_qos(GstElement *e, GstClockTime running_time, GstClockTime stream_time, GstClockTime pts,
+    GstClockTime duration, gint64 jitter, guint64 processed) {
+  GstMessage *m = gst_message_new_qos(GST_OBJECT(e), TRUE, running_time, stream_time, pts, duration);
+  gst_message_set_qos_values(m, jitter, 1.0, 1000000);
+  gst_message_set_qos_stats(m, GST_FORMAT_BUFFERS, processed, 0);
+  gst_element_post_message(e, m);
 }
 
 gboolean vs_pad_linked(GstElement *e, gint side) {

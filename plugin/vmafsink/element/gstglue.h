@@ -21,6 +21,10 @@ void vs_debug_set_threshold(gint level);
 void vs_param_add_flags(GObjectClass *klass, const char *name, guint flags);
 void vs_log(GstElement *e, gint level, const char *file, const char *func, gint line, const char *msg);
 void vs_add_pads(GstElement *element);
+/* The side (VS_REF, VS_DIST) of one of the element's sink pads. */
+gint vs_pad_side(GstPad *pad);
+/* The sink pads' event, query and internal-link functions (padio.c). */
+void vs_pad_set_functions(GstPad *pad);
 
 /* Enum GTypes of the element's enum properties. */
 GType vs_pool_method_get_type(void);
@@ -59,8 +63,15 @@ guint64 vs_stream_time(const GstSegment *seg, GstClockTime t);
 enum { VS_ERR_FORMAT, VS_ERR_FAILED, VS_ERR_SETTINGS, VS_ERR_WRITE };
 void vs_post_error(GstElement *e, gint kind, const char *text, const char *debug);
 void vs_post_warning(GstElement *e, const char *text, const char *debug);
-/* Whether the pad of that side (0: ref_sink) has a live source upstream. */
-gboolean vs_upstream_live(GstElement *e, gint side);
+/* Whether the pad of that side (0: ref_sink) has a live source upstream,
+ * and the branch's minimum latency. */
+gboolean vs_upstream_live(GstElement *e, gint side, GstClockTime *min_latency);
+/* How far the pipeline clock's running time is past running_time, in ns;
+ * G_MININT64 without a clock or a valid time. */
+gint64 vs_clock_lag(GstElement *e, GstClockTime running_time);
+/* A QoS message for a live stream the element falls behind. */
+void vs_post_qos(GstElement *e, GstClockTime running_time, GstClockTime stream_time, GstClockTime pts,
+    GstClockTime duration, gint64 jitter, guint64 processed);
 /* Whether the sink pad of that side has a peer. */
 gboolean vs_pad_linked(GstElement *e, gint side);
 GstStructure *vs_structure_new(const char *name, const char *type);
@@ -77,6 +88,8 @@ void vs_post_element_message(GstElement *e, GstStructure *s);
 gboolean vs_inner_sink_add(GstElement *e);
 /* vmafpass: the inner pad is the element's src pad, with no fakesink. */
 void vs_inner_src_add(GstElement *e);
+/* The inner pad: the fakesink's peer, or vmafpass's src pad (not reffed). */
+GstPad *vs_inner_pad(GstElement *e);
 void vs_inner_sink_set_sync(GstElement *e, gboolean sync);
 void vs_inner_activate(GstElement *e, gboolean active);
 GstFlowReturn vs_inner_push(GstElement *e, GstBuffer *buf);

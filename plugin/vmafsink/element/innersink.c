@@ -18,7 +18,7 @@ static GQuark inner_quark(void) {
   return q;
 }
 
-static GstPad *inner_pad(GstElement *e) {
+GstPad *vs_inner_pad(GstElement *e) {
   return GST_PAD(g_object_get_qdata(G_OBJECT(e), inner_quark()));
 }
 
@@ -122,13 +122,13 @@ void vs_inner_sink_set_sync(GstElement *e, gboolean sync) {
 }
 
 void vs_inner_activate(GstElement *e, gboolean active) {
-  GstPad *pad = inner_pad(e);
+  GstPad *pad = vs_inner_pad(e);
   if (pad != NULL)
     gst_pad_set_active(pad, active);
 }
 
 GstFlowReturn vs_inner_push(GstElement *e, GstBuffer *buf) {
-  GstPad *pad = inner_pad(e);
+  GstPad *pad = vs_inner_pad(e);
   if (pad == NULL) {
     gst_buffer_unref(buf);
     return GST_FLOW_OK;
@@ -137,7 +137,7 @@ GstFlowReturn vs_inner_push(GstElement *e, GstBuffer *buf) {
 }
 
 gboolean vs_inner_push_event(GstElement *e, GstEvent *event) {
-  GstPad *pad = inner_pad(e);
+  GstPad *pad = vs_inner_pad(e);
   if (pad == NULL) {
     gst_event_unref(event);
     return TRUE;

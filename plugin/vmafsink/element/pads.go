@@ -90,12 +90,7 @@ func (st *runState) chain(s pipeline.Side, buf *C.GstBuffer) C.GstFlowReturn {
 	}
 	ps.flowed = true
 	if !ps.probed {
-		// A live source cannot be held back: a wait at the lead limit
-		// would only make it drop frames.
-		ps.probed = true
-		if C.vs_upstream_live(st.e.self, C.gint(s)) != 0 {
-			st.runner.LiveSource()
-		}
+		st.probe(s, ps)
 	}
 	var before pipeline.Status
 	var t0 time.Time
@@ -116,12 +111,18 @@ func (st *runState) chain(s pipeline.Side, buf *C.GstBuffer) C.GstFlowReturn {
 	case err == nil:
 		if s == pipeline.Ref {
 			st.gate.refDelivered()
+			st.checkLag(buf)
 		}
 		return C.GST_FLOW_OK
 	case errors.Is(err, pipeline.ErrFlushing):
 		return C.GST_FLOW_FLUSHING
 	case errors.Is(err, pipeline.ErrFinished):
 		return C.GST_FLOW_EOS
+	case errors.Is(err, pipeline.ErrPartnerEnded) && s == pipeline.Ref && st.e.pass:
+		// vmafpass's reference is the stream it passes on: it keeps
+		// flowing after the distorted stream ended, its frames unpaired.
+		st.gate.refDelivered()
+		return C.GST_FLOW_OK
 	case errors.Is(err, pipeline.ErrPartnerEnded):
 		// Upstream stops and sends its EOS, which ends the run.
 		st.e.logf(lvlDebug, "%s: the other pad has ended: frame counted as unpaired, upstream told EOS", padNames[s])
@@ -196,6 +197,7 @@ func (st *runState) event(s pipeline.Side, ev *C.GstEvent) bool {
 		}
 		st.runner.FlushStart(s)
 	case C.GST_EVENT_FLUSH_STOP:
+		st.reopen(s)
 		if s == pipeline.Dist {
 			st.gate.setFlushing(false)
 		} else {
@@ -217,11 +219,25 @@ func (st *runState) setCaps(s pipeline.Side, caps *C.GstCaps) bool {
 		st.e.fail(errFormat, fmt.Sprintf("%s: unsupported caps", padNames[s]), err.Error())
 		return false
 	}
+	if err := st.checkFormat(f); err != nil {
+		st.e.fail(errFormat, fmt.Sprintf("%s: %s frames cannot be scored with these settings: %v", padNames[s], f.short(), err),
+			fmt.Sprintf("caps %s refused: %v", f.caps, err))
+		return false
+	}
 	st.formatMu.Lock()
 	st.pads[s].format = f
 	o := &st.pads[1-s]
 	mismatch := o.format != nil && !o.flowed && !st.pads[s].flowed && !f.sameStream(o.format)
+	var rates [2]string
+	if o.format != nil {
+		rates[s], rates[1-s] = f.rate(), o.format.rate()
+	}
 	st.formatMu.Unlock()
+	if rates[0] != "" && rates[1] != "" && rates[0] != rates[1] && !st.rateWarned.Swap(true) {
+		st.e.warn(fmt.Sprintf("ref_sink is %s fps but dist_sink is %s fps: frames are paired by %s, so most pairs are not the same picture",
+			rates[0], rates[1], st.settings.pairing),
+			"the two streams' frame rates differ; scale one to the other's rate (videorate) before the element")
+	}
 	if mismatch {
 		next := st.runner.Status().Counters.Pairs
 		var short [2]string

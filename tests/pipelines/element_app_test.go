@@ -131,3 +131,29 @@ func TestElementWarnings(t *testing.T) {
 		}
 	})
 }
+
+// TestElementLogLevel: under GST_DEBUG=vmafsink:5, log-level reads each
+// element's own category (vmafsink's debug, vmafpass's none); setting
+// vmafpass's sets its category only, not vmafsink's, nor GStreamer's
+// default threshold.
+func TestElementLogLevel(t *testing.T) {
+	kv := pyHostEnv(t, []string{"GST_DEBUG=vmafsink:5"}, "app_host.py", "log-level")
+	wantKV(t, kv, map[string]string{"sink_level": "debug", "pass_level": "none", "pass_category": "LOG",
+		"sink_after": "debug", "pass_after": "log", "default_threshold": "0"})
+}
+
+// TestElementSinkProperties: what pipelines written for GStreamer's vmaf
+// element and for any sink set: vmafpass has no inert sync; vmafsink has
+// GstBaseSink's qos, max-lateness, ts-offset, async, enable-last-sample
+// and last-sample, sync only changeable in NULL or READY; pool-method has
+// one nick per value; results-format=none writes no file.
+func TestElementSinkProperties(t *testing.T) {
+	kv := appHost(t, "props")
+	wantKV(t, kv, map[string]string{
+		"pass_has_sync": "False", "sink_has_qos": "True", "sink_has_max_lateness": "True", "sink_has_ts_offset": "True",
+		"sink_has_async": "True", "sink_has_last_sample": "True", "sink_has_enable_last_sample": "True",
+		"sync_ready_only": "True", "ts_offset": "5000", "max_lateness": "20000000",
+		"pool_values": "4", "pool_nicks": "4",
+		"none_eos": "True", "none_scored": "10", "none_file": "False", "last_sample": "True",
+	})
+}

@@ -27,6 +27,12 @@ func sinkHost(t *testing.T, which string) map[string]string {
 // with args and returns the key=value lines it printed.
 func pyHost(t *testing.T, script string, args ...string) map[string]string {
 	t.Helper()
+	return pyHostEnv(t, nil, script, args...)
+}
+
+// pyHostEnv is pyHost with more environment variables.
+func pyHostEnv(t *testing.T, env []string, script string, args ...string) map[string]string {
+	t.Helper()
 	const py = "/usr/bin/python3"
 	if err := exec.Command(py, "-c", "import gi; gi.require_version('Gst', '1.0')").Run(); err != nil {
 		t.Fatal("GStreamer's Python bindings are missing (python3-gi, gir1.2-gstreamer-1.0): scripts/deps.sh installs them")
@@ -34,7 +40,7 @@ func pyHost(t *testing.T, script string, args ...string) map[string]string {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, py, append([]string{filepath.Join("testdata", script)}, args...)...)
-	cmd.Env = gsttest.Env(t)
+	cmd.Env = gsttest.Env(t, env...)
 	out, err := cmd.CombinedOutput()
 	hostLived(t, err, string(out))
 	if err != nil {

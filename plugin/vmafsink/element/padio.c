@@ -9,8 +9,6 @@
 #include "gstglue.h"
 #include "_cgo_export.h"
 
-GST_DEBUG_CATEGORY_EXTERN(vs_debug);
-#define GST_CAT_DEFAULT vs_debug
 
 static const gchar *const side_names[2] = {"ref_sink", "dist_sink"};
 
@@ -49,14 +47,14 @@ static GstFlowReturn vs_event(GstPad *pad, GstObject *parent, GstEvent *event) {
    * distorted stream's events end here. */
   if (side != VS_REF || type == GST_EVENT_EOS || !GST_EVENT_IS_DOWNSTREAM(event)) {
     if (side != VS_REF)
-      GST_LOG_OBJECT(pad, "%s event kept from src", GST_EVENT_TYPE_NAME(event));
+      GST_CAT_LOG_OBJECT(vs_cat(e), pad, "%s event kept from src", GST_EVENT_TYPE_NAME(event));
     gst_event_unref(event);
     return GST_FLOW_OK;
   }
   if (vs_inner_push_event(e, event))
     return GST_FLOW_OK;
   GstFlowReturn ret = refused(e, type);
-  GST_DEBUG_OBJECT(pad, "%s event refused downstream: %s", gst_event_type_get_name(type), gst_flow_get_name(ret));
+  GST_CAT_DEBUG_OBJECT(vs_cat(e), pad, "%s event refused downstream: %s", gst_event_type_get_name(type), gst_flow_get_name(ret));
   return ret;
 }
 
@@ -151,7 +149,7 @@ static gboolean vs_query(GstPad *pad, GstObject *parent, GstQuery *query) {
     GstCaps *filter;
     gst_query_parse_caps(query, &filter);
     GstCaps *caps = sink_caps(pad, e, side, filter);
-    GST_LOG_OBJECT(pad, "caps query: %" GST_PTR_FORMAT, caps);
+    GST_CAT_LOG_OBJECT(vs_cat(e), pad, "caps query: %" GST_PTR_FORMAT, caps);
     gst_query_set_caps_result(query, caps);
     gst_caps_unref(caps);
     ret = TRUE;
@@ -176,14 +174,14 @@ static gboolean vs_query(GstPad *pad, GstObject *parent, GstQuery *query) {
     if (src != NULL) {
       /* Buffers go on downstream: its pool and metas are what count. */
       ret = gst_pad_peer_query(src, query);
-      GST_DEBUG_OBJECT(pad, "allocation query proxied downstream: %d", ret);
+      GST_CAT_DEBUG_OBJECT(vs_cat(e), pad, "allocation query proxied downstream: %d", ret);
       break;
     }
     /* Frames are mapped with gst_video_frame_map, which honours
      * GstVideoMeta, so upstream may hand over padded or offset planes
      * instead of copying them into the default layout. */
     gst_query_add_allocation_meta(query, GST_VIDEO_META_API_TYPE, NULL);
-    GST_DEBUG_OBJECT(pad, "allocation query: GstVideoMeta accepted, buffers are mapped in place");
+    GST_CAT_DEBUG_OBJECT(vs_cat(e), pad, "allocation query: GstVideoMeta accepted, buffers are mapped in place");
     ret = TRUE;
     break;
   default:

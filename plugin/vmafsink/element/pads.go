@@ -94,11 +94,11 @@ func (st *runState) chain(s pipeline.Side, buf *C.GstBuffer) C.GstFlowReturn {
 	}
 	var before pipeline.Status
 	var t0 time.Time
-	traced := logOn(lvlInfo)
+	traced := st.e.logOn(lvlInfo)
 	if traced {
 		before = st.runner.Status()
-		if logOn(lvlDebug) {
-			st.e.logf(lvlDebug, "%s: buffer pts %v, %s; %s", padNames[s], fromClockTime(C.vs_buffer_pts(buf)), memoryNote(hold), describe(&before))
+		if st.e.logOn(lvlLog) {
+			st.e.logPad(lvlLog, s, "buffer pts %v, %s; %s", fromClockTime(C.vs_buffer_pts(buf)), memoryNote(hold), describe(&before))
 		}
 		t0 = time.Now()
 	}
@@ -165,8 +165,8 @@ func fromClockTime(t C.guint64) time.Duration {
 }
 
 func (st *runState) event(s pipeline.Side, ev *C.GstEvent) bool {
-	if logOn(lvlDebug) {
-		st.e.logf(lvlDebug, "%s: %s event", padNames[s], C.GoString(C.gst_event_type_get_name(C.vs_event_type(ev))))
+	if st.e.logOn(lvlDebug) {
+		st.e.logPad(lvlDebug, s, "%s event", C.GoString(C.gst_event_type_get_name(C.vs_event_type(ev))))
 	}
 	switch C.vs_event_type(ev) {
 	case C.GST_EVENT_CAPS:
@@ -180,10 +180,10 @@ func (st *runState) event(s pipeline.Side, ev *C.GstEvent) bool {
 			st.e.logf(lvlInfo, "%s: EOS while %s is not linked: ending the run", padNames[s], padNames[1-s])
 			both = st.runner.EndOfStream(1 - s)
 		}
-		if logOn(lvlInfo) {
+		if st.e.logOn(lvlInfo) {
 			status := st.runner.Status()
 			st.e.logf(lvlInfo, "%s: EOS; both pads ended: %v; %s", padNames[s], both, describe(&status))
-			if logOn(lvlDebug) {
+			if st.e.logOn(lvlDebug) {
 				st.traceUnpaired(&status, "", false)
 			}
 		}
@@ -245,7 +245,7 @@ func (st *runState) setCaps(s pipeline.Side, caps *C.GstCaps) bool {
 		st.failMismatch(s, next, short, "the pads' caps differ before the first frame")
 		return false
 	}
-	st.e.logf(lvlInfo, "%s: caps accepted: %s", padNames[s], f.caps)
+	st.e.logPad(lvlInfo, s, "caps accepted: %s", f.caps)
 	return true
 }
 

@@ -208,6 +208,10 @@ func (st *runState) startResults() error {
 	if s.resultsFilename == "" {
 		return nil
 	}
+	if s.up.resultsFormatSet && s.resultsFormat == resultsNone {
+		st.e.logf(lvlInfo, "results-format=none: no results file, results-filename %q left alone", s.resultsFilename)
+		return nil
+	}
 	results, err := createResults(s.resultsFilename, s.resultsFileFormat(), st.geometry)
 	if err != nil {
 		return fmt.Errorf("results-filename %q: %w", s.resultsFilename, err)

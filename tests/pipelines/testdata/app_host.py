@@ -278,7 +278,55 @@ def case_warn_rates(_):
     p.set_state(Gst.State.NULL)
 
 
+def case_log_level(_):
+    # Run under GST_DEBUG=vmafsink:5: log-level reads each element's own
+    # category; setting vmafpass's changes neither vmafsink's nor the
+    # default threshold.
+    sink, pas = Gst.ElementFactory.make("vmafsink"), Gst.ElementFactory.make("vmafpass")
+    out(sink_level=sink.get_property("log-level").value_nick, pass_level=pas.get_property("log-level").value_nick)
+    pas.set_property("log-level", "log")
+    cat = next((c for c in Gst.debug_get_all_categories() if c.get_name() == "vmafpass"), None)
+    out(pass_category=Gst.debug_level_get_name(cat.get_threshold()).strip() if cat else "none",
+        sink_after=sink.get_property("log-level").value_nick,
+        pass_after=pas.get_property("log-level").value_nick,
+        default_threshold=int(Gst.debug_get_default_threshold()))
+
+
+def case_props(_):
+    # Property names and values as pipelines written for GStreamer's vmaf
+    # element and for any sink use them.
+    sink, pas = Gst.ElementFactory.make("vmafsink"), Gst.ElementFactory.make("vmafpass")
+    out(pass_has_sync=pas.find_property("sync") is not None)
+    for name in ("qos", "max-lateness", "ts-offset", "async", "last-sample", "enable-last-sample"):
+        out(**{"sink_has_" + name.replace("-", "_"): sink.find_property(name) is not None})
+    out(sync_ready_only=bool(sink.find_property("sync").flags & Gst.PARAM_MUTABLE_READY))
+    if sink.find_property("ts-offset") and sink.find_property("max-lateness"):
+        sink.set_property("ts-offset", 5000)
+        sink.set_property("max-lateness", 20000000)
+        out(ts_offset=sink.get_property("ts-offset"), max_lateness=sink.get_property("max-lateness"))
+    enum = sink.find_property("pool-method").enum_class
+    out(pool_values=len(enum.__enum_values__), pool_nicks=len({v.value_nick for v in enum.__enum_values__.values()}))
+    # results-format=none is accepted and writes no file, and a stepped
+    # last sample is there with enable-last-sample.
+    import os
+    import tempfile
+    path = os.path.join(tempfile.mkdtemp(), "scores.xml")
+    p = Gst.parse_launch("videotestsrc num-buffers=10 ! " + CAPS + " ! tee name=t t. ! queue ! v.ref_sink t. ! queue ! v.dist_sink "
+                         f"vmafsink name=v frame-message=false results-format=none results-filename={path}")
+    if sink.find_property("enable-last-sample"):
+        p.get_by_name("v").set_property("enable-last-sample", True)
+    bus = p.get_bus()
+    p.set_state(Gst.State.PLAYING)
+    m, scored = until(bus, Gst.MessageType.EOS, 30)
+    sample = p.get_by_name("v").get_property("last-sample") if sink.find_property("last-sample") else None
+    out(none_eos=m is not None, none_scored=scored, none_file=os.path.exists(path),
+        last_sample=sample is not None and sample.get_buffer() is not None)
+    p.set_state(Gst.State.NULL)
+
+
 CASES = {
+    "log-level": case_log_level,
+    "props": case_props,
     "seek-after-eos": case_seek_after_eos,
     "pass-caps": case_pass_caps,
     "pass-events": case_pass_events,

@@ -8,7 +8,7 @@
 //
 //   node tune.mjs CONFIG_JSON
 //
-// CONFIG_JSON: {"bin": vmaf-tune, "allow": DIR, "outputDir": DIR,
+// CONFIG_JSON: {"bin": vmaf-tune, "allow": DIR, "outputDir": DIR, "cacheDir": DIR,
 //   "source": PATH, "long": PATH, "cut": PATH, "anchor": CSV, "test": CSV, "nonmono": CSV}
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -21,7 +21,7 @@ if (!cfg) {
 
 const transport = new StdioClientTransport({
   command: cfg.bin,
-  args: ["mcp", "--allow", cfg.allow, "--output-dir", cfg.outputDir, "--no-cache", "--threads", "2"],
+  args: ["mcp", "--allow", cfg.allow, "--output-dir", cfg.outputDir, "--cache-dir", cfg.cacheDir, "--threads", "2"],
   stderr: "inherit",
 });
 const client = new Client({ name: "vmafsink-ts-check", version: "1.0.0" });

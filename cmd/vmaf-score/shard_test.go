@@ -297,3 +297,34 @@ func TestShardRawInput(t *testing.T) {
 	mustScore(t, append([]string{"merge", "-o", merged}, parts...)...)
 	sameDocument(t, whole, merged)
 }
+
+// TestRunArgs: the options a part records read back as the run's, however
+// they were written (grouped, attached, abbreviated), without the ones a
+// part may differ in.
+func TestRunArgs(t *testing.T) {
+	for _, line := range []string{
+		"-rref.y4m -d dist.y4m -qn --feat=psnr -m version=vmaf_v0.6.1:name=a --thr 2 --shard 1/3 -o p.xml",
+		"-r ref.y4m -d dist.y4m --frames 4:9 --json -o p.json --subsample=3 --pool-percentiles 1,5 --window-frames 4 --progress",
+		"-r ref.yuv -d dist.yuv -w 64 -h 32 -p 444 -b 10 --aom_ctc v6.0 --frame_cnt 9 --frames 0:",
+	} {
+		s, err := parseArgs(strings.Fields(line))
+		if err != nil {
+			t.Fatalf("%s: %v", line, err)
+		}
+		args := runArgs(s.given)
+		back, err := parseArgs(args)
+		if err != nil {
+			t.Fatalf("%s: %v: %v", line, args, err)
+		}
+		for _, a := range args {
+			if name, _, _ := strings.Cut(strings.TrimPrefix(a, "--"), "="); partOptions[name] {
+				t.Errorf("%s: %v keeps %s", line, args, a)
+			}
+		}
+		s.shard, s.output, s.format, s.formatSet, s.quiet, s.showProgress = nil, "", 0, false, false, false
+		s.given, back.given = nil, nil
+		if fmt.Sprintf("%+v", s) != fmt.Sprintf("%+v", back) {
+			t.Errorf("%s: read back from %v:\n got %+v\nwant %+v", line, args, back, s)
+		}
+	}
+}

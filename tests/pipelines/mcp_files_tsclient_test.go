@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -73,13 +74,14 @@ func TestMCPFilesTypeScriptClient(t *testing.T) {
 			Pooled       map[string]map[string]float64 `json:"pooled_metrics"`
 		}
 	}
+	type toolReport struct {
+		Name         string
+		Inputs       []string
+		OutputSchema bool
+	}
 	var rep struct {
-		Server struct{ Name string }
-		Tools  []struct {
-			Name         string
-			Inputs       []string
-			OutputSchema bool
-		}
+		Server       struct{ Name string }
+		Tools        []toolReport
 		Golden, Long *outcome
 		LongMs       float64
 		Progress     []struct{ Progress, Total float64 }
@@ -97,10 +99,18 @@ func TestMCPFilesTypeScriptClient(t *testing.T) {
 		t.Fatalf("report %s: %v", out, err)
 	}
 
-	if rep.Server.Name != "vmaf-score" || len(rep.Tools) != 1 || rep.Tools[0].Name != "vmaf_score_files" || !rep.Tools[0].OutputSchema {
+	// vmaf_score_files, and the tools that score a part of a run and
+	// merge parts (vmaf-score's mcpfiles_parts.go).
+	names := make([]string, len(rep.Tools))
+	for i, tool := range rep.Tools {
+		names[i] = tool.Name
+	}
+	slices.Sort(names)
+	files := slices.IndexFunc(rep.Tools, func(tool toolReport) bool { return tool.Name == "vmaf_score_files" })
+	if rep.Server.Name != "vmaf-score" || strings.Join(names, ",") != "vmaf_merge_parts,vmaf_score_files,vmaf_score_part" || !rep.Tools[files].OutputSchema {
 		t.Fatalf("server %q, tools %+v", rep.Server.Name, rep.Tools)
 	}
-	inputs := strings.Join(rep.Tools[0].Inputs, ",")
+	inputs := strings.Join(rep.Tools[files].Inputs, ",")
 	for _, in := range []string{"reference", "distorted", "models", "features", "threads", "frame_cnt", "frame_skip_ref", "frame_skip_dist", "subsample", "output"} {
 		if !strings.Contains(","+inputs+",", ","+in+",") {
 			t.Errorf("input %s not in the schema (%s)", in, inputs)

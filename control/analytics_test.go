@@ -285,7 +285,8 @@ func TestStatusSubscriptionSeesVerdict(t *testing.T) {
 	if err := cs.Subscribe(context.Background(), &mcp.SubscribeParams{URI: statusURI}); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(2 * statusPoll) // let the publisher take its first look
+	// Changes count from the publisher's first look at the status.
+	waitFor(t, 5*time.Second, "the publisher's first look", func() bool { return s.statusLooks.Load() > 0 })
 	for range 3 {
 		f.frame(50) // a drop opens: critical
 	}

@@ -129,7 +129,8 @@ func TestStatusSubscription(t *testing.T) {
 	if err := cs.Subscribe(context.Background(), &mcp.SubscribeParams{URI: "vmaf://nope"}); err == nil {
 		t.Error("subscribing to an unknown resource succeeded")
 	}
-	time.Sleep(2 * statusPoll) // let the publisher take its first look
+	// Changes count from the publisher's first look at the status.
+	waitFor(t, 5*time.Second, "the publisher's first look", func() bool { return s.statusLooks.Load() > 0 })
 	callTool(t, cs, "vmaf_pause", nil)
 	f.frame(1)
 	waitFor(t, 5*time.Second, "status update", func() bool {

@@ -200,6 +200,7 @@ func (s *Server) publish() {
 				}
 				lastSig = sig
 			}
+			s.statusLooks.Add(1)
 		}
 	}
 }

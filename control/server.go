@@ -200,7 +200,10 @@ type Server struct {
 	latest    atomic.Pointer[Record]
 	shared    atomic.Pointer[sharedLines]
 	statusSub atomic.Int32 // sessions subscribed to vmaf://status
-	closeOnce sync.Once
+	// statusLooks counts the publisher's looks at the status on behalf of
+	// vmaf://status subscribers: the first sets what later ones compare.
+	statusLooks atomic.Int64
+	closeOnce   sync.Once
 	// drainAnalytics, set by startAnalytics, lets the last drop's end
 	// reach the clients before Close cuts them off.
 	drainAnalytics func()

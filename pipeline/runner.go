@@ -405,6 +405,10 @@ func (r *Runner) deliver(s *scoring, res *vmaf.Result) {
 	r.st.pool.Add(res)
 	r.st.counters.Scored++
 	r.st.lastIndex = index
+	r.st.published, r.st.publishedCtx = s, res.Index
+	if r.st.drain == s && res.Index >= r.st.drainTo {
+		r.st.drain = nil
+	}
 	if len(res.Models) > 0 {
 		r.st.lastScore, _ = res.Get(res.Models[0].Name)
 	}

@@ -69,10 +69,33 @@ func (r *Runner) applyCommands() {
 			}
 			r.statMu.Lock()
 			r.st.state = state
+			r.st.drain, r.st.drainTo = r.pauseDrain()
 			r.statMu.Unlock()
 			t.complete(r.next, nil)
 		}
 	}
+}
+
+// pauseDrain is the scoring and Context index whose result a pause
+// waits for before Status shows it (nil: none). In skip mode every pair
+// scored before the pause has a result to come, as the frames that go on
+// to the engine give the last one its successor's motion; in block mode
+// the pushers are held, so the last pair submitted, whose result waits
+// for that successor, is not waited for. An engine that reports at the
+// end has nothing to wait for. Called with mu and statMu held, on a pause.
+func (r *Runner) pauseDrain() (*scoring, int) {
+	s := r.scoring
+	if !r.paused || s == nil || s.atEnd {
+		return nil, 0
+	}
+	last := s.lastScored[0]
+	if PauseMode(r.pauseMode.Load()) == PauseBlock && last == s.submitted-1 {
+		last = s.lastScored[1]
+	}
+	if last < 0 || (r.st.published == s && r.st.publishedCtx >= last) {
+		return nil, 0
+	}
+	return s, last
 }
 
 func (r *Runner) applySwap(t *Ticket) {

@@ -44,7 +44,7 @@ func (r *Runner) Status() Status {
 	r.statMu.Lock()
 	defer r.statMu.Unlock()
 	st := Status{
-		State:           r.st.state,
+		State:           r.st.shownState(),
 		PauseMode:       PauseMode(r.pauseMode.Load()),
 		Pairing:         r.cfg.Pairing,
 		Backpressure:    r.cfg.Backpressure,

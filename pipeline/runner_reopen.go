@@ -32,6 +32,7 @@ func (r *Runner) Reopen() bool {
 	}
 	r.statMu.Lock()
 	r.st.state = state
+	r.st.drain = nil
 	r.statMu.Unlock()
 	r.notePending()
 	r.signalProgress()

@@ -320,8 +320,10 @@ func TestRunnerPauseSkip(t *testing.T) {
 	pair()
 	<-p.Done()
 	<-p2.Done()
-	if st := r.Status(); st.State != Paused {
-		t.Errorf("state %v, want paused", st.State)
+	// The pause shows once the pair scored before it is published.
+	waitState(t, r, Paused)
+	if st := r.Status(); st.Counters.Scored != 1 {
+		t.Errorf("paused with %d pairs scored, want the 1 before the pause", st.Counters.Scored)
 	}
 	pair()
 	res, _ := r.Resume()
@@ -610,4 +612,16 @@ func TestRunnerFlushResetsPairing(t *testing.T) {
 		t.Errorf("records after the flush: %+v, want one pair scored 60 at index 0", got)
 	}
 	fs.checkReleased()
+}
+
+// waitState waits until the Runner's status shows state want.
+func waitState(t *testing.T, r *Runner, want State) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for r.Status().State != want {
+		if time.Now().After(deadline) {
+			t.Fatalf("state %v after 10 s, want %v", r.Status().State, want)
+		}
+		time.Sleep(time.Millisecond)
+	}
 }

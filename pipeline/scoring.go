@@ -29,6 +29,10 @@ type scoring struct {
 	dropAt int
 
 	submitted int // Context indices handed out; only the Runner's pusher touches it
+	// lastScored are the Context indices of the last two pairs submitted
+	// for a result (not skipped nor subsampled away), latest first, -1
+	// for none; only the Runner's pusher touches them.
+	lastScored [2]int
 	// holdScored keeps a scored pair's frames from the engine's release
 	// to its result, for the worst-frame store (see worst.go).
 	holdScored bool
@@ -77,6 +81,7 @@ func newScoring(r *Runner, format *vmaf.Picture) (*scoring, error) {
 
 		holdScored: r.cfg.WorstFrames > 0,
 		subsample:  cfg.Subsample,
+		lastScored: [2]int{-1, -1},
 	}
 	s.format.Planes = [3][]byte{}
 	s.cond.L = &s.mu
@@ -259,6 +264,9 @@ func (s *scoring) put(pair *[2]Frame, index int, t Timing, skip bool) error {
 		s.mu.Unlock()
 		sl.release()
 		return fmt.Errorf("pipeline: score frame %d: %w", index, err)
+	}
+	if !skip && index >= 0 && ci%max(s.subsample, 1) == 0 {
+		s.lastScored = [2]int{ci, s.lastScored[0]}
 	}
 	s.submitted++
 	return nil

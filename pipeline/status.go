@@ -98,6 +98,25 @@ type stats struct {
 	format    *vmaf.Picture
 	swaps     *ring.Buffer[SwapEvent] // the last maxSwapHistory, oldest first
 	pool      modelPool
+	// drain is set while a pause waits for results of pairs scored before
+	// it: Status says Running until the result of Context index drainTo
+	// of scoring drain has been published (see Runner.pauseDrain).
+	drain   *scoring
+	drainTo int
+	// published and publishedCtx are the scoring and Context index of the
+	// last published record.
+	published    *scoring
+	publishedCtx int
+}
+
+// shownState is the state Status reports: a pause shows once the pairs
+// scored before it have all been published, so that no record arrives
+// after a status that said paused.
+func (s *stats) shownState() State {
+	if s.state == Paused && s.drain != nil {
+		return Running
+	}
+	return s.state
 }
 
 // modelPool pools each model's outputs under its key (report.ModelKeys),

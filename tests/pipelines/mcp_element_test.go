@@ -74,8 +74,9 @@ func TestMCPElementSwapAndPause(t *testing.T) {
 	if msg := mcpCall(t, cs, "vmaf_pause", map[string]any{"wait": true}, &pause); msg != "" {
 		t.Fatal(msg)
 	}
-	time.Sleep(100 * time.Millisecond)
-	before := mcpWaitStatus(t, cs, time.Minute, "status", func(control.Status) bool { return true })
+	// Paused once the pairs scored before the pause are published; then
+	// nothing more may arrive.
+	before := mcpWaitStatus(t, cs, time.Minute, "paused", func(st control.Status) bool { return st.State == control.StatePaused })
 	time.Sleep(300 * time.Millisecond)
 	after := mcpWaitStatus(t, cs, time.Minute, "status", func(control.Status) bool { return true })
 	if before.State != control.StatePaused || after.FramesReceived != before.FramesReceived {

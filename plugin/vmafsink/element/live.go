@@ -72,12 +72,12 @@ func (st *runState) checkLag(buf *C.GstBuffer) {
 		return
 	}
 	l.lagWarned = true
+	scored := st.runner.Status().Counters.Scored
+	C.vs_post_qos(st.e.self, C.GstClockTime(rt), C.GstClockTime(C.vs_stream_time(&ps.segment, pts)), pts,
+		C.vs_buffer_duration(buf), C.gint64(excess), C.guint64(scored))
 	st.e.warn(fmt.Sprintf("scoring is %.1f s behind the live source: backpressure=block is holding the source back",
 		excess.Seconds()),
 		fmt.Sprintf("a frame reached the scorer %v after its running time (branch latency %v); with a live source, "+
 			"set backpressure=drop, more threads, or subsample", lag.Round(time.Millisecond),
 			max(l.latency[pipeline.Ref], l.latency[pipeline.Dist])))
-	scored := st.runner.Status().Counters.Scored
-	C.vs_post_qos(st.e.self, C.GstClockTime(rt), C.GstClockTime(C.vs_stream_time(&ps.segment, pts)), pts,
-		C.vs_buffer_duration(buf), C.gint64(excess), C.guint64(scored))
 }

@@ -16,7 +16,7 @@ import (
 //
 //   - at most MaxHeavy run at once (default 2);
 //   - together they use at most HeavyCPUShare of the machine's CPU time
-//     (default 5%), counted as each read's own CPU time plus heavyByteCost
+//     (default 10%), counted as each read's own CPU time plus heavyByteCost
 //     for each byte of its reply (encoding it, and base64 for images, costs
 //     more than rendering it), with a burst of heavyBurst;
 //   - a read that finds no room waits up to HeavyWait (default 250 ms),
@@ -35,9 +35,10 @@ const heavyNice = 19
 
 // heavyBurst is how far ahead of its share the CPU budget may run: reads
 // may start while the time they have used is paid back within this (at
-// 5% of 2 CPUs, a burst of 1 CPU-second: a client's occasional reads are
-// never held back, a flood soon is).
-const heavyBurst = 10 * time.Second
+// 10% of 2 CPUs, a burst of 12 CPU-seconds, some twenty replies with
+// every image of eight 720p frames: a client's occasional reads are never
+// held back, a flood soon is).
+const heavyBurst = time.Minute
 
 // heavyByteCost is what a byte of a reply is charged: the SDK encodes it
 // (JSON, base64 for images) and writes it at normal priority, after the

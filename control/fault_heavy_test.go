@@ -121,7 +121,7 @@ func TestFaultHeavyCPUShare(t *testing.T) {
 		}
 		return img(name, maxWidth)
 	}
-	s, err := Start(filepath.Join(t.TempDir(), "vmaf.sock"), w, Options{HeavyCPUShare: 0.0005, HeavyWait: 50 * time.Millisecond})
+	s, err := Start(filepath.Join(t.TempDir(), "vmaf.sock"), w, Options{HeavyCPUShare: 0.0001, HeavyWait: 50 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -44,7 +44,7 @@ func TestFaultHTTPConnectionFlood(t *testing.T) {
 			closed++
 		}
 	}
-	if open := s.httpf.conns.open.Load(); open > limit || closed < len(held)-limit {
+	if open := s.httpf.conns.count(); open > limit || closed < len(held)-limit {
 		t.Errorf("%d connections open (limit %d), %d of %d closed", open, limit, closed, len(held))
 	}
 	// The owner on the socket is answered meanwhile.
@@ -55,7 +55,7 @@ func TestFaultHTTPConnectionFlood(t *testing.T) {
 	for _, c := range held {
 		c.Close()
 	}
-	waitFor(t, 10*time.Second, "the HTTP connections to be given back", func() bool { return s.httpf.conns.open.Load() == 0 })
+	waitFor(t, 10*time.Second, "the HTTP connections to be given back", func() bool { return s.httpf.conns.count() == 0 })
 	resp, err := http.Get("http://" + s.HTTPAddr() + "/mcp")
 	if err != nil {
 		t.Fatal(err)

@@ -82,7 +82,8 @@ func TestFaultIdleConnections(t *testing.T) {
 // with the sessionless _meta used to lift the deadline for good, so a
 // silent connection held its slot for ever.
 func TestFaultHandshakeSessionless(t *testing.T) {
-	s := startTest(t, newFake(), Options{HandshakeTimeout: 300 * time.Millisecond})
+	f := newFake()
+	s := startTest(t, f, Options{HandshakeTimeout: 300 * time.Millisecond, ListTimeout: time.Minute})
 	cs, _ := connectTest(t, s, "2026-07-28")
 	for range 5 {
 		var st Status
@@ -91,10 +92,22 @@ func TestFaultHandshakeSessionless(t *testing.T) {
 	}
 	// One sessionless request, then silence: cut at the deadline.
 	c := dialRaw(t, s.Path())
-	c.send(t, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"vmaf_status","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`)
+	c.send(t, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"vmaf_status","_meta":{"io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"raw","version":"1"},"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`)
 	c.recvLine(t)
 	if !c.closedWithin(2 * time.Second) {
 		t.Error("a client that sent one sessionless request kept its slot past the handshake deadline")
+	}
+	// A sessionless request that runs past the deadline keeps its
+	// connection until it is answered.
+	stuck := &stuckModels{ignore: true, release: make(chan struct{})}
+	f.models = stuck.models
+	c = dialRaw(t, s.Path())
+	c.send(t, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"vmaf_list_models","_meta":{"io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"raw","version":"1"},"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`)
+	waitFor(t, 10*time.Second, "the listing to start", func() bool { return stuck.started.Load() == 1 })
+	time.Sleep(600 * time.Millisecond)
+	close(stuck.release)
+	if got := c.recvLine(t); !strings.Contains(got, `"id":2,"result"`) {
+		t.Errorf("a sessionless call longer than the deadline: %.200s", got)
 	}
 	// A ping alone does not open a session either.
 	c = dialRaw(t, s.Path())

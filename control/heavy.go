@@ -16,8 +16,9 @@ import (
 //
 //   - at most MaxHeavy run at once (default 2);
 //   - together they use at most HeavyCPUShare of the machine's CPU time
-//     (default 5%), counted as each read's own CPU time, doubled for
-//     encoding its reply, with a burst of heavyBurst;
+//     (default 10%), counted as each read's own CPU time plus heavyByteCost
+//     for each byte of its reply (encoding it, and base64 for images, costs
+//     more than rendering it), with a burst of heavyBurst;
 //   - a read that finds no room waits up to HeavyWait (default 250 ms),
 //     which also slows a client that retries at once, and is then refused
 //     as busy.
@@ -34,13 +35,19 @@ const heavyNice = 19
 
 // heavyBurst is how far ahead of its share the CPU budget may run: reads
 // may start while the time they have used is paid back within this (at
-// 5% of 2 CPUs, a burst of 1 CPU-second: a client's occasional reads are
-// never held back, a flood soon is).
-const heavyBurst = 10 * time.Second
+// 10% of 2 CPUs, a burst of 12 CPU-seconds, some twenty replies with
+// every image of eight 720p frames: a client's occasional reads are never
+// held back, a flood soon is).
+const heavyBurst = time.Minute
 
-// heavyEncodeFactor multiplies a read's CPU time to cover what encoding
-// its reply (JSON, base64) costs after it returns.
-const heavyEncodeFactor = 2
+// heavyByteCost is what a byte of a reply is charged: the SDK encodes it
+// (JSON, base64 for images) and writes it at normal priority, after the
+// read returns. Measured as an estimate, not a bound.
+const heavyByteCost = 20 * time.Nanosecond
+
+// recordBytes is about what one record takes in a reply, for charging
+// score lists.
+const recordBytes = 512
 
 // cpuBudget is a leaky bucket of CPU time: charges push clear (when the
 // time used is paid back at the share) into the future.
@@ -71,9 +78,9 @@ func (b *cpuBudget) charge(now time.Time, cpu time.Duration) {
 
 // heavy runs fn as one of the server's expensive reads, or refuses it as
 // busy when the budget has no room for it within HeavyWait. fn runs on a
-// low-priority thread; heavy returns when fn does, or when ctx ends (fn,
+// low-priority thread and returns about how many bytes its reply has; heavy returns when fn does, or when ctx ends (fn,
 // which sees ctx, then ends on its own and gives its place back).
-func (s *Server) heavy(ctx context.Context, what string, fn func()) error {
+func (s *Server) heavy(ctx context.Context, what string, fn func() int) error {
 	wait := time.NewTimer(s.opts.HeavyWait)
 	defer wait.Stop()
 	select {
@@ -101,8 +108,8 @@ func (s *Server) heavy(ctx context.Context, what string, fn func()) error {
 		defer close(done)
 		lowPriority()
 		t0 := threadCPU()
-		fn()
-		s.heavyCPU.charge(time.Now(), heavyEncodeFactor*(threadCPU()-t0))
+		n := fn()
+		s.heavyCPU.charge(time.Now(), threadCPU()-t0+time.Duration(n)*heavyByteCost)
 	}()
 	select {
 	case <-done:

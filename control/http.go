@@ -148,10 +148,10 @@ func (s *Server) startHTTP() error {
 		}
 		return fmt.Errorf("control: HTTP address %s: %w", addr, err)
 	}
-	f.conns = newConnLimit(ln, s.opts.MaxHTTPConns, func(max, dropped int64) {
+	f.conns = newConnLimit(s.opts.MaxHTTPConns, func(max int, dropped int64) {
 		s.opts.Logger.Warn("control HTTP connections at their limit; closing new ones at once", "limit", max, "closed_so_far", dropped)
 	})
-	f.ln = f.conns
+	f.ln = ln
 	getServer := func(*http.Request) *mcp.Server { return s.mcp }
 	limit := int64(s.opts.MaxLineBytes)
 	mux := http.NewServeMux()
@@ -163,6 +163,7 @@ func (s *Server) startHTTP() error {
 		// overall write timeout; every write has its own deadline instead.
 		ReadHeaderTimeout: s.opts.HandshakeTimeout,
 		IdleTimeout:       httpKeepAlive,
+		ConnState:         f.conns.state,
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          nil,
 		BaseContext:       func(net.Listener) context.Context { return s.ctx },

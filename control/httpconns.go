@@ -2,58 +2,56 @@ package control
 
 import (
 	"net"
+	"net/http"
 	"sync"
-	"sync/atomic"
 	"time"
 )
 
-// connLimit is a listener that holds at most max connections open. One
-// past the limit is accepted and closed at once: left in the kernel's
-// backlog it would wait unanswered, and letting it in would let a flood
-// of connections run the process out of file descriptors, which the
-// socket's owner needs too.
+// connLimit holds the HTTP server to at most max open connections. One
+// past the limit is closed as soon as the server has accepted it: left
+// in the kernel's backlog it would wait unanswered, and letting it in
+// would let a flood of connections run the process out of file
+// descriptors, which the socket's owner needs too. It follows the
+// connections through http.Server.ConnState, so the server keeps its own
+// *net.TCPConn (a wrapped connection costs the server its TCP fast paths).
 type connLimit struct {
-	net.Listener
-	max     int64
-	open    atomic.Int64
-	dropped atomic.Int64
-	warn    func(open, dropped int64)
-	lastLog atomic.Int64 // Unix nanoseconds of the last warning
+	max     int
+	warn    func(max int, dropped int64)
+	mu      sync.Mutex
+	open    map[net.Conn]struct{}
+	dropped int64
+	lastLog time.Time
 }
 
-func newConnLimit(ln net.Listener, max int, warn func(open, dropped int64)) *connLimit {
-	return &connLimit{Listener: ln, max: int64(max), warn: warn}
+func newConnLimit(max int, warn func(max int, dropped int64)) *connLimit {
+	return &connLimit{max: max, warn: warn, open: make(map[net.Conn]struct{})}
 }
 
-func (l *connLimit) Accept() (net.Conn, error) {
-	for {
-		c, err := l.Listener.Accept()
-		if err != nil {
-			return nil, err
+// state is the http.Server's ConnState hook.
+func (l *connLimit) state(c net.Conn, st http.ConnState) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	switch st {
+	case http.StateNew:
+		if len(l.open) < l.max {
+			l.open[c] = struct{}{}
+			return
 		}
-		if l.open.Add(1) > l.max {
-			l.open.Add(-1)
-			c.Close()
-			n := l.dropped.Add(1)
-			// At most one warning a second, whatever the flood.
-			if now := time.Now().UnixNano(); now-l.lastLog.Load() > int64(time.Second) {
-				l.lastLog.Store(now)
-				l.warn(l.max, n)
-			}
-			continue
+		c.Close()
+		l.dropped++
+		// At most one warning a second, whatever the flood.
+		if now := time.Now(); now.Sub(l.lastLog) > time.Second {
+			l.lastLog = now
+			l.warn(l.max, l.dropped)
 		}
-		return &limitedConn{Conn: c, l: l}, nil
+	case http.StateClosed, http.StateHijacked:
+		delete(l.open, c)
 	}
 }
 
-// limitedConn gives its place back when closed, once.
-type limitedConn struct {
-	net.Conn
-	l    *connLimit
-	once sync.Once
-}
-
-func (c *limitedConn) Close() error {
-	c.once.Do(func() { c.l.open.Add(-1) })
-	return c.Conn.Close()
+// count is how many connections are open.
+func (l *connLimit) count() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.open)
 }

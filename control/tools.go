@@ -177,11 +177,12 @@ func (s *Server) toolScore(ctx context.Context, _ *mcp.CallToolRequest, in score
 	if in.From != nil || in.To != nil {
 		var sc Scores
 		var err error
-		if herr := s.heavy(ctx, "vmaf_score with from/to", func() {
+		if herr := s.heavy(ctx, "vmaf_score with from/to", func() int {
 			if sc, err = s.scoreRange(in); err == nil {
 				s.scoreAnalytics(&sc)
 				sc.EngineUsed, sc.Version = engineUsed(s.target.Status()), s.opts.Version
 			}
+			return len(sc.Records) * recordBytes
 		}); herr != nil {
 			return nil, Scores{}, herr
 		}
@@ -189,7 +190,10 @@ func (s *Server) toolScore(ctx context.Context, _ *mcp.CallToolRequest, in score
 	}
 	if in.Last > heavyLast {
 		var sc Scores
-		if herr := s.heavy(ctx, fmt.Sprintf("vmaf_score with last above %d", heavyLast), func() { sc = s.latestScores(in) }); herr != nil {
+		if herr := s.heavy(ctx, fmt.Sprintf("vmaf_score with last above %d", heavyLast), func() int {
+			sc = s.latestScores(in)
+			return (len(sc.Records) + len(sc.Worst)) * recordBytes
+		}); herr != nil {
 			return nil, Scores{}, herr
 		}
 		return nil, sc, nil

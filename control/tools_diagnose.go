@@ -61,7 +61,7 @@ func (s *Server) toolDiagnose(ctx context.Context, _ *mcp.CallToolRequest, in di
 		return nil, Diagnosis{}, Errorf(CodeBadRequest, "frames %d..%d are %d frames; at most %d per call", in.From, in.To, in.To-in.From+1, maxRange)
 	}
 	var d Diagnosis
-	if err := s.heavy(ctx, "vmaf_diagnose", func() { d = s.diagnose(in.From, in.To) }); err != nil {
+	if err := s.heavy(ctx, "vmaf_diagnose", func() int { d = s.diagnose(in.From, in.To); return 0 }); err != nil {
 		return nil, Diagnosis{}, err
 	}
 	return nil, d, nil

@@ -141,8 +141,17 @@ func (s *Server) toolWorstFrames(ctx context.Context, _ *mcp.CallToolRequest, in
 		reply WorstReply
 		err   error
 	)
-	if herr := s.heavy(ctx, "vmaf_worst_frames with images", func() {
+	if herr := s.heavy(ctx, "vmaf_worst_frames with images", func() int {
 		res, reply, err = s.worstReply(ctx, src, n, kinds, in.MaxWidth)
+		size := 0
+		if res != nil {
+			for _, c := range res.Content {
+				if im, ok := c.(*mcp.ImageContent); ok {
+					size += len(im.Data) * 4 / 3 // base64
+				}
+			}
+		}
+		return size
 	}); herr != nil {
 		return nil, WorstReply{}, herr
 	}

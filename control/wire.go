@@ -37,12 +37,13 @@ type wireConn struct {
 	batchOK  bool
 	initSeen bool // only the first initialize counts; the SDK refuses others
 
-	// handshake is when the client must have opened its session with
-	// initialize; zero once it has. A sessionless request (protocol
-	// versions without initialize) is served and moves the deadline
-	// handshakeFor on, but never lifts it: such a client keeps its
-	// connection only while it keeps asking.
-	handshake    time.Time
+	// awaiting is set while the client has not sent initialize: it must
+	// send something within handshakeFor of connecting, and of each reply
+	// while it has no request open. A sessionless request (protocol
+	// versions without initialize) is served and holds the deadline while
+	// it runs, but never lifts it: such a client keeps its connection only
+	// while it keeps asking.
+	awaiting     atomic.Bool
 	handshakeFor time.Duration
 	// lastActive is when the client's latest message arrived (Unix
 	// nanoseconds), for reclaiming idle clients when slots are short.
@@ -78,16 +79,30 @@ func newWireConn(c streamConn, maxLine int, timeout time.Duration) *wireConn {
 // handshakeBy sets the deadline for the client's initialize, d from now.
 func (w *wireConn) handshakeBy(d time.Duration) {
 	w.handshakeFor = d
-	w.handshake = time.Now().Add(d)
-	w.conn.SetReadDeadline(w.handshake)
+	w.awaiting.Store(true)
+	w.conn.SetReadDeadline(time.Now().Add(d))
 }
 
 // handshakeDone lifts the deadline: a client that has opened its session
 // may stay idle (a watcher waits for notifications).
 func (w *wireConn) handshakeDone() {
-	if !w.handshake.IsZero() {
-		w.handshake = time.Time{}
+	if w.awaiting.Swap(false) {
 		w.conn.SetReadDeadline(time.Time{})
+	}
+}
+
+// handshakeHold suspends the deadline of a client without initialize while
+// one of its requests runs; handshakeResume starts it again, handshakeFor
+// from its last reply, once none does.
+func (w *wireConn) handshakeHold() {
+	if w.awaiting.Load() {
+		w.conn.SetReadDeadline(time.Time{})
+	}
+}
+
+func (w *wireConn) handshakeResume() {
+	if w.awaiting.Load() && w.ids.openCount() == 0 {
+		w.conn.SetReadDeadline(time.Now().Add(w.handshakeFor))
 	}
 }
 
@@ -97,7 +112,7 @@ func (w *wireConn) Read(p []byte) (int, error) {
 		line, err := w.nextLine()
 		if err != nil {
 			var ne net.Error
-			if !w.handshake.IsZero() && errors.As(err, &ne) && ne.Timeout() {
+			if w.awaiting.Load() && errors.As(err, &ne) && ne.Timeout() {
 				w.reply(nil, jsonrpc.CodeInvalidRequest, "no initialize within the handshake timeout; closing the connection")
 				err = fmt.Errorf("control: client sent no initialize in time: %w", err)
 			}
@@ -220,8 +235,8 @@ func (w *wireConn) check(msg []byte) (out []byte, id any, code int64, reason str
 			w.batchOK = p.ProtocolVersion == "2024-11-05" || p.ProtocolVersion == "2025-03-26"
 			w.handshakeDone()
 			w.opened.Store(true)
-		} else if !w.handshake.IsZero() && req.IsCall() && sessionless(req.Params) {
-			w.handshakeBy(w.handshakeFor)
+		} else if req.IsCall() && sessionless(req.Params) {
+			w.handshakeHold()
 		}
 	}
 	return append(msg, '\n'), nil, 0, ""
@@ -383,6 +398,9 @@ func rpcErrorLine(id any, code int64, message string) ([]byte, error) {
 // messages from the SDK and from reply never interleave. A reply to a
 // cancelled request is dropped.
 func (w *wireConn) Write(p []byte) (int, error) {
+	if w.awaiting.Load() {
+		defer w.handshakeResume()
+	}
 	if w.ids.answered(p) {
 		return len(p), nil
 	}

@@ -15,7 +15,7 @@ import (
 // reported as "no MCP server" with exit 3.
 func TestFaultRefusalReported(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "vmaf.sock")
-	s, err := control.Start(path, newTarget(), control.Options{MaxSessions: 1, HandshakeTimeout: time.Minute})
+	s, err := control.Start(path, newTarget(), control.Options{MaxSessions: 1, HandshakeTimeout: time.Hour})
 	if err != nil {
 		t.Fatal(err)
 	}

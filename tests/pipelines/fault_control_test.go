@@ -347,7 +347,7 @@ func TestFaultControlLongStrings(t *testing.T) {
 	// Names up to the bound are fine; forty swaps leave the reply small.
 	for i := range 40 {
 		model := []string{"vmaf_v0.6.1neg", "vmaf_v0.6.1"}[i%2]
-		name := fmt.Sprintf("%03d%s", i, strings.Repeat("n", 253))
+		name := fmt.Sprintf("n%03d%s", i, strings.Repeat("n", 252))
 		if msg := mcpCall(t, cs, "vmaf_request_model_swap", map[string]any{"model": model, "name": name, "wait": true, "timeout_ms": 20000}, nil); msg != "" {
 			t.Fatalf("swap %d: %s", i, msg)
 		}

@@ -23,15 +23,16 @@ import (
 //     which also slows a client that retries at once, and is then refused
 //     as busy.
 //
-// Each runs on a thread of its own at the lowest priority (nice 19, below
-// the scoring workers' +5), so that what CPU scoring leaves is what it
-// gets.
+// Each runs on a thread of its own at nice 10, below the scoring workers'
+// +5 (a third of their weight when both want the CPU), but not at the very
+// lowest, where a machine busy with other work would starve it for
+// minutes.
 
 // heavyLast is the most records vmaf_score {last} returns as a light read.
 const heavyLast = 100
 
-// heavyNice is the nice value heavy reads run at: the lowest priority.
-const heavyNice = 19
+// heavyNice is the nice value heavy reads run at.
+const heavyNice = 10
 
 // heavyBurst is how far ahead of its share the CPU budget may run: reads
 // may start while the time they have used is paid back within this (at
@@ -119,8 +120,8 @@ func (s *Server) heavy(ctx context.Context, what string, fn func() int) error {
 	}
 }
 
-// lowPriority moves the calling goroutine to a thread of its own at the
-// lowest priority. The thread is never handed back: the goroutine ends
+// lowPriority moves the calling goroutine to a thread of its own at
+// heavyNice. The thread is never handed back: the goroutine ends
 // locked to it, so Go ends the thread too, and no other goroutine ever
 // runs at that priority. Raising a nice value needs no privilege; if it
 // fails, the read runs at normal priority.

@@ -37,18 +37,14 @@ type wireConn struct {
 	batchOK  bool
 	initSeen bool // only the first initialize counts; the SDK refuses others
 
-	// awaiting is set while the client has not sent initialize: it must
-	// send something within handshakeFor of connecting, and of each reply
-	// while it has no request open. A sessionless request (protocol
-	// versions without initialize) is served and holds the deadline while
-	// it runs, but never lifts it: such a client keeps its connection only
-	// while it keeps asking.
+	// awaiting is set until the client opens its session: initialize,
+	// or in the protocol versions without it, its first request.
 	awaiting     atomic.Bool
 	handshakeFor time.Duration
 	// lastActive is when the client's latest message arrived (Unix
 	// nanoseconds), for reclaiming idle clients when slots are short.
 	lastActive atomic.Int64
-	// opened is set once the client has sent initialize.
+	// opened is set once the client has opened its session.
 	opened atomic.Bool
 	// onReadEnd, if set, runs once when the client's side ends.
 	onReadEnd func()
@@ -88,21 +84,6 @@ func (w *wireConn) handshakeBy(d time.Duration) {
 func (w *wireConn) handshakeDone() {
 	if w.awaiting.Swap(false) {
 		w.conn.SetReadDeadline(time.Time{})
-	}
-}
-
-// handshakeHold suspends the deadline of a client without initialize while
-// one of its requests runs; handshakeResume starts it again, handshakeFor
-// from its last reply, once none does.
-func (w *wireConn) handshakeHold() {
-	if w.awaiting.Load() {
-		w.conn.SetReadDeadline(time.Time{})
-	}
-}
-
-func (w *wireConn) handshakeResume() {
-	if w.awaiting.Load() && w.ids.openCount() == 0 {
-		w.conn.SetReadDeadline(time.Now().Add(w.handshakeFor))
 	}
 }
 
@@ -236,7 +217,11 @@ func (w *wireConn) check(msg []byte) (out []byte, id any, code int64, reason str
 			w.handshakeDone()
 			w.opened.Store(true)
 		} else if req.IsCall() && sessionless(req.Params) {
-			w.handshakeHold()
+			// A sessionless client may think between requests for as
+			// long as a session's client; like one, it is reclaimed
+			// when idle and slots are short (slots.go).
+			w.handshakeDone()
+			w.opened.Store(true)
 		}
 	}
 	return append(msg, '\n'), nil, 0, ""
@@ -398,9 +383,6 @@ func rpcErrorLine(id any, code int64, message string) ([]byte, error) {
 // messages from the SDK and from reply never interleave. A reply to a
 // cancelled request is dropped.
 func (w *wireConn) Write(p []byte) (int, error) {
-	if w.awaiting.Load() {
-		defer w.handshakeResume()
-	}
 	if w.ids.answered(p) {
 		return len(p), nil
 	}

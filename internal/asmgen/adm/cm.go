@@ -43,6 +43,12 @@ func cmConstants() {
 // below (fUp, fMid, fDn). The last block is taken at n-6 so that it ends
 // at n+2; it recomputes six sums, harmlessly.
 func colSums(r, n Register, load func(p Register, k Register) VecVirtual) {
+	colSumBlocks(r, n, "cols", 8, load, func(s VecVirtual, m Mem) { VMOVDQU(s, m) })
+}
+
+// colSumBlocks is colSums on blocks of step columns, named name, with the
+// last block taken at n+2-step.
+func colSumBlocks(r, n Register, name string, step int, load func(p Register, k Register) VecVirtual, store func(VecVirtual, Mem)) {
 	cs := GP64()
 	MOVQ(Mem{Base: r, Disp: cmColSum}, cs)
 	body := func(k Register) {
@@ -57,11 +63,11 @@ func colSums(r, n Register, load func(p Register, k Register) VecVirtual) {
 				}
 			}
 		}
-		VMOVDQU(s, Mem{Base: cs, Index: k, Scale: 4})
+		store(s, Mem{Base: cs, Index: k, Scale: 4})
 	}
-	loop("cols", n, 8, body)
+	loop(name, n, step, body)
 	k := GP64()
-	LEAQ(Mem{Base: n, Disp: -6}, k)
+	LEAQ(Mem{Base: n, Disp: 2 - step}, k)
 	body(k)
 }
 

@@ -23,15 +23,7 @@ func cm0AVX512() {
 	}
 	colSums512(r, n, load)
 	z := zeroZ()
-	var acc [3]VecVirtual
-	var rf, sqRnd, cRnd [3]VecVirtual
-	for b := range acc {
-		acc[b] = zeroZ()
-		band := Mem{Base: p, Disp: b * vbSize}
-		rf[b], sqRnd[b], cRnd[b] = bcastZ(band.Offset(vbRF)), ZMM(), ZMM()
-		VPBROADCASTQ(band.Offset(vbSqRnd), sqRnd[b])
-		VPBROADCASTQ(band.Offset(vbCRnd), cRnd[b])
-	}
+	acc, rf, sqRnd, cRnd := cmBands512(p)
 	k8738, r12 := bcastZ(c8738), bcastZ(round12)
 	loop("cm0w", n, 16, func(j Register) {
 		thr := boxSums512(r, j)
@@ -62,29 +54,23 @@ func cm0AVX512() {
 	RET()
 }
 
+// cmBands512 returns zeroed accumulators and each orientation's factor
+// and roundings, broadcast from the parameters at p.
+func cmBands512(p Register) (acc, rf, sqRnd, cRnd [3]VecVirtual) {
+	for b := range acc {
+		acc[b] = zeroZ()
+		band := Mem{Base: p, Disp: b * vbSize}
+		rf[b], sqRnd[b], cRnd[b] = bcastZ(band.Offset(vbRF)), ZMM(), ZMM()
+		VPBROADCASTQ(band.Offset(vbSqRnd), sqRnd[b])
+		VPBROADCASTQ(band.Offset(vbCRnd), cRnd[b])
+	}
+	return
+}
+
 // colSums512 is colSums on 16 columns a block; the last block is taken at
 // n-14 so that it ends at n+2.
 func colSums512(r, n Register, load func(p Register, k Register) VecVirtual) {
-	cs := GP64()
-	MOVQ(Mem{Base: r, Disp: cmColSum}, cs)
-	body := func(k Register) {
-		var s VecVirtual
-		for _, f := range []int{cmFUp, cmFMid, cmFDn} {
-			for b := range 3 {
-				v := load(field(r, f, b), k)
-				if s == nil {
-					s = v
-				} else {
-					VPADDD(v, s, s)
-				}
-			}
-		}
-		VMOVDQU32(s, Mem{Base: cs, Index: k, Scale: 4})
-	}
-	loop("colsw", n, 16, body)
-	k := GP64()
-	LEAQ(Mem{Base: n, Disp: -14}, k)
-	body(k)
+	colSumBlocks(r, n, "colsw", 16, load, func(s VecVirtual, m Mem) { VMOVDQU32(s, m) })
 }
 
 // boxSums512 is boxSums for 16 columns.
@@ -113,15 +99,7 @@ func cmNAVX512() {
 	})
 	z := zeroZ()
 	odd := oddDwords()
-	var acc [3]VecVirtual
-	var rf, sqRnd, cRnd [3]VecVirtual
-	for b := range acc {
-		acc[b] = zeroZ()
-		band := Mem{Base: p, Disp: b * vbSize}
-		rf[b], sqRnd[b], cRnd[b] = bcastZ(band.Offset(vbRF)), ZMM(), ZMM()
-		VPBROADCASTQ(band.Offset(vbSqRnd), sqRnd[b])
-		VPBROADCASTQ(band.Offset(vbCRnd), cRnd[b])
-	}
+	acc, rf, sqRnd, cRnd := cmBands512(p)
 	k15, t31, r27 := bcastZ(c15th), ZMM(), ZMM()
 	VPBROADCASTQ(two31q, t31)
 	VPBROADCASTQ(round27q, r27)

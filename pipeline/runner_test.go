@@ -23,8 +23,11 @@ func (o *owner) Release() { o.n.Add(1) }
 
 // frames makes test frames and checks each is released exactly once.
 type frames struct {
-	t      *testing.T
-	w, h   int
+	t    *testing.T
+	w, h int
+	// mu guards owners: some tests make frames on two goroutines, one per
+	// side.
+	mu     sync.Mutex
 	owners []*owner
 }
 
@@ -40,7 +43,9 @@ func (fs *frames) frame(v byte, ms int) Frame {
 	}
 	p.Planes[0][0] = v
 	o := &owner{}
+	fs.mu.Lock()
 	fs.owners = append(fs.owners, o)
+	fs.mu.Unlock()
 	tm := Untimed
 	if ms >= 0 {
 		tm.RunningTime = time.Duration(ms) * time.Millisecond

@@ -85,6 +85,10 @@ func score(ctx context.Context, s *settings, stdout, stderr io.Writer) error {
 	// pair it takes at once) and one being read; openInput adds room for
 	// FFmpeg's decoding ahead.
 	buffers := enginePairs(s.threads) + 1
+	if s.fps.num > 0 {
+		// --fps holds the frame it repeats and reads one ahead.
+		buffers += 2
+	}
 	ref, err := s.openInput(s.ref, false, buffers)
 	if err != nil {
 		return fmt.Errorf("reference %w", err)
@@ -98,12 +102,22 @@ func score(ctx context.Context, s *settings, stdout, stderr io.Writer) error {
 	if ref, dist, err = conform(s, ref, dist, buffers); err != nil {
 		return err
 	}
+	warnings := s.inputWarnings(models, ref, dist)
+	ref, dist = s.conformRates(ref, dist, buffers)
+	if s.fps.num > 0 {
+		defer ref.close()
+		defer dist.close()
+	}
 
 	if s.threads > 0 {
 		s.features = dropUnfitMSSSIM(s.features, ref.format(), stderr)
 	}
 
 	j := &job{s: s, models: models, stdout: stdout, stderr: stderr, ref: ref, dist: dist}
+	j.noteConformed()
+	for _, w := range warnings {
+		j.warn(w)
+	}
 	if s.plot != "" {
 		j.plot = newPlotData()
 		j.results.plot = j.plot
@@ -145,6 +159,9 @@ func score(ctx context.Context, s *settings, stdout, stderr io.Writer) error {
 			}
 		}
 		j.results.out = j.out
+		for _, w := range j.warnings {
+			j.out.AddWarning(w)
+		}
 	}
 	return j.run(ctx)
 }

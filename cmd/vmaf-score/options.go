@@ -40,11 +40,12 @@ type settings struct {
 	skipRef, skipDist   int
 	quiet, showProgress bool
 
-	engine        string // "", "native" or "libvmaf"
-	useFFmpeg     bool   // decode both inputs with FFmpeg whatever their names
-	scaleDist     string // swscale algorithm to bring the distorted input to the reference's size
-	streams       [2]int // which video stream of each FFmpeg input: 0 the first
-	align         string // "order" or "pts"
+	engine        string    // "", "native" or "libvmaf"
+	useFFmpeg     bool      // decode both inputs with FFmpeg whatever their names
+	scaleDist     string    // swscale algorithm to bring the distorted input to the reference's size
+	streams       [2]int    // which video stream of each FFmpeg input: 0 the first
+	align         string    // "order" or "pts"
+	fps           frameRate // --fps: both inputs conformed to it; zero: as they come
 	mcpSocket     string
 	mcpHTTP       string   // loopback HOST:PORT for MCP over HTTP
 	mcpTokenFile  string   // bearer token file for --mcp-http
@@ -198,6 +199,15 @@ var options = []option{
 				return invalid(v, "--align", "order or pts")
 			}
 			s.align = v
+			return nil
+		}},
+	{0, "fps", "RATE", "conform both inputs to RATE frames per second (24, 30000/1001, 29.97) as FFmpeg's fps filter does: frames repeated or dropped by timestamp",
+		func(s *settings, v string) error {
+			r, err := parseFrameRate(v)
+			if err != nil {
+				return invalid(v, "--fps", "a frame rate such as 24, 30000/1001 or 29.97")
+			}
+			s.fps = r
 			return nil
 		}},
 	{0, "mcp-uds", "SOCK", "serve live scores and commands over MCP on this Unix socket",

@@ -35,6 +35,11 @@ type job struct {
 	plot      *plotData // nil without --plot
 	live      *liveRun  // nil without the analytics options
 	prog      *progress
+	// warnings are what the run found wrong with its inputs, printed on
+	// stderr when found and written to the results.
+	warnings []string
+	// conformed are the inputs --fps converts, for their summary.
+	conformed []*fpsSource
 }
 
 // loadModels reads the -m specs; without any, libvmaf's default.
@@ -297,6 +302,7 @@ func (j *job) run(ctx context.Context) error {
 	}
 	j.live.finish()
 	prog.finish(n)
+	j.reportConformed()
 	if j.out != nil {
 		for _, m := range sk.aggregates() {
 			j.out.SetAggregate(m.Name, m.Value)

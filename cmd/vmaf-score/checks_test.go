@@ -81,3 +81,15 @@ func resultWarnings(t *testing.T, path, format string) []string {
 	}
 	return out
 }
+
+// A rotated encode (or -w and -h given the wrong way round) is named as
+// such.
+func TestSwappedSizes(t *testing.T) {
+	ref := goldenY4M(t, "flower_576x324_ref.y4m")
+	rotated := encode(t, ref, "flower_rotated.y4m", "-frames:v", "2", "-vf", "transpose=1")
+	res := vmafScore(t, "-q", "-r", ref, "-d", rotated)
+	want := "dimensions do not match: reference 576x324, distorted 324x576 (the width and height of one are swapped"
+	if res.code != exitError || !strings.Contains(res.stderr, want) {
+		t.Errorf("exit %d, stderr %q, want %q", res.code, res.stderr, want)
+	}
+}

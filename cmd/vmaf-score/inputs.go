@@ -91,7 +91,12 @@ func (s *settings) openInput(path string, isDist bool, buffers int) (source, err
 			return nil, err
 		}
 		rf := y4m.Format{Width: s.width, Height: s.height, BitDepth: s.bitDepth, Chroma: s.pixFmt}
-		r, err := y4m.NewRawReaderLayout(f, rf, rawLayout(f, rf))
+		layout := rawLayout(f, rf)
+		if err := checkRawSize(path, f, rf, layout); err != nil {
+			f.Close()
+			return nil, err
+		}
+		r, err := y4m.NewRawReaderLayout(f, rf, layout)
 		if err != nil {
 			f.Close()
 			return nil, fmt.Errorf("%s: %w", path, err)
@@ -198,6 +203,10 @@ func (s *y4mSource) next() (frame, error) {
 			return frame{}, io.EOF
 		}
 		return frame{}, fmt.Errorf("%s: %w", s.name, err)
+	}
+	if err := sampleRange(b.fr, s.fmt.BitDepth, s.index, s.name); err != nil {
+		s.free <- b
+		return frame{}, err
 	}
 	pts := noPTS
 	if s.dur > 0 {

@@ -207,8 +207,8 @@ func conform(s *settings, ref, dist source, buffers int) (source, source, error)
 	cv, isFF := dist.(converter)
 	if rf.Width != df.Width || rf.Height != df.Height {
 		if !isFF || s.scaleDist == "" {
-			return ref, dist, fmt.Errorf("dimensions do not match: reference %dx%d, distorted %dx%d (use --scale-dist ALGO to scale the distorted video)",
-				rf.Width, rf.Height, df.Width, df.Height)
+			return ref, dist, fmt.Errorf("dimensions do not match: reference %dx%d, distorted %dx%d (%s)",
+				rf.Width, rf.Height, df.Width, df.Height, sizeFix(rf, df))
 		}
 	}
 	if rf == df {

@@ -89,6 +89,7 @@ type Writer struct {
 	// XML), so that rewriting the trailer does not lay them out again.
 	windows, alerts entries
 	warnings        []string // AddWarning's, in order
+	notes           []string // AddNote's, in order
 
 	frames      int
 	start, last time.Time

@@ -29,9 +29,13 @@ func (s *settings) inputWarnings(models []*vmaf.Model, ref, dist source) []strin
 	return out
 }
 
-// warn prints a warning on stderr and keeps it for the results.
+// warn prints a warning on stderr and keeps it for the results (written
+// there at once once the results are open).
 func (j *job) warn(msg string) {
 	j.warnings = append(j.warnings, msg)
+	if j.out != nil {
+		j.out.AddWarning(msg)
+	}
 	fmt.Fprintf(j.stderr, "vmaf-score: warning: %s\n", msg)
 }
 
@@ -66,4 +70,30 @@ func rangeWarning(ref, dist source) string {
 		return fmt.Sprintf("both inputs are HDR (%s); VMAF's models were trained on SDR video, so the scores are not calibrated for HDR", r)
 	}
 	return ""
+}
+
+// note prints what the run did to its inputs and keeps it for the
+// results.
+func (j *job) note(msg string) {
+	j.notes = append(j.notes, msg)
+	if !j.s.quiet {
+		fmt.Fprintf(j.stderr, "vmaf-score: %s\n", msg)
+	}
+}
+
+// truncationWarnings warns of an input that ended well before the frame
+// count its container or header announces, with what was scored. Counts
+// estimated from a duration may be a frame or two off, which is let go.
+func (j *job) truncationWarnings(al *aligner, scored int) {
+	if j.s.fps.num > 0 {
+		return // the count after conversion is itself an estimate
+	}
+	for side, src := range []source{j.ref, j.dist} {
+		want, got := src.total(), al.read[side]
+		if want <= 0 || !al.ended[side] || got >= want-max(2, want/50) {
+			continue
+		}
+		j.warn(fmt.Sprintf("%q ended after %d frames of the %d it announces: it looks cut short; %d frames scored",
+			al.name(side), got, want, scored))
+	}
 }

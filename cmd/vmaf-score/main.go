@@ -77,30 +77,45 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 func score(ctx context.Context, s *settings, stdout, stderr io.Writer) error {
 	vmaf.SetCPUMask(uint64(s.cpuMask))
+	if len(s.dists) > 1 {
+		return scoreMany(ctx, s, stdout, stderr)
+	}
 	models, err := s.loadModels()
 	if err != nil {
 		return err
 	}
-	// Each input holds the frames the engine has in flight (one per
-	// pair it takes at once) and one being read; openInput adds room for
-	// FFmpeg's decoding ahead.
-	buffers := enginePairs(s.threads) + 1
-	if s.fps.num > 0 {
-		// --fps holds the frame it repeats and reads one ahead.
-		buffers += 2
-	}
+	buffers := s.inputBuffers()
 	ref, err := s.openInput(s.ref, false, buffers)
 	if err != nil {
 		return fmt.Errorf("reference %w", err)
 	}
 	defer ref.close()
+	_, err = scoreAgainst(ctx, s, models, ref, buffers, stdout, stderr)
+	return err
+}
+
+// inputBuffers is how many frames each input is read into: the frames
+// the engine has in flight (one per pair it takes at once) and one being
+// read; openInput adds room for FFmpeg's decoding ahead.
+func (s *settings) inputBuffers() int {
+	buffers := enginePairs(s.threads) + 1
+	if s.fps.num > 0 {
+		// --fps holds the frame it repeats and reads one ahead.
+		buffers += 2
+	}
+	return buffers
+}
+
+// scoreAgainst scores s.dist against the opened reference; the job it
+// returns holds the pooled scores.
+func scoreAgainst(ctx context.Context, s *settings, models []*vmaf.Model, ref source, buffers int, stdout, stderr io.Writer) (*job, error) {
 	dist, err := s.openInput(s.dist, true, buffers)
 	if err != nil {
-		return fmt.Errorf("distorted %w", err)
+		return nil, fmt.Errorf("distorted %w", err)
 	}
 	defer dist.close()
 	if ref, dist, err = conform(s, ref, dist, buffers); err != nil {
-		return err
+		return nil, err
 	}
 	warnings := s.inputWarnings(models, ref, dist)
 	ref, dist = s.conformRates(ref, dist, buffers)
@@ -113,8 +128,17 @@ func score(ctx context.Context, s *settings, stdout, stderr io.Writer) error {
 		s.features = dropUnfitMSSSIM(s.features, ref.format(), stderr)
 	}
 
+	syncNote, err := s.applySync(buffers)
+	if err != nil {
+		return nil, err
+	}
+
 	j := &job{s: s, models: models, stdout: stdout, stderr: stderr, ref: ref, dist: dist}
 	j.noteConformed()
+	j.watchOffset()
+	if syncNote != "" {
+		j.note(syncNote)
+	}
 	for _, w := range warnings {
 		j.warn(w)
 	}
@@ -132,7 +156,7 @@ func score(ctx context.Context, s *settings, stdout, stderr io.Writer) error {
 		// outputs and features are left out.
 		hide, err := notExtraFeature(s.features)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		j.results.hide = hide
 	case s.noPrediction:
@@ -149,21 +173,24 @@ func score(ctx context.Context, s *settings, stdout, stderr io.Writer) error {
 			// rewritten in place: the document goes out whole at the
 			// end, as libvmaf writes it.
 			if j.outFile, err = os.OpenFile(s.output, os.O_WRONLY, 0); err != nil {
-				return fmt.Errorf("output: %w", err)
+				return nil, fmt.Errorf("output: %w", err)
 			}
 			defer j.outFile.Close()
 			j.out = report.NewWriter(j.outFile, opts)
 		default:
 			if j.out, err = report.Create(s.output, opts); err != nil {
-				return err
+				return nil, err
 			}
 		}
 		j.results.out = j.out
 		for _, w := range j.warnings {
 			j.out.AddWarning(w)
 		}
+		for _, n := range j.notes {
+			j.out.AddNote(n)
+		}
 	}
-	return j.run(ctx)
+	return j, j.run(ctx)
 }
 
 // dropUnfitMSSSIM leaves float_ms_ssim out of features when the pictures

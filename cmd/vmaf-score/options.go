@@ -15,6 +15,7 @@ import (
 // settings is the parsed command line.
 type settings struct {
 	ref, dist string
+	dists     []string // every -d, globs expanded, in order; dist is the first
 
 	// Raw .yuv geometry; any of -w/-h/-p/-b marks the inputs as raw.
 	width, height int
@@ -33,6 +34,7 @@ type settings struct {
 	format    report.Format
 	formatSet bool
 	plot      string // --plot: the picture of the per-frame scores, .svg or .png
+	summary   string // --summary: with several -d, the JSON summary's path
 
 	threads, subsample  int
 	cpuMask             int // libvmaf's --cpumask: kernel sets turned off
@@ -46,6 +48,7 @@ type settings struct {
 	streams       [2]int    // which video stream of each FFmpeg input: 0 the first
 	align         string    // "order" or "pts"
 	fps           frameRate // --fps: both inputs conformed to it; zero: as they come
+	sync          int       // --sync auto=WINDOW: the window in frames; 0: none
 	mcpSocket     string
 	mcpHTTP       string   // loopback HOST:PORT for MCP over HTTP
 	mcpTokenFile  string   // bearer token file for --mcp-http
@@ -73,6 +76,10 @@ type settings struct {
 	demuxers, protocols string
 
 	help, version, listFeatures bool
+
+	// given holds each option's value as given, to refuse a second
+	// value that would silently replace the first.
+	given map[string]string
 }
 
 // usageError is a bad command line: the tool prints it with a hint to
@@ -100,8 +107,8 @@ type option struct {
 var options = []option{
 	{'r', "reference", "PATH", "reference video: .y4m, .yuv, or any file FFmpeg opens; - for stdin",
 		func(s *settings, v string) error { s.ref = v; return nil }},
-	{'d', "distorted", "PATH", "distorted video, as --reference",
-		func(s *settings, v string) error { s.dist = v; return nil }},
+	{'d', "distorted", "PATH", "distorted video, as --reference; repeat it (or give a glob) to score several against one reading of the reference",
+		func(s *settings, v string) error { return s.addDistorted(v) }},
 	{'w', "width", "N", "width of raw .yuv input",
 		func(s *settings, v string) error { s.raw = true; return parseUint(v, "-w/--width", &s.width) }},
 	{'h', "height", "N", "height of raw .yuv input",
@@ -210,6 +217,10 @@ var options = []option{
 			s.fps = r
 			return nil
 		}},
+	{0, "summary", "FILE", "with several -d: also write the summary (each input's frames and pooled scores) as JSON to FILE",
+		func(s *settings, v string) error { s.summary = v; return nil }},
+	{0, "sync", "auto[=FRAMES]", fmt.Sprintf("find the frame offset between the inputs within FRAMES of the start (default %d) by their downscaled luma, report it and score with it", defaultSyncWindow),
+		func(s *settings, v string) (err error) { s.sync, err = parseSync(v); return err }},
 	{0, "mcp-uds", "SOCK", "serve live scores and commands over MCP on this Unix socket",
 		func(s *settings, v string) error { s.mcpSocket = v; return nil }},
 	{0, "mcp-http", "ADDR:PORT", "serve the same over MCP Streamable HTTP (/mcp) and HTTP+SSE (/sse) on this loopback address (port 0: any free port, printed on stderr)",
@@ -306,7 +317,13 @@ var options = []option{
 }
 
 func setFormat(f report.Format) func(*settings, string) error {
-	return func(s *settings, _ string) error { s.format, s.formatSet = f, true; return nil }
+	return func(s *settings, _ string) error {
+		if s.formatSet && s.format != f {
+			return usagef("--%s and --%s both given: one run writes one format (run it again for the other)", s.format, f)
+		}
+		s.format, s.formatSet = f, true
+		return nil
+	}
 }
 
 func invalid(v, opt, want string) error {
@@ -355,7 +372,7 @@ func parseArgs(args []string) (*settings, error) {
 				i++
 				val = args[i]
 			}
-			if err := o.set(s, val); err != nil {
+			if err := s.apply(o, val); err != nil {
 				return nil, err
 			}
 		case len(a) > 1 && a[0] == '-':
@@ -380,18 +397,18 @@ func parseShortGroup(s *settings, group string, rest []string) (int, error) {
 			return 0, usagef("unknown option -%c", group[j])
 		}
 		if o.value == "" {
-			if err := o.set(s, ""); err != nil {
+			if err := s.apply(o, ""); err != nil {
 				return 0, err
 			}
 			continue
 		}
 		if j+1 < len(group) {
-			return 0, o.set(s, group[j+1:])
+			return 0, s.apply(o, group[j+1:])
 		}
 		if len(rest) == 0 {
 			return 0, usagef("option -%c/--%s needs an argument", o.short, o.long)
 		}
-		return 1, o.set(s, rest[0])
+		return 1, s.apply(o, rest[0])
 	}
 	return 0, nil
 }
@@ -474,6 +491,15 @@ func (s *settings) check() error {
 	}
 	if s.mcpRecent != 0 && s.mcpSocket == "" && s.mcpHTTP == "" {
 		return usagef("--mcp-recent needs --mcp-uds or --mcp-http")
+	}
+	if s.sync > 0 && (s.ref == "-" || s.dist == "-") {
+		return usagef("--sync reads the inputs' first frames twice, which standard input cannot give")
+	}
+	if s.sync > 0 && (s.skipRef > 0 || s.skipDist > 0) {
+		return usagef("--sync finds the frames to skip itself; leave out --frame_skip_ref and --frame_skip_dist")
+	}
+	if err := s.checkMany(); err != nil {
+		return err
 	}
 	if s.plot != "" && s.noPrediction {
 		return usagef("--plot draws the models' scores, which --no_prediction leaves out")

@@ -231,7 +231,7 @@ func (s *fpsSource) close() {
 // summary says what the conversion did, for stderr and the results.
 func (s *fpsSource) summary(side string) string {
 	dropped := s.in - (s.out - s.dup)
-	return fmt.Sprintf("%s: %d frames at %s fps made %d (%d repeated, %d dropped)", side, s.in, s.rate, s.out, s.dup, max(dropped, 0))
+	return fmt.Sprintf("--fps %s: %s: %d frames in, %d out (%d repeated, %d dropped)", s.rate, side, s.in, s.out, s.dup, max(dropped, 0))
 }
 
 // ratedSource is an input that knows its frame rate (0 when it does not).

@@ -189,7 +189,7 @@ func TestFrameRateMismatch(t *testing.T) {
 			if conformed.code != 0 || strings.Contains(conformed.stderr, "warning") {
 				t.Fatalf("--fps 24: exit %d, stderr %q", conformed.code, conformed.stderr)
 			}
-			if !strings.Contains(conformed.stderr, "distorted: ") || !strings.Contains(conformed.stderr, "at 24 fps made 48") {
+			if !strings.Contains(conformed.stderr, "--fps 24: distorted: ") || !strings.Contains(conformed.stderr, " in, 48 out (") {
 				t.Errorf("--fps 24: no summary of the conversion in %q", conformed.stderr)
 			}
 			viaFFmpeg := vmafScore(t, "-r", ref, "-d", filtered, "--json", "-o", filepath.Join(dir, "ffmpeg.json"))

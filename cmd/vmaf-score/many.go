@@ -219,7 +219,7 @@ func writeSummary(w io.Writer, results []manyResult) {
 			}
 		}
 	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprint(tw, "distorted\tframes\t")
 	for _, m := range models {
 		fmt.Fprintf(tw, "%s\t", m)

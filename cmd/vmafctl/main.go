@@ -43,6 +43,7 @@ const (
 
 const usage = `usage: vmafctl [-s SOCKET] [-json] [-timeout D] COMMAND [ARGS]
        vmafctl -version
+       vmafctl help [COMMAND]       (or COMMAND -h) a command's flags
 
 commands:
   status                      state, model, counters, swap history, warnings
@@ -114,6 +115,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if fs.NArg() == 0 {
 		fmt.Fprint(stderr, usage)
 		return exitUsage
+	}
+	if fs.Arg(0) == "help" {
+		if fs.NArg() == 1 {
+			fmt.Fprint(stdout, usage)
+			return exitOK
+		}
+		return helpFor(ctx, fs.Arg(1), stdout, stderr)
+	}
+	if _, ok := commands[fs.Arg(0)]; ok && wantsHelp(fs.Args()[1:]) {
+		return helpFor(ctx, fs.Arg(0), stdout, stderr)
 	}
 	cmd, ok := commands[fs.Arg(0)]
 	if !ok {

@@ -57,7 +57,7 @@ commands:
   extractors                  every feature extractor, its outputs and options
   watch [-n N]                stream per-frame scores live, with a sparkline of
                               the last 40 scaled to their min-max
-  plot -o FILE.svg|.png [-n N] [-worst N]
+  plot [RESULTS.json] -o FILE.svg|.png [-n N] [-worst N]
                               draw every frame's score the control plane keeps
                               (the whole run, or the last N scored frames): a line
                               per model, its mean over them, swaps, frames not
@@ -131,7 +131,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "vmafctl: unknown command %q\n\n%s", fs.Arg(0), usage)
 		return exitUsage
 	}
-	if g.socket == "" {
+	if g.socket == "" && !offlinePlot(fs.Args()) {
 		fmt.Fprintln(stderr, "vmafctl: no socket: give -s SOCKET or set VMAF_SOCKET")
 		return exitUsage
 	}

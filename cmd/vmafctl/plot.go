@@ -21,11 +21,15 @@ func cmdPlot(ctx context.Context, g globals, args []string, stdout, stderr io.Wr
 	out := fs.String("o", "", "the picture to write: FILE.svg or FILE.png")
 	n := fs.Int("n", 0, "plot the last N scored frames (0: every frame whose score the control plane keeps, the whole run)")
 	worst := fs.Int("worst", plot.DefaultWorst, "label the N worst frames plotted (0: none)")
-	if _, err := parse(fs, args); err != nil {
+	pos, err := parse(fs, args)
+	if err != nil {
 		return report(stderr, err)
 	}
 	if *out == "" {
 		return report(stderr, fail(exitUsage, "plot: -o FILE.svg or -o FILE.png is required"))
+	}
+	if len(pos) > 1 {
+		return report(stderr, fail(exitUsage, "plot: one results file at a time"))
 	}
 	format, err := plot.FormatOf(*out)
 	if err != nil {
@@ -36,6 +40,17 @@ func cmdPlot(ctx context.Context, g globals, args []string, stdout, stderr io.Wr
 	}
 	if *worst < 0 {
 		return report(stderr, fail(exitUsage, "plot: -worst %d: want 0 or more", *worst))
+	}
+	if len(pos) == 1 {
+		d, err := resultsData(pos[0])
+		if err != nil {
+			return report(stderr, err)
+		}
+		d.Worst = *worst
+		if *worst == 0 {
+			d.Worst = -1
+		}
+		return writePlot(d, format, *out, stdout, stderr)
 	}
 	var (
 		recs   []control.Record

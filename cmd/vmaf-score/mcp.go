@@ -27,7 +27,8 @@ type runnerSink struct {
 	r      *pipeline.Runner
 	cancel func()
 	srv    io.Closer
-	rec    vmaf.Result // a record seen as a Result, for pooling
+	rec    vmaf.Result  // a record seen as a Result, for pooling
+	push   *metricsPush // --metrics-push; nil without
 }
 
 func (j *job) newRunnerSink() (sink, error) {
@@ -100,6 +101,11 @@ func (j *job) newRunnerSink() (sink, error) {
 		rs.close()
 		return nil, err
 	}
+	if err := rs.startPush(j.s.metricsPush); err != nil {
+		rs.cancel()
+		rs.close()
+		return nil, err
+	}
 	return rs, nil
 }
 
@@ -147,6 +153,9 @@ func (rs *runnerSink) submit(r, d frame) error {
 // stops serving.
 func (rs *runnerSink) finish() error {
 	err := rs.r.Finish()
+	if perr := rs.pushMetrics(); err == nil {
+		err = perr
+	}
 	rs.cancel()
 	if cerr := rs.closeServer(); err == nil && cerr != nil {
 		err = cerr
@@ -157,6 +166,9 @@ func (rs *runnerSink) finish() error {
 func (rs *runnerSink) aggregates() []vmaf.Metric { return rs.r.Aggregates() }
 
 func (rs *runnerSink) close() {
+	if rs.push != nil {
+		rs.push.ex.Close()
+	}
 	rs.closeServer()
 	rs.r.Close()
 }

@@ -59,8 +59,9 @@ type settings struct {
 	// mcpRecent is --mcp-recent: the frames whose full records the
 	// control plane keeps (0: pipeline.DefaultRecent).
 	mcpRecent int
-	// metricsAddr is --metrics-addr: HOST:PORT for Prometheus' /metrics.
-	metricsAddr string
+	// metricsAddr is --metrics-addr: HOST:PORT for Prometheus' /metrics;
+	// metricsPush is --metrics-push: a Pushgateway's URL.
+	metricsAddr, metricsPush string
 	// mcpReadOnlyGID is --mcp-readonly-gid (0: none); controlLog is
 	// --control-log, the control plane's log ("-": stderr; "": none).
 	mcpReadOnlyGID int
@@ -279,6 +280,14 @@ var options = []option{
 				return invalid(v, "--metrics-addr", "HOST:PORT, e.g. 127.0.0.1:9464")
 			}
 			s.metricsAddr = v
+			return nil
+		}},
+	{0, "metrics-push", "URL", "when the run ends, push its final metrics (as --metrics-addr serves them) to the Prometheus Pushgateway at URL, job vmaf-score",
+		func(s *settings, v string) error {
+			if err := checkPushURL(v); err != nil {
+				return err
+			}
+			s.metricsPush = v
 			return nil
 		}},
 	{0, "pool-percentiles", "P,P,...", "add these percentiles (0-100) of each model's score to the pooled metrics, as p1, p5, ... (e.g. 1,5,10,50)",

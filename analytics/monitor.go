@@ -123,6 +123,15 @@ func (m *Monitor) Finish(end time.Duration) {
 	m.deliver()
 }
 
+// Reopen takes frames again after Finish, for a stream that restarts
+// from its end (a seek back after EOS): windows, percentiles and the
+// drop history carry on, and the next Finish ends the run again.
+func (m *Monitor) Reopen() {
+	m.mu.Lock()
+	m.finished = false
+	m.mu.Unlock()
+}
+
 // deliver hands the pending events to the subscribers. Called with mu
 // held; it releases it.
 func (m *Monitor) deliver() {

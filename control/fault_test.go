@@ -78,15 +78,26 @@ func TestFaultIdleConnections(t *testing.T) {
 }
 
 // TestFaultHandshakeSessionless: protocol versions without initialize
-// open the session with their first request, which meets the deadline.
+// are served request by request, each moving the deadline on; one request
+// with the sessionless _meta used to lift the deadline for good, so a
+// silent connection held its slot for ever.
 func TestFaultHandshakeSessionless(t *testing.T) {
 	s := startTest(t, newFake(), Options{HandshakeTimeout: 300 * time.Millisecond})
 	cs, _ := connectTest(t, s, "2026-07-28")
-	time.Sleep(500 * time.Millisecond)
-	var st Status
-	decode(t, callTool(t, cs, toolStatus, nil), &st)
-	// A ping alone does not open a session: the deadline still applies.
+	for range 5 {
+		var st Status
+		decode(t, callTool(t, cs, toolStatus, nil), &st)
+		time.Sleep(100 * time.Millisecond)
+	}
+	// One sessionless request, then silence: cut at the deadline.
 	c := dialRaw(t, s.Path())
+	c.send(t, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"vmaf_status","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`)
+	c.recvLine(t)
+	if !c.closedWithin(2 * time.Second) {
+		t.Error("a client that sent one sessionless request kept its slot past the handshake deadline")
+	}
+	// A ping alone does not open a session either.
+	c = dialRaw(t, s.Path())
 	c.send(t, `{"jsonrpc":"2.0","id":1,"method":"ping"}`)
 	c.recv(t)
 	if !c.closedWithin(2 * time.Second) {

@@ -28,6 +28,9 @@ import (
 // the SDK's Host check, against DNS rebinding) and other local users by
 // the optional bearer token.
 const (
+	// httpKeepAlive is how long an idle keep-alive connection stays open.
+	httpKeepAlive = 15 * time.Second
+
 	pathStreamable = "/mcp"
 	pathSSE        = "/sse"
 
@@ -37,6 +40,7 @@ const (
 // httpFront is the HTTP listener and its per-session bookkeeping.
 type httpFront struct {
 	ln    net.Listener
+	conns *connLimit
 	srv   *http.Server
 	token []byte // nil: no token required
 }
@@ -71,12 +75,44 @@ func loopbackAddr(addr string) (string, error) {
 	return net.JoinHostPort(host, port), nil
 }
 
+// Bounds on a bearer token: long enough not to be guessed (16 printable
+// characters are over 100 bits), short enough to read whole.
+const (
+	minTokenBytes = 16
+	maxTokenBytes = 4096
+)
+
 // readToken reads a bearer token file: its content, surrounding
-// whitespace trimmed, which must leave something printable.
+// whitespace trimmed, which must leave one word of printable ASCII of
+// minTokenBytes to maxTokenBytes. The file must be a regular file (a FIFO
+// would hang the start, /dev/zero exhaust memory) that other users can
+// neither read nor write, and its group cannot write.
 func readToken(path string) ([]byte, error) {
-	b, err := os.ReadFile(path)
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, fmt.Errorf("control: HTTP token file: %w", err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("control: HTTP token file: %w", err)
+	}
+	switch perm := fi.Mode().Perm(); {
+	case !fi.Mode().IsRegular():
+		return nil, fmt.Errorf("control: HTTP token file %q is not a regular file (%v)", path, fi.Mode().Type())
+	case perm&0o006 != 0:
+		return nil, fmt.Errorf("control: HTTP token file %q has mode %04o: other users can read or change it; chmod o-rw (0600 or 0640)", path, perm)
+	case perm&0o020 != 0:
+		return nil, fmt.Errorf("control: HTTP token file %q has mode %04o: its group can change it; chmod g-w (0600 or 0640)", path, perm)
+	case fi.Size() > maxTokenBytes:
+		return nil, fmt.Errorf("control: HTTP token file %q holds %d bytes; a token is at most %d", path, fi.Size(), maxTokenBytes)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, maxTokenBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("control: HTTP token file: %w", err)
+	}
+	if len(b) > maxTokenBytes {
+		return nil, fmt.Errorf("control: HTTP token file %q holds more than %d bytes; a token is at most %d", path, maxTokenBytes, maxTokenBytes)
 	}
 	tok := bytes.TrimSpace(b)
 	if len(tok) == 0 {
@@ -86,6 +122,9 @@ func readToken(path string) ([]byte, error) {
 		if c < 0x21 || c > 0x7e {
 			return nil, fmt.Errorf("control: HTTP token file %q: the token must be one line of printable ASCII without spaces", path)
 		}
+	}
+	if len(tok) < minTokenBytes {
+		return nil, fmt.Errorf("control: HTTP token file %q: the token has %d characters; use at least %d (e.g. head -c 24 /dev/urandom | base64 > FILE)", path, len(tok), minTokenBytes)
 	}
 	return tok, nil
 }
@@ -109,7 +148,10 @@ func (s *Server) startHTTP() error {
 		}
 		return fmt.Errorf("control: HTTP address %s: %w", addr, err)
 	}
-	f.ln = ln
+	f.conns = newConnLimit(ln, s.opts.MaxHTTPConns, func(max, dropped int64) {
+		s.opts.Logger.Warn("control HTTP connections at their limit; closing new ones at once", "limit", max, "closed_so_far", dropped)
+	})
+	f.ln = f.conns
 	getServer := func(*http.Request) *mcp.Server { return s.mcp }
 	limit := int64(s.opts.MaxLineBytes)
 	mux := http.NewServeMux()
@@ -120,7 +162,7 @@ func (s *Server) startHTTP() error {
 		// Streams stay open for as long as a client listens, so there is no
 		// overall write timeout; every write has its own deadline instead.
 		ReadHeaderTimeout: s.opts.HandshakeTimeout,
-		IdleTimeout:       time.Minute,
+		IdleTimeout:       httpKeepAlive,
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          nil,
 		BaseContext:       func(net.Listener) context.Context { return s.ctx },
@@ -185,10 +227,14 @@ func (s *Server) httpGuard(f *httpFront, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if origin := r.Header.Get("Origin"); !originAllowed(origin) {
 			s.opts.Logger.Warn("control HTTP request refused", "origin", origin, "remote", r.RemoteAddr)
+			w.Header().Set("Connection", "close")
 			http.Error(w, fmt.Sprintf("Forbidden: origin %q is not allowed (only loopback origins may use this server)", origin), http.StatusForbidden)
 			return
 		}
 		if f.token != nil && !bearerOK(r.Header.Get("Authorization"), f.token) {
+			// No keep-alive for a client without the token: it must not
+			// hold a connection it has no right to.
+			w.Header().Set("Connection", "close")
 			w.Header().Set("WWW-Authenticate", `Bearer realm="vmafsink"`)
 			http.Error(w, "Unauthorized: this server needs the bearer token from its mcp-http-token-file", http.StatusUnauthorized)
 			return
@@ -273,10 +319,19 @@ func (s *Server) vetBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) 
 		writeRPCError(w, http.StatusRequestEntityTooLarge, nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("message exceeds the %d-byte limit", limit))
 		return nil, false
 	}
+	// The body has as long to arrive as the headers had: a client that
+	// trickles it must not hold the connection (and its handler) for ever.
+	rc := http.NewResponseController(w)
+	rc.SetReadDeadline(time.Now().Add(s.opts.HandshakeTimeout))
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	rc.SetReadDeadline(time.Time{})
 	if err != nil {
 		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
+		var ne net.Error
+		if errors.As(err, &ne) && ne.Timeout() {
+			w.Header().Set("Connection", "close")
+			http.Error(w, fmt.Sprintf("Request Timeout: the body did not arrive within %v", s.opts.HandshakeTimeout), http.StatusRequestTimeout)
+		} else if errors.As(err, &mbe) {
 			writeRPCError(w, http.StatusRequestEntityTooLarge, nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("message exceeds the %d-byte limit", limit))
 		} else {
 			http.Error(w, "Bad Request: reading the body: "+err.Error(), http.StatusBadRequest)

@@ -194,11 +194,11 @@ const initBody = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"proto
 
 func TestHTTPGuards(t *testing.T) {
 	tokenFile := filepath.Join(t.TempDir(), "token")
-	if err := os.WriteFile(tokenFile, []byte("s3cret-token\n"), 0o600); err != nil {
+	if err := os.WriteFile(tokenFile, []byte("s3cret-token-0123\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	s := startHTTPTest(t, newFake(), Options{HTTPTokenFile: tokenFile, MaxLineBytes: 4096})
-	auth := "Bearer s3cret-token"
+	auth := "Bearer s3cret-token-0123"
 	cases := []struct {
 		name   string
 		body   string
@@ -253,7 +253,7 @@ func TestHTTPGuards(t *testing.T) {
 	if _, _, err := connectHTTP(t, s, "sse", ""); err == nil {
 		t.Error("SSE connected without the token")
 	}
-	if _, _, err := connectHTTP(t, s, "sse", "s3cret-token"); err != nil {
+	if _, _, err := connectHTTP(t, s, "sse", "s3cret-token-0123"); err != nil {
 		t.Errorf("SSE with the token: %v", err)
 	}
 	for _, bad := range []string{"", "two words\n"} {
@@ -270,7 +270,7 @@ func TestHTTPGuards(t *testing.T) {
 
 // TestHTTPClientLimit: the socket's and HTTP's clients share the slots.
 func TestHTTPClientLimit(t *testing.T) {
-	s := startHTTPTest(t, newFake(), Options{MaxSessions: 2, MaxSessionsPerPeer: 2})
+	s := startHTTPTest(t, newFake(), Options{MaxSessions: 2, MaxSessionsPerPeer: 2, ReservedSlots: -1})
 	connectTest(t, s, "2025-06-18")
 	if _, _, err := connectHTTP(t, s, "http", ""); err != nil {
 		t.Fatal(err)

@@ -2,7 +2,6 @@ package control
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -27,7 +26,7 @@ type httpActivity struct {
 func (s *Server) claim(sl *httpSlot) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if reason := s.refusalLocked(); reason != "" {
+	if reason := s.admitLocked(false); reason != "" {
 		return reason
 	}
 	s.slots[sl] = struct{}{}
@@ -46,18 +45,6 @@ func (s *Server) unclaim(sl *httpSlot) {
 
 // clientsLocked counts the clients holding a slot, on every transport.
 func (s *Server) clientsLocked() int { return len(s.conns) + len(s.slots) }
-
-// refusalLocked says why no new client may join now, on any transport, or
-// returns "" when one may; the socket and HTTP share these limits.
-func (s *Server) refusalLocked() string {
-	switch {
-	case s.ctx.Err() != nil:
-		return "the server is shutting down"
-	case s.clientsLocked() >= s.opts.MaxSessions:
-		return fmt.Sprintf("%d clients already connected (the limit; mcp-max-clients)", s.opts.MaxSessions)
-	}
-	return ""
-}
 
 // adopt makes an HTTP session ours on its first message. A slot serves
 // one session.

@@ -3,6 +3,7 @@ package control
 import (
 	"context"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -41,7 +42,22 @@ func invalidParams(format string, args ...any) error {
 // quotes them.
 const maxPromptArg = 64
 
-func promptArg(req *mcp.GetPromptRequest, name string, def float64) (float64, error) {
+// argRange is what a prompt argument may be: lo..hi, whole when integer.
+type argRange struct {
+	lo, hi  float64
+	integer bool
+}
+
+// Ranges of the prompts' arguments: a score, a run of frames, a frame
+// index (integers within ±2^53 convert exactly, and to an int64 without
+// wrapping: past int64, "to" printed a negative frame).
+var (
+	scoreArg  = argRange{0, 100, false}
+	windowArg = argRange{1, 1e6, true}
+	frameArg  = argRange{0, 1 << 53, true}
+)
+
+func promptArg(req *mcp.GetPromptRequest, name string, def float64, r argRange) (float64, error) {
 	v, ok := req.Params.Arguments[name]
 	if !ok || strings.TrimSpace(v) == "" {
 		return def, nil
@@ -56,6 +72,13 @@ func promptArg(req *mcp.GetPromptRequest, name string, def float64) (float64, er
 	if !finite(f) {
 		return 0, invalidParams("argument %s: %q is not a finite number", name, v)
 	}
+	if f < r.lo || f > r.hi || r.integer && f != math.Trunc(f) {
+		kind := "a number"
+		if r.integer {
+			kind = "a whole number"
+		}
+		return 0, invalidParams("argument %s: %q is not %s from %.0f to %.0f", name, v, kind, r.lo, r.hi)
+	}
 	return f, nil
 }
 
@@ -64,11 +87,11 @@ func userText(text string) *mcp.PromptMessage {
 }
 
 func (s *Server) promptMonitor(_ context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
-	threshold, err := promptArg(req, "threshold", 70)
+	threshold, err := promptArg(req, "threshold", 70, scoreArg)
 	if err != nil {
 		return nil, err
 	}
-	window, err := promptArg(req, "window", 30)
+	window, err := promptArg(req, "window", 30, windowArg)
 	if err != nil {
 		return nil, err
 	}
@@ -101,11 +124,11 @@ func (s *Server) promptMonitor(_ context.Context, req *mcp.GetPromptRequest) (*m
 }
 
 func (s *Server) promptDiagnose(_ context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
-	from, err := promptArg(req, "from", -1)
+	from, err := promptArg(req, "from", -1, frameArg)
 	if err != nil {
 		return nil, err
 	}
-	to, err := promptArg(req, "to", -1)
+	to, err := promptArg(req, "to", -1, frameArg)
 	if err != nil {
 		return nil, err
 	}

@@ -118,3 +118,19 @@ func (s *Server) mayCommand(ctx context.Context, tool string, c caller) error {
 func (s *Server) audit(ctx context.Context, tool string, c caller, outcome string, args ...any) {
 	s.opts.Logger.Log(ctx, slog.LevelInfo, "control command", append(append([]any{"tool", tool, "outcome", outcome}, c.attrs()...), args...)...)
 }
+
+// warnHTTPRoles says at start when HTTP undoes a read-only group: HTTP has
+// no peer credentials, so whoever reaches its port (with the token, if
+// one is set) has full access, the read-only group's members included.
+func (s *Server) warnHTTPRoles() {
+	if s.readOnlyGID() < 0 {
+		return
+	}
+	if s.opts.HTTPTokenFile == "" {
+		s.opts.Logger.Warn("control HTTP has no token file: any local user, members of the read-only group included, gets full access (swap, pause, resume) over HTTP; give a token file, or serve the read-only group on the socket alone",
+			"read_only_gid", s.opts.ReadOnlyGID, "http", s.opts.HTTPAddr)
+		return
+	}
+	s.opts.Logger.Warn("control HTTP gives full access to whoever holds the token: do not give it to members of the read-only group",
+		"read_only_gid", s.opts.ReadOnlyGID, "http", s.opts.HTTPAddr)
+}

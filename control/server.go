@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"runtime"
 	"runtime/pprof"
 	"sync"
 	"sync/atomic"
@@ -26,6 +27,10 @@ type Options struct {
 	// the socket is then mode 0660 and given to that group, or, with an
 	// AllowGID too, mode 0666 with SO_PEERCRED telling the peers apart.
 	ReadOnlyGID int
+	// AllowSharedSocketDir accepts a socket directory that others may
+	// write without the sticky bit, or that another user owns (refused by
+	// default: someone else could replace the socket with an impostor).
+	AllowSharedSocketDir bool
 	// MaxLineBytes bounds one inbound JSON-RPC message (default 1 MiB).
 	MaxLineBytes int
 	// SessionBuffer is how many notifications each client may lag behind
@@ -36,6 +41,16 @@ type Options struct {
 	WriteTimeout time.Duration
 	// MaxSessions bounds concurrent clients (default 32).
 	MaxSessions int
+	// ReservedSlots is how many of MaxSessions only full-access socket
+	// peers (the server's own user, AllowGID) may take (default 4, at
+	// most MaxSessions-1; negative: none): read-only peers and HTTP
+	// clients cannot.
+	ReservedSlots int
+	// ReclaimIdle is how long a client must have sent nothing, with no
+	// request in flight, before a newcomer short of a slot may displace it
+	// (default 30s; a connection still without initialize, after a fifth
+	// of HandshakeTimeout or this, whichever is shorter).
+	ReclaimIdle time.Duration
 	// MaxSessionsPerPeer bounds one process's share of them, by the peer
 	// pid from SO_PEERCRED (default half of MaxSessions, at least 1), so
 	// that one misbehaving process cannot lock every other out.
@@ -49,6 +64,16 @@ type Options struct {
 	CloseTimeout time.Duration
 	// MaxInFlight bounds each client's concurrent requests (default 16).
 	MaxInFlight int
+	// MaxHeavy bounds the expensive reads (worst-frame images, score
+	// ranges, long score lists, diagnoses) running at once, for all
+	// clients together (default 2); one more is refused as busy.
+	MaxHeavy int
+	// HeavyCPUShare is the share of the machine's CPU time the expensive
+	// reads may use together (default 0.05; see heavy.go).
+	HeavyCPUShare float64
+	// HeavyWait is how long an expensive read waits for room in the
+	// budget before it is refused as busy (default 250ms).
+	HeavyWait time.Duration
 	// MaxWait caps how long a tool call with wait:true may block
 	// (default 10 minutes).
 	MaxWait time.Duration
@@ -59,12 +84,15 @@ type Options struct {
 	// Server.HTTPAddr): Streamable HTTP at /mcp, HTTP+SSE at /sse. Other
 	// addresses are refused.
 	HTTPAddr string
+	// MaxHTTPConns bounds the open HTTP connections, with a token or
+	// without (default 64); one more is closed as soon as it is accepted.
+	MaxHTTPConns int
 	// HTTPTokenFile names a file holding a bearer token, read at start,
 	// that every HTTP request must carry (Authorization: Bearer TOKEN).
 	HTTPTokenFile string
 	// HTTPIdleTimeout closes a Streamable HTTP session that has had no
-	// request open, not even a listening GET, for this long (default 10
-	// minutes): a client may go without ending its session.
+	// request open, not even a listening GET, for this long (default 60
+	// s): a client may go without ending its session.
 	HTTPIdleTimeout time.Duration
 	// Version is reported to clients as the server version (default: the
 	// build's, from package internal/version).
@@ -90,6 +118,12 @@ func (o Options) withDefaults() Options {
 	if o.MaxSessionsPerPeer <= 0 {
 		o.MaxSessionsPerPeer = max(1, o.MaxSessions/2)
 	}
+	if o.ReservedSlots == 0 {
+		o.ReservedSlots = 4
+	}
+	if o.ReclaimIdle <= 0 {
+		o.ReclaimIdle = 30 * time.Second
+	}
 	if o.HandshakeTimeout <= 0 {
 		o.HandshakeTimeout = 5 * time.Second
 	}
@@ -99,14 +133,26 @@ func (o Options) withDefaults() Options {
 	if o.MaxInFlight <= 0 {
 		o.MaxInFlight = 16
 	}
+	if o.MaxHeavy <= 0 {
+		o.MaxHeavy = 2
+	}
+	if !(o.HeavyCPUShare > 0 && o.HeavyCPUShare <= 1) {
+		o.HeavyCPUShare = 0.05
+	}
+	if o.HeavyWait <= 0 {
+		o.HeavyWait = 250 * time.Millisecond
+	}
 	if o.MaxWait <= 0 {
 		o.MaxWait = 10 * time.Minute
 	}
 	if o.ListTimeout <= 0 {
 		o.ListTimeout = 10 * time.Second
 	}
+	if o.MaxHTTPConns <= 0 {
+		o.MaxHTTPConns = 64
+	}
 	if o.HTTPIdleTimeout <= 0 {
-		o.HTTPIdleTimeout = 10 * time.Minute
+		o.HTTPIdleTimeout = time.Minute
 	}
 	if o.Version == "" {
 		o.Version = version.String()
@@ -138,11 +184,14 @@ type Server struct {
 
 	mu       sync.Mutex
 	sessions map[*mcp.ServerSession]*session
-	conns    map[*wireConn]struct{} // every open connection, for shutdown
+	conns    map[*wireConn]peer     // every open connection, for shutdown
 	perPeer  map[int32]int          // open connections by peer pid
 	slots    map[*httpSlot]struct{} // HTTP clients holding a slot
 	httpIDs  map[string]*httpActivity
 	listing  chan struct{} // vmaf_list_models calls running
+	// heavySlots holds a place per expensive read running (heavy.go).
+	heavySlots chan struct{}
+	heavyCPU   cpuBudget
 
 	// sendNext is the SDK's sending handler below ours, which HTTP
 	// sessions' writers call to send what the middleware queued.
@@ -196,6 +245,9 @@ func (s *Server) Clients() int {
 
 func (s *Server) start() error {
 	if s.path != "" {
+		if err := checkSocketDir(s.path, s.opts.AllowSharedSocketDir); err != nil {
+			return err
+		}
 		gid, world := s.socketAccess()
 		ln, sf, err := listenSocket(s.path, gid, world)
 		if err != nil {
@@ -204,6 +256,7 @@ func (s *Server) start() error {
 		s.ln, s.sock = ln, sf
 	}
 	if s.opts.HTTPAddr != "" {
+		s.warnHTTPRoles()
 		if err := s.startHTTP(); err != nil {
 			if s.ln != nil {
 				s.ln.Close()
@@ -255,11 +308,14 @@ func newServer(path string, t Target, opts Options) *Server {
 		ctx:      ctx,
 		cancel:   cancel,
 		sessions: make(map[*mcp.ServerSession]*session),
-		conns:    make(map[*wireConn]struct{}),
+		conns:    make(map[*wireConn]peer),
 		perPeer:  make(map[int32]int),
 		slots:    make(map[*httpSlot]struct{}),
 		httpIDs:  make(map[string]*httpActivity),
 		listing:  make(chan struct{}, maxListings),
+
+		heavySlots: make(chan struct{}, opts.MaxHeavy),
+		heavyCPU:   cpuBudget{share: opts.HeavyCPUShare * float64(runtime.NumCPU())},
 	}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "vmafsink", Title: "vmafsink VMAF measurement", Version: opts.Version}, &mcp.ServerOptions{
 		Instructions:       instructions,
@@ -374,7 +430,7 @@ func (s *Server) runSession(w *wireConn, p peer) {
 	release := sync.OnceFunc(func() { s.untrack(w, p) })
 	w.onReadEnd = release
 	defer release()
-	w.handshakeBy(time.Now().Add(s.opts.HandshakeTimeout))
+	w.handshakeBy(s.opts.HandshakeTimeout)
 
 	ss, err := s.mcp.Connect(s.ctx, &mcp.IOTransport{Reader: w, Writer: w, MaxLineLength: -1}, nil)
 	if err != nil {
@@ -412,13 +468,17 @@ func (s *Server) runSession(w *wireConn, p peer) {
 func (s *Server) track(w *wireConn, p peer) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if reason := s.refusalLocked(); reason != "" {
-		return reason
-	}
+	full := s.peerRole(p) == roleFull
 	if s.perPeer[p.pid] >= s.opts.MaxSessionsPerPeer {
+		if s.clientsLocked() >= s.limitFor(full) && s.ctx.Err() == nil {
+			return s.fullReason(full)
+		}
 		return fmt.Sprintf("process %d already has %d connections, its share of the %d client slots", p.pid, s.perPeer[p.pid], s.opts.MaxSessions)
 	}
-	s.conns[w] = struct{}{}
+	if reason := s.admitLocked(full); reason != "" {
+		return reason
+	}
+	s.conns[w] = p
 	s.perPeer[p.pid]++
 	return ""
 }

@@ -173,15 +173,32 @@ func (s *Server) toolListExtractors(context.Context, *mcp.CallToolRequest, noArg
 	return nil, extractorList(), nil
 }
 
-func (s *Server) toolScore(_ context.Context, _ *mcp.CallToolRequest, in scoreArgs) (*mcp.CallToolResult, Scores, error) {
+func (s *Server) toolScore(ctx context.Context, _ *mcp.CallToolRequest, in scoreArgs) (*mcp.CallToolResult, Scores, error) {
 	if in.From != nil || in.To != nil {
-		sc, err := s.scoreRange(in)
-		if err == nil {
-			s.scoreAnalytics(&sc)
-			sc.EngineUsed, sc.Version = engineUsed(s.target.Status()), s.opts.Version
+		var sc Scores
+		var err error
+		if herr := s.heavy(ctx, "vmaf_score with from/to", func() {
+			if sc, err = s.scoreRange(in); err == nil {
+				s.scoreAnalytics(&sc)
+				sc.EngineUsed, sc.Version = engineUsed(s.target.Status()), s.opts.Version
+			}
+		}); herr != nil {
+			return nil, Scores{}, herr
 		}
 		return nil, sc, err
 	}
+	if in.Last > heavyLast {
+		var sc Scores
+		if herr := s.heavy(ctx, fmt.Sprintf("vmaf_score with last above %d", heavyLast), func() { sc = s.latestScores(in) }); herr != nil {
+			return nil, Scores{}, herr
+		}
+		return nil, sc, nil
+	}
+	return nil, s.latestScores(in), nil
+}
+
+// latestScores answers vmaf_score {last, worst}.
+func (s *Server) latestScores(in scoreArgs) Scores {
 	last := in.Last
 	if last == 0 {
 		last = 1
@@ -196,7 +213,7 @@ func (s *Server) toolScore(_ context.Context, _ *mcp.CallToolRequest, in scoreAr
 	}
 	sc.EngineUsed, sc.Version = engineUsed(s.target.Status()), s.opts.Version
 	s.scoreAnalytics(&sc)
-	return nil, sc, nil
+	return sc
 }
 
 func (s *Server) toolListModels(ctx context.Context, _ *mcp.CallToolRequest, _ noArgs) (*mcp.CallToolResult, ModelList, error) {

@@ -53,14 +53,18 @@ type diagnoseArgs struct {
 	To   int64 `json:"to" jsonschema:"last frame index of the range (at most from+9999)"`
 }
 
-func (s *Server) toolDiagnose(_ context.Context, _ *mcp.CallToolRequest, in diagnoseArgs) (*mcp.CallToolResult, Diagnosis, error) {
+func (s *Server) toolDiagnose(ctx context.Context, _ *mcp.CallToolRequest, in diagnoseArgs) (*mcp.CallToolResult, Diagnosis, error) {
 	if in.From < 0 || in.To < in.From {
 		return nil, Diagnosis{}, Errorf(CodeBadRequest, "need 0 <= from <= to, got from=%d to=%d", in.From, in.To)
 	}
 	if in.To-in.From >= maxRange {
 		return nil, Diagnosis{}, Errorf(CodeBadRequest, "frames %d..%d are %d frames; at most %d per call", in.From, in.To, in.To-in.From+1, maxRange)
 	}
-	return nil, s.diagnose(in.From, in.To), nil
+	var d Diagnosis
+	if err := s.heavy(ctx, "vmaf_diagnose", func() { d = s.diagnose(in.From, in.To) }); err != nil {
+		return nil, Diagnosis{}, err
+	}
+	return nil, d, nil
 }
 
 // diagnose compares frames from..to with as many frames on each side

@@ -133,6 +133,24 @@ func (s *Server) toolWorstFrames(ctx context.Context, _ *mcp.CallToolRequest, in
 	if in.MaxWidth < 0 || in.MaxWidth > maxWorstImageWidth {
 		return nil, WorstReply{}, Errorf(CodeBadRequest, "max_width must be between 1 and %d, not %d", maxWorstImageWidth, in.MaxWidth)
 	}
+	if len(kinds) == 0 {
+		return s.worstReply(ctx, src, n, kinds, in.MaxWidth)
+	}
+	var (
+		res   *mcp.CallToolResult
+		reply WorstReply
+		err   error
+	)
+	if herr := s.heavy(ctx, "vmaf_worst_frames with images", func() {
+		res, reply, err = s.worstReply(ctx, src, n, kinds, in.MaxWidth)
+	}); herr != nil {
+		return nil, WorstReply{}, herr
+	}
+	return res, reply, err
+}
+
+// worstReply renders the worst frames' reply, with kinds of images each.
+func (s *Server) worstReply(ctx context.Context, src WorstSource, n int, kinds []string, maxWidth int) (*mcp.CallToolResult, WorstReply, error) {
 	w := src.WorstFrames(n)
 	reply := WorstReply{Frames: make([]WorstFrameInfo, 0, len(w.Frames)), Kept: w.Kept, Heatmap: HeatmapLegend}
 	res := &mcp.CallToolResult{}
@@ -151,7 +169,7 @@ func (s *Server) toolWorstFrames(ctx context.Context, _ *mcp.CallToolRequest, in
 				reply.ImagesOmitted++
 				continue
 			}
-			img, err := f.Image(k, in.MaxWidth)
+			img, err := f.Image(k, maxWidth)
 			if err != nil {
 				return nil, WorstReply{}, fmt.Errorf("control: frame %d %s image: %w", f.Record.Frame, k, err)
 			}

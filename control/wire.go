@@ -10,6 +10,7 @@ import (
 	"net"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -22,7 +23,7 @@ import (
 // bounds line length and puts a deadline on every write, so a client that
 // stops reading is cut off instead of blocking its writers forever.
 type wireConn struct {
-	conn    net.Conn
+	conn    streamConn
 	r       *bufio.Reader
 	maxLine int
 	timeout time.Duration
@@ -36,9 +37,18 @@ type wireConn struct {
 	batchOK  bool
 	initSeen bool // only the first initialize counts; the SDK refuses others
 
-	// handshake is when the client must have opened its session
-	// (initialize, or a sessionless request); zero once it has.
-	handshake time.Time
+	// handshake is when the client must have opened its session with
+	// initialize; zero once it has. A sessionless request (protocol
+	// versions without initialize) is served and moves the deadline
+	// handshakeFor on, but never lifts it: such a client keeps its
+	// connection only while it keeps asking.
+	handshake    time.Time
+	handshakeFor time.Duration
+	// lastActive is when the client's latest message arrived (Unix
+	// nanoseconds), for reclaiming idle clients when slots are short.
+	lastActive atomic.Int64
+	// opened is set once the client has sent initialize.
+	opened atomic.Bool
 	// onReadEnd, if set, runs once when the client's side ends.
 	onReadEnd func()
 
@@ -46,25 +56,30 @@ type wireConn struct {
 	closeOnce sync.Once
 	closeErr  error
 
-	// cancelled holds the ids of requests the client cancelled
-	// (notifications/cancelled): the protocol says they get no reply, and
-	// the SDK writes one anyway, so Write drops it.
-	cmu       sync.Mutex
-	cancelled map[string]struct{}
+	// ids holds the requests handed to the SDK and not yet answered
+	// (see wire_ids.go).
+	ids inFlightIDs
 }
 
-// maxCancelled bounds the cancelled ids remembered; a cancellation that
-// arrives after its reply leaves its id behind until then.
-const maxCancelled = 64
-
-func newWireConn(c net.Conn, maxLine int, timeout time.Duration) *wireConn {
-	return &wireConn{conn: c, r: bufio.NewReaderSize(c, 64<<10), maxLine: maxLine, timeout: timeout}
+// streamConn is what a wireConn runs over: a socket, or standard input
+// and output (whose deadlines do nothing).
+type streamConn interface {
+	io.ReadWriteCloser
+	SetReadDeadline(time.Time) error
+	SetWriteDeadline(time.Time) error
 }
 
-// handshakeBy sets the deadline for the client's first session message.
-func (w *wireConn) handshakeBy(t time.Time) {
-	w.handshake = t
-	w.conn.SetReadDeadline(t)
+func newWireConn(c streamConn, maxLine int, timeout time.Duration) *wireConn {
+	w := &wireConn{conn: c, r: bufio.NewReaderSize(c, 64<<10), maxLine: maxLine, timeout: timeout}
+	w.lastActive.Store(time.Now().UnixNano())
+	return w
+}
+
+// handshakeBy sets the deadline for the client's initialize, d from now.
+func (w *wireConn) handshakeBy(d time.Duration) {
+	w.handshakeFor = d
+	w.handshake = time.Now().Add(d)
+	w.conn.SetReadDeadline(w.handshake)
 }
 
 // handshakeDone lifts the deadline: a client that has opened its session
@@ -186,9 +201,15 @@ func (w *wireConn) check(msg []byte) (out []byte, id any, code int64, reason str
 		}
 		return nil, id, jsonrpc.CodeInvalidRequest, fmt.Sprintf("invalid request: %v", err)
 	}
+	w.lastActive.Store(time.Now().UnixNano())
 	if req, ok := m.(*jsonrpc.Request); ok {
 		if req.Method == "notifications/cancelled" {
-			w.noteCancelled(req.Params)
+			w.ids.cancel(req.Params)
+		}
+		if req.IsCall() {
+			if rawID, reason := w.ids.start(msg); reason != "" {
+				return nil, rawID, jsonrpc.CodeInvalidRequest, reason
+			}
 		}
 		if req.Method == "initialize" && !w.initSeen {
 			w.initSeen = true
@@ -198,8 +219,9 @@ func (w *wireConn) check(msg []byte) (out []byte, id any, code int64, reason str
 			json.Unmarshal(req.Params, &p)
 			w.batchOK = p.ProtocolVersion == "2024-11-05" || p.ProtocolVersion == "2025-03-26"
 			w.handshakeDone()
+			w.opened.Store(true)
 		} else if !w.handshake.IsZero() && req.IsCall() && sessionless(req.Params) {
-			w.handshakeDone()
+			w.handshakeBy(w.handshakeFor)
 		}
 	}
 	return append(msg, '\n'), nil, 0, ""
@@ -305,6 +327,14 @@ func (w *wireConn) checkBatch(msg []byte) (out []byte, id any, code int64, reaso
 		}
 		calls = append(calls, raw)
 	}
+	for i, raw := range calls {
+		if rawID, reason := w.ids.start(raw); reason != "" {
+			for _, started := range calls[:i] {
+				w.ids.forget(started)
+			}
+			return nil, rawID, jsonrpc.CodeInvalidRequest, reason
+		}
+	}
 	if len(notes) < 2 {
 		return append(msg, '\n'), nil, 0, ""
 	}
@@ -349,54 +379,11 @@ func rpcErrorLine(id any, code int64, message string) ([]byte, error) {
 	return append(b, '\n'), nil
 }
 
-// noteCancelled remembers the id of a cancelled request.
-func (w *wireConn) noteCancelled(params json.RawMessage) {
-	var p struct {
-		RequestID json.RawMessage `json:"requestId"`
-	}
-	if json.Unmarshal(params, &p) != nil || len(p.RequestID) == 0 {
-		return
-	}
-	w.cmu.Lock()
-	defer w.cmu.Unlock()
-	if w.cancelled == nil {
-		w.cancelled = make(map[string]struct{})
-	}
-	if len(w.cancelled) >= maxCancelled {
-		for k := range w.cancelled {
-			delete(w.cancelled, k)
-			break
-		}
-	}
-	w.cancelled[string(p.RequestID)] = struct{}{}
-}
-
-// replyToCancelled reports (and forgets) a reply to a cancelled request.
-func (w *wireConn) replyToCancelled(p []byte) bool {
-	w.cmu.Lock()
-	defer w.cmu.Unlock()
-	if len(w.cancelled) == 0 {
-		return false
-	}
-	var m struct {
-		ID     json.RawMessage `json:"id"`
-		Method *string         `json:"method"`
-	}
-	if json.Unmarshal(p, &m) != nil || m.Method != nil || len(m.ID) == 0 {
-		return false
-	}
-	if _, ok := w.cancelled[string(m.ID)]; !ok {
-		return false
-	}
-	delete(w.cancelled, string(m.ID))
-	return true
-}
-
 // Write sends one whole message (the SDK writes each in one call), so
 // messages from the SDK and from reply never interleave. A reply to a
 // cancelled request is dropped.
 func (w *wireConn) Write(p []byte) (int, error) {
-	if w.replyToCancelled(p) {
+	if w.ids.answered(p) {
 		return len(p), nil
 	}
 	w.wmu.Lock()

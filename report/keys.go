@@ -93,7 +93,9 @@ func (k *ModelKeys) key(m *vmaf.Model) string {
 	key := m.Name
 	if _, taken := k.owner[key]; taken {
 		key = strings.TrimSuffix(filepath.Base(m.Version), ".json")
-		if _, taken := k.owner[key]; taken || m.Version == "" {
+		// A file's name is not always fit to be a key: "my model.json",
+		// or one named like a feature, goes by a numbered name instead.
+		if _, taken := k.owner[key]; taken || m.Version == "" || vmaf.CheckModelName(key) != nil {
 			for n := 2; ; n++ {
 				key = m.Name + "_" + strconv.Itoa(n)
 				if _, taken := k.owner[key]; !taken {

@@ -201,6 +201,7 @@ func (w *Writer) appendTrailer(b []byte) []byte {
 			b = append(b, "\n  ]"...)
 		}
 		b = w.appendJSONAnalytics(b)
+		b = w.appendSection(b)
 		b = append(b, "\n}\n"...)
 	case XML:
 		b = append(b, "  </frames>\n  <pooled_metrics>\n"...)
@@ -242,6 +243,7 @@ func (w *Writer) appendTrailer(b []byte) []byte {
 			b = append(b, "  </model_swaps>\n"...)
 		}
 		b = w.appendXMLAnalytics(b)
+		b = w.appendSection(b)
 		b = append(b, "</VMAF>\n"...)
 	}
 	return b

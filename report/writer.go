@@ -90,6 +90,7 @@ type Writer struct {
 	windows, alerts entries
 	warnings        []string // AddWarning's, in order
 	notes           []string // AddNote's, in order
+	section         *section // the document's own section; nil: none
 
 	frames      int
 	start, last time.Time
@@ -256,6 +257,20 @@ func (w *Writer) Commit() error {
 		return w.err
 	}
 	return w.commit()
+}
+
+// Complete writes the finished document, as Close does, and keeps the
+// file open: frames written after it extend the document, which the next
+// Complete or Close finishes again. It does nothing for a Writer made
+// with NewWriter.
+func (w *Writer) Complete() error {
+	if w.closed {
+		return errors.New("report: Complete after Close")
+	}
+	if w.err != nil || w.file == nil {
+		return w.err
+	}
+	return w.finishFile()
 }
 
 // fps is libvmaf's processing rate: frames over the time from the start

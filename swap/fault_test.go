@@ -144,3 +144,28 @@ func TestFaultNotAModelFile(t *testing.T) {
 		t.Errorf("notes.txt: %v", err)
 	}
 }
+
+// TestFaultSwapNames: a swap's name with a newline, comma, space, '/' or
+// '"', or one naming a feature (integer_adm2) or a results field
+// (frameNum), was taken, and broke the XML results or pooled VMAF under
+// ADM2. Each is refused before anything is read.
+func TestFaultSwapNames(t *testing.T) {
+	reg, err := NewRegistry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"a\nb", "a,b", "a b", "a/b", `a"b`, "frameNum", "integer_adm2", "type", "vmaf_v0.6.1:name=x"} {
+		if _, err := reg.Resolve("vmaf_v0.6.1", name); !errors.Is(err, ErrBadSpec) {
+			t.Errorf("name %q: %v", name, err)
+		}
+		if strings.Contains(name, ":") {
+			continue // a spec of its own
+		}
+		if _, err := reg.Resolve("version=vmaf_v0.6.1:name="+name, ""); err == nil {
+			t.Errorf("spec with name %q accepted", name)
+		}
+	}
+	if _, err := reg.Resolve("vmaf_v0.6.1", "house_model.v2"); err != nil {
+		t.Errorf("a good name: %v", err)
+	}
+}

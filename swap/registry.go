@@ -207,6 +207,12 @@ func (r *Registry) Resolve(model, name string) (string, error) {
 	case name != "":
 		spec.Name = name
 	}
+	if spec.Name != "" {
+		// Refused here, before any file is read, with the reason.
+		if err := vmaf.CheckModelName(spec.Name); err != nil {
+			return "", fmt.Errorf("%w: %w", ErrBadSpec, err)
+		}
+	}
 	return spec.String(), nil
 }
 

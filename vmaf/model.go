@@ -142,6 +142,15 @@ func newModel(dicts []modelDict, cfg modelConfig) (*Model, error) {
 			return nil, err
 		}
 	}
+	// The name is a key in every result; a collection's outputs extend it.
+	if err := CheckModelName(m.Name); err != nil {
+		return nil, err
+	}
+	for _, n := range m.names[1:] {
+		if _, ok := FeatureExtractor(n); ok {
+			return nil, fmt.Errorf("model name %q: its output %q is the name of a feature; choose another", m.Name, n)
+		}
+	}
 	if err := m.checkOverloads(cfg.overloads); err != nil {
 		return nil, err
 	}

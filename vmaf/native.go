@@ -39,6 +39,7 @@ type nativeScorer struct {
 	aggMu      sync.Mutex
 	aggs       map[unitKey][]feature.Aggregator
 	aggregates []Metric
+	aggStates  []AggregateState
 }
 
 type seqInstance struct {
@@ -65,11 +66,12 @@ type job struct {
 }
 
 // task is the part of a job one worker does at a time: with more than one
-// worker, a frame's extractors are separate tasks, so that idle workers
-// share a frame rather than wait for the next one.
+// worker, a frame's extractors (and the parts of those that have them,
+// feature.Parted) are separate tasks, so that idle workers share a frame
+// rather than wait for the next one.
 type task struct {
 	j    *job
-	part int // index into the job's plan units; partBlur; partAll
+	part int // index into the job's plan tasks; partBlur; partAll
 }
 
 const (
@@ -157,7 +159,7 @@ func (s *nativeScorer) submit(ref, dist *Picture, release func(), skip bool) err
 	}
 	units := 0
 	if j.scored {
-		units = len(j.plan.units)
+		units = len(j.plan.tasks)
 	}
 	j.remaining.Store(int32(units + 1)) // and the blur
 	for i := range units {
@@ -211,7 +213,7 @@ func (s *nativeScorer) start(first *Picture) error {
 	for i := 0; i < cap(s.blurs); i++ {
 		s.blurs <- motion.NewFrame(format.Width, format.Height)
 	}
-	s.work = make(chan task, n*(len(p.units)+1))
+	s.work = make(chan task, n*(len(p.tasks)+1))
 	s.done = make(chan *job, n)
 	s.flushed = make(chan flushRequest)
 	for _, set := range sets {

@@ -3,7 +3,6 @@ package vmaf
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/vmafsink/vmafsink/internal/ring"
 	"github.com/vmafsink/vmafsink/vmaf/internal/feature"
@@ -249,20 +248,8 @@ func (s *nativeScorer) keepAggregators(set *unitSet) {
 // mergeAggregates merges each extractor's instances and reads the
 // stream's aggregate metrics, in the order of the extractor's names.
 func (s *nativeScorer) mergeAggregates() {
-	keys := make([]unitKey, 0, len(s.aggs))
-	for k := range s.aggs {
-		keys = append(keys, k)
-	}
-	slices.SortFunc(keys, func(a, b unitKey) int { return strings.Compare(a.name+a.settings, b.name+b.settings) })
-	for _, k := range keys {
-		all := s.aggs[k]
-		for _, o := range all[1:] {
-			all[0].Merge(o)
-		}
-		names, vals := all[0].Aggregates()
-		for i, n := range names {
-			s.aggregates = append(s.aggregates, Metric{n, vals[i]})
-		}
+	s.aggregates, s.aggStates = readAggregates(s.aggs)
+	for _, all := range s.aggs {
 		for _, a := range all {
 			a.Close()
 		}

@@ -94,7 +94,27 @@ func (set *unitSet) run(j *job, part int) error {
 		}
 		return nil
 	}
-	return set.computeUnit(j, part)
+	return set.computeTask(j, j.plan.tasks[part])
+}
+
+// computeTask runs one unit of job j, or one part of it.
+func (set *unitSet) computeTask(j *job, t unitTask) error {
+	if t.part < 0 {
+		return set.computeUnit(j, t.unit)
+	}
+	spec := j.plan.units[t.unit]
+	x, err := set.get(spec)
+	if err != nil {
+		return err
+	}
+	px, ok := x.(feature.Parted)
+	if !ok {
+		return fmt.Errorf("vmaf: feature %s declares parts but cannot extract them", spec.key.name)
+	}
+	if err := px.ExtractPart(t.part, j.index, &j.ref, &j.dist, j.values[spec.offset:]); err != nil {
+		return fmt.Errorf("vmaf: feature %s: frame %d: %w", spec.key.name, j.index, err)
+	}
+	return nil
 }
 
 func (set *unitSet) computeUnit(j *job, i int) error {

@@ -13,8 +13,11 @@ import (
 // frame's feature vector, and which of those values feed each model.
 // A plan is immutable; SetModels swaps in a new one between frames.
 type plan struct {
-	models   []*Model
-	units    []unitSpec // per-frame extractors, in the order workers take them
+	models []*Model
+	units  []unitSpec // per-frame extractors
+	// tasks are the units, or the parts of those that have them, in the
+	// order workers take them when a frame is shared.
+	tasks    []unitTask
 	seqs     []unitSpec // sequential extractors
 	features []string   // feature names, in value order
 	motion   int        // offset of integer_motion, integer_motion2, integer_motion3
@@ -40,11 +43,30 @@ type unitSpec struct {
 	offset   int // first output in the feature vector
 }
 
+// unitTask is one task of a shared frame: units[unit] whole (part < 0),
+// or one of its parts.
+type unitTask struct {
+	unit, part int
+}
+
 func keyOf(s feature.Settings) unitKey { return unitKey{s.Kind().Name, s.Key()} }
 
 // unitCost orders a frame's units so that workers start with the longest,
-// since a frame is done when its last unit is.
-var unitCost = map[string]int{"cambi": 5, "vif": 4, "float_vif": 4, "float_adm": 3, "adm": 3, "psnr_hvs": 2, "float_ms_ssim": 2, "ciede": 2}
+// since a frame is done when its last unit is; partCost does for the parts
+// of the extractors that have them (VIF: scale 0, then the decimated
+// scales 1 to 3, about two thirds and one third of its time).
+var (
+	unitCost = map[string]int{"cambi": 5, "vif": 4, "float_vif": 4, "float_adm": 3, "adm": 3, "psnr_hvs": 2, "float_ms_ssim": 2, "ciede": 2}
+	partCost = map[string][]int{"vif": {4, 2}}
+)
+
+func (p *plan) taskCost(t unitTask) int {
+	name := p.units[t.unit].key.name
+	if c := partCost[name]; t.part >= 0 && t.part < len(c) {
+		return c[t.part]
+	}
+	return unitCost[name]
+}
 
 // newPlan resolves models and extra features into a plan for streams of
 // the format, or says which model input or feature the native engine
@@ -158,6 +180,16 @@ func newPlan(models []*Model, extras []string, format feature.Format) (*plan, er
 	slices.SortStableFunc(p.units, func(a, b unitSpec) int {
 		return unitCost[b.key.name] - unitCost[a.key.name]
 	})
+	for i, u := range p.units {
+		if n := u.settings.Kind().Parts; n > 1 {
+			for part := range n {
+				p.tasks = append(p.tasks, unitTask{i, part})
+			}
+		} else {
+			p.tasks = append(p.tasks, unitTask{i, -1})
+		}
+	}
+	slices.SortStableFunc(p.tasks, func(a, b unitTask) int { return p.taskCost(b) - p.taskCost(a) })
 	return p, nil
 }
 

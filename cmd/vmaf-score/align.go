@@ -33,6 +33,9 @@ const (
 // skip discards the first n frames of one side (--frame_skip_ref/dist).
 func (a *aligner) skip(side, n int) error {
 	src := a.src(side)
+	if sk, ok := src.(frameSkipper); ok && n > 0 {
+		return a.skipBy(sk, side, n)
+	}
 	for i := 0; i < n; i++ {
 		f, err := src.next()
 		if errors.Is(err, io.EOF) {

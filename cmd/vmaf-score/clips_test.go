@@ -13,7 +13,10 @@ var clips = testclips.New("../..", "vmaf-score-test-")
 
 // FFmpeg's own messages ("Estimating duration from bitrate", ...) would
 // bury the test output; the errors reach the tests as values.
-func TestMain(m *testing.M) { clips.Main(m, func() { astiav.SetLogLevel(astiav.LogLevelFatal) }) }
+func TestMain(m *testing.M) {
+	runAsToolIfAsked()
+	clips.Main(m, func() { astiav.SetLogLevel(astiav.LogLevelFatal) })
+}
 
 func goldenDirs() []string { return clips.Dirs() }
 

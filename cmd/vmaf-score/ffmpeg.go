@@ -32,7 +32,16 @@ func checkScaleAlgorithm(v string) error {
 func (s *settings) openFFmpeg(path string, isDist bool, buffers int) (source, error) {
 	// FFmpeg decodes on its own goroutine; two more frames let it run
 	// ahead of the engine.
-	opts := ffsource.Options{Buffers: buffers + 2, VideoStream: s.streams[0], Demuxers: s.demuxers, Protocols: s.protocols}
+	src, err := ffsource.Open(path, s.ffmpegOptions(isDist, buffers+2))
+	if err != nil {
+		return nil, err
+	}
+	return ffInput{src}, nil
+}
+
+// ffmpegOptions are how FFmpeg opens an input.
+func (s *settings) ffmpegOptions(isDist bool, buffers int) ffsource.Options {
+	opts := ffsource.Options{Buffers: buffers, VideoStream: s.streams[0], Demuxers: s.demuxers, Protocols: s.protocols}
 	if isDist {
 		opts.VideoStream = s.streams[1]
 	}
@@ -40,11 +49,7 @@ func (s *settings) openFFmpeg(path string, isDist bool, buffers int) (source, er
 		opts.InputFormat, opts.Width, opts.Height = "rawvideo", s.width, s.height
 		opts.PixelFormat = rawPixelFormat(s.pixFmt, s.bitDepth)
 	}
-	src, err := ffsource.Open(path, opts)
-	if err != nil {
-		return nil, err
-	}
-	return ffInput{src}, nil
+	return opts
 }
 
 // rawPixelFormat is FFmpeg's name for libvmaf's -p/-b pair.

@@ -36,6 +36,9 @@ const (
 )
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && subcommands[args[0]] != nil {
+		return subcommands[args[0]](ctx, args[1:], stdout, stderr)
+	}
 	if len(args) > 0 && args[0] == "mcp" {
 		// libvmaf's tool takes no bare arguments, so the word cannot
 		// mean anything else there.
@@ -142,53 +145,21 @@ func scoreAgainst(ctx context.Context, s *settings, models []*vmaf.Model, ref so
 	for _, w := range warnings {
 		j.warn(w)
 	}
-	if s.plot != "" {
-		j.plot = newPlotData()
-		j.results.plot = j.plot
+	closeOut, err := j.prepare(ref.format(), nil)
+	if err != nil {
+		return nil, err
 	}
-	switch {
-	case s.noPrediction && len(s.models) == 0 && len(s.features) > 0 && !s.useRunner():
-		// libvmaf's tool then loads no model at all and extracts only
-		// the --feature metrics; so does the engine.
-		j.models = nil
-	case s.noPrediction && len(s.models) == 0:
-		// A measurement an agent steers needs a model to swap; its
-		// outputs and features are left out.
-		hide, err := notExtraFeature(s.features)
-		if err != nil {
-			return nil, err
-		}
-		j.results.hide = hide
-	case s.noPrediction:
-		j.results.hide = modelOutputs(models)
-	}
-	if s.output != "" {
-		f := ref.format()
-		opts := s.reportOptions(report.Options{Format: s.format, Width: f.Width, Height: f.Height})
-		switch {
-		case s.output == "-":
-			j.out = report.NewWriter(stdout, opts)
-		case isStream(s.output):
-			// A pipe or terminal (/dev/stdout, a FIFO) cannot be
-			// rewritten in place: the document goes out whole at the
-			// end, as libvmaf writes it.
-			if j.outFile, err = os.OpenFile(s.output, os.O_WRONLY, 0); err != nil {
-				return nil, fmt.Errorf("output: %w", err)
-			}
-			defer j.outFile.Close()
-			j.out = report.NewWriter(j.outFile, opts)
-		default:
-			if j.out, err = report.Create(s.output, opts); err != nil {
-				return nil, err
-			}
-		}
-		j.results.out = j.out
+	defer closeOut()
+	if j.out != nil {
 		for _, w := range j.warnings {
 			j.out.AddWarning(w)
 		}
 		for _, n := range j.notes {
 			j.out.AddNote(n)
 		}
+	}
+	if s.shard != nil {
+		return j, j.runShard(ctx)
 	}
 	return j, j.run(ctx)
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/vmafsink/vmafsink/control"
 	"github.com/vmafsink/vmafsink/internal/version"
 	"github.com/vmafsink/vmafsink/swap"
 )
@@ -27,11 +28,14 @@ type mcpFilesConfig struct {
 	outputDir string // "": a new temporary directory
 	jobs      int    // scorings at once
 	threads   int    // a call's default --threads
+	memoryMiB int    // frames the calls running may hold, in MiB
 	help      bool
 }
 
 // Bounds on the subcommand's options.
 const (
+	// maxMCPLine bounds one JSON-RPC message on standard input.
+	maxMCPLine    = 1 << 20
 	maxMCPJobs    = 8
 	maxMCPThreads = 256
 )
@@ -49,6 +53,8 @@ resolved) and writes result files only into the output directory.
                       printed on stderr at start and removed at exit if left empty)
   --jobs N            scorings run at once; a call beyond them is refused as busy (default 1)
   --threads N         scoring threads of a call that does not set threads (default 0)
+  --max-memory MIB    frames the scorings running may hold together, in MiB; a call
+                      that does not fit is refused as busy (default 2048)
   --help              print this help and exit
 `)
 }
@@ -56,14 +62,14 @@ resolved) and writes result files only into the output directory.
 // parseMCPFilesArgs reads the subcommand's options: --name value or
 // --name=value, no abbreviations (there is no libvmaf tool to match).
 func parseMCPFilesArgs(args []string) (*mcpFilesConfig, error) {
-	c := &mcpFilesConfig{jobs: 1}
+	c := &mcpFilesConfig{jobs: 1, memoryMiB: defaultMCPMemoryMiB}
 	for i := 0; i < len(args); i++ {
 		name, val, hasVal := strings.Cut(args[i], "=")
 		switch name {
 		case "--help", "-h":
 			c.help = true
 			continue
-		case "--allow", "--output-dir", "--jobs", "--threads":
+		case "--allow", "--output-dir", "--jobs", "--threads", "--max-memory":
 		default:
 			return nil, usagef("mcp: unknown option %q", args[i])
 		}
@@ -90,6 +96,10 @@ func parseMCPFilesArgs(args []string) (*mcpFilesConfig, error) {
 		case "--threads":
 			if err = parseUint(val, "--threads", &c.threads); err == nil && c.threads > maxMCPThreads {
 				err = invalid(val, "--threads", fmt.Sprintf("at most %d", maxMCPThreads))
+			}
+		case "--max-memory":
+			if err = parseUint(val, "--max-memory", &c.memoryMiB); err == nil && (c.memoryMiB < 64 || c.memoryMiB > 1<<20) {
+				err = invalid(val, "--max-memory", "between 64 and 1048576 (MiB)")
 			}
 		}
 		if err != nil {
@@ -121,11 +131,9 @@ func runMCPFiles(ctx context.Context, args []string, in io.Reader, out io.Writer
 		return exitUsage
 	}
 	defer srv.close()
-	var t mcp.Transport = &mcp.IOTransport{Reader: io.NopCloser(in), Writer: nopWriteCloser{out}}
-	if in == os.Stdin && out == os.Stdout {
-		t = &mcp.StdioTransport{}
-	}
-	err = srv.mcp.Run(ctx, t)
+	// The control socket's line checks: a bad line costs its sender an
+	// error reply, not the session.
+	err = srv.mcp.Run(ctx, control.StdioTransport(in, out, maxMCPLine))
 	switch {
 	case err == nil, errors.Is(err, io.EOF), errors.Is(err, context.Canceled), errors.Is(err, mcp.ErrConnectionClosed):
 		return exitOK
@@ -133,10 +141,6 @@ func runMCPFiles(ctx context.Context, args []string, in io.Reader, out io.Writer
 	fmt.Fprintf(stderr, "vmaf-score: mcp: %v\n", err)
 	return exitError
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
 
 // filesServer is the `mcp` subcommand's server.
 type filesServer struct {
@@ -146,6 +150,7 @@ type filesServer struct {
 	tempOut bool           // outDir was made here
 	threads int
 	slots   chan struct{} // one per scoring that may run
+	memory  *memoryBudget
 	log     *slog.Logger
 
 	// writing holds the named outputs of the calls running, so that two
@@ -167,7 +172,8 @@ func newFilesServer(c *mcpFilesConfig, stderr io.Writer) (*filesServer, error) {
 		return nil, fmt.Errorf("--allow: %w", err)
 	}
 	s := &filesServer{allowed: reg, threads: c.threads, slots: make(chan struct{}, c.jobs), writing: map[string]bool{},
-		log: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))}
+		memory: &memoryBudget{limit: int64(c.memoryMiB) << 20},
+		log:    slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))}
 	if c.outputDir == "" {
 		if s.outDir, err = os.MkdirTemp("", "vmaf-score-mcp-"); err != nil {
 			return nil, fmt.Errorf("output directory: %w", err)

@@ -54,6 +54,8 @@ type scoreFilesArgs struct {
 	Align         string   `json:"align,omitempty" jsonschema:"pair frames by order (default) or by presentation timestamp (pts)"`
 	FrameMetrics  string   `json:"frame_metrics,omitempty" jsonschema:"what each frame of the reply carries: scores (default: the models' scores and the metrics of the features asked for), all (every metric, as the result file has them) or none (pooled only)"`
 	Output        string   `json:"output,omitempty" jsonschema:"keep the results in a JSON file of this name (ending in .json, no directory) in the server's output directory; the reply then has the pooled scores and the file's path"`
+	// part is set by vmaf_score_part (mcpfiles_parts.go).
+	part *shardSpec
 }
 
 // scoreFilesResult is vmaf_score_files's reply. Its frames and pooled and
@@ -107,6 +109,7 @@ func (s *filesServer) addTools() {
 		Annotations: &mcp.ToolAnnotations{Title: "Score video files with VMAF", ReadOnlyHint: false,
 			IdempotentHint: true, DestructiveHint: &f, OpenWorldHint: &f},
 	}, s.scoreFiles)
+	s.addPartTools()
 }
 
 // maxUint31 is the largest count the command line's parser takes.
@@ -139,6 +142,17 @@ func (s *filesServer) score(ctx context.Context, req *mcp.CallToolRequest, a sco
 	default:
 		return nil, scoreFilesResult{}, fmt.Errorf("busy: %d scoring(s) already running, the most this server runs at once (vmaf-score mcp --jobs); call again when one has finished", cap(s.slots))
 	}
+	// The frames' memory is known from the headers, before any frame is
+	// allocated.
+	need, err := frameMemory(set)
+	if err != nil {
+		return nil, scoreFilesResult{}, err
+	}
+	release, err := s.memory.take(need)
+	if err != nil {
+		return nil, scoreFilesResult{}, err
+	}
+	defer release()
 
 	path, keep, doneWriting, err := s.resultFile(a.Output)
 	if err != nil {
@@ -156,6 +170,9 @@ func (s *filesServer) score(ctx context.Context, req *mcp.CallToolRequest, a sco
 		}
 	}()
 	set.output, set.format, set.formatSet, set.quiet = path, report.JSON, true, true
+	if err := a.applyPart(set); err != nil {
+		return nil, scoreFilesResult{}, err
+	}
 	set.demuxers, set.protocols = fileDemuxers, "file"
 
 	var done, total atomic.Int64

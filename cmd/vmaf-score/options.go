@@ -78,9 +78,15 @@ type settings struct {
 
 	help, version, listFeatures bool
 
-	// given holds each option's value as given, to refuse a second
+	// valueOf holds each option's value as given, to refuse a second
 	// value that would silently replace the first.
-	given map[string]string
+	valueOf map[string]string
+
+	// shard is --shard or --frames: the part of the run to score (nil:
+	// all of it); given is every option as parsed, in order, which a
+	// part records so that a merge can check and redo the run's setup.
+	shard *shardSpec
+	given []givenOption
 }
 
 // usageError is a bad command line: the tool prints it with a hint to
@@ -317,6 +323,10 @@ var options = []option{
 		}},
 	{0, "alert-frames", "N", "with --alert-threshold: consecutive scored frames below it that make a drop (default 1)",
 		func(s *settings, v string) error { return parseUint(v, "--alert-frames", &s.live.AlertFrames) }},
+	{0, "shard", "I/N", "score only part I (from 0) of N equal contiguous parts of the run, for vmaf-score merge to join (output: XML or JSON)",
+		func(s *settings, v string) error { return s.setShard(v) }},
+	{0, "frames", "A:B", "score only frames A to B-1 of the run (A: to the end), for vmaf-score merge to join",
+		func(s *settings, v string) error { return s.setFrames(v) }},
 	{0, "list-features", "", "list the feature extractors, their options and outputs, and exit",
 		func(s *settings, _ string) error { s.listFeatures = true; return nil }},
 	{0, "progress", "", "show the progress line even when stderr is not a terminal",
@@ -384,6 +394,7 @@ func parseArgs(args []string) (*settings, error) {
 			if err := s.apply(o, val); err != nil {
 				return nil, err
 			}
+			s.given = append(s.given, givenOption{o.long, val})
 		case len(a) > 1 && a[0] == '-':
 			consumed, err := parseShortGroup(s, a[1:], args[i+1:])
 			if err != nil {
@@ -409,15 +420,18 @@ func parseShortGroup(s *settings, group string, rest []string) (int, error) {
 			if err := s.apply(o, ""); err != nil {
 				return 0, err
 			}
+			s.given = append(s.given, givenOption{o.long, ""})
 			continue
 		}
-		if j+1 < len(group) {
-			return 0, s.apply(o, group[j+1:])
+		v, used := group[j+1:], 0
+		if v == "" {
+			if len(rest) == 0 {
+				return 0, usagef("option -%c/--%s needs an argument", o.short, o.long)
+			}
+			v, used = rest[0], 1
 		}
-		if len(rest) == 0 {
-			return 0, usagef("option -%c/--%s needs an argument", o.short, o.long)
-		}
-		return 1, s.apply(o, rest[0])
+		s.given = append(s.given, givenOption{o.long, v})
+		return used, s.apply(o, v)
 	}
 	return 0, nil
 }
@@ -513,13 +527,18 @@ func (s *settings) check() error {
 	if s.plot != "" && s.noPrediction {
 		return usagef("--plot draws the models' scores, which --no_prediction leaves out")
 	}
-	return s.checkLive()
+	if err := s.checkLive(); err != nil {
+		return err
+	}
+	return s.checkShard()
 }
 
 // writeUsage prints the option list.
 func writeUsage(w io.Writer) {
 	fmt.Fprintf(w, "Usage: vmaf-score -r REFERENCE -d DISTORTED [options]\n"+
-		"       vmaf-score mcp --allow DIR... [--output-dir DIR] [--jobs N] [--threads N]\n\n"+
+		"       vmaf-score mcp --allow DIR... [--output-dir DIR] [--jobs N] [--threads N]\n"+
+		"       vmaf-score merge -o OUT PART...       (join the parts --shard/--frames wrote; merge --help)\n"+
+		"       vmaf-score batch [--jobs N] [--shard I/N] JOBS   (score a list of pairs; batch --help)\n\n"+
 		"Scores DISTORTED against REFERENCE with VMAF; a drop-in for libvmaf's vmaf tool.\n"+
 		".y4m and raw .yuv (with -w -h -p -b) are read directly, anything else through FFmpeg.\n"+
 		"vmaf-score mcp serves the same scoring to MCP clients on stdio (vmaf-score mcp --help).\n\n")

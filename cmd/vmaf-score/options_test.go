@@ -59,7 +59,7 @@ func TestParseArgs(t *testing.T) {
 			}
 			// What was given, and the one distorted input as the list
 			// of them, are bookkeeping.
-			got.given = nil
+			got.given, got.valueOf = nil, nil
 			tc.want.dists = []string{tc.want.dist}
 			if !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("got  %+v\nwant %+v", got, tc.want)

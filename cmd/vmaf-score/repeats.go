@@ -11,13 +11,13 @@ var repeatable = map[string]bool{
 // option that takes one.
 func (s *settings) apply(o *option, v string) error {
 	if o.value != "" && !repeatable[o.long] {
-		if s.given == nil {
-			s.given = map[string]string{}
+		if s.valueOf == nil {
+			s.valueOf = map[string]string{}
 		}
-		if prev, ok := s.given[o.long]; ok && prev != v {
+		if prev, ok := s.valueOf[o.long]; ok && prev != v {
 			return usagef("%s given twice (%q, then %q): the second would replace the first; give it once", optionName(o), prev, v)
 		}
-		s.given[o.long] = v
+		s.valueOf[o.long] = v
 	}
 	return o.set(s, v)
 }

@@ -34,6 +34,7 @@ type job struct {
 	results   results
 	plot      *plotData // nil without --plot
 	live      *liveRun  // nil without the analytics options
+	shard     *shardRun // a part of the run (--shard, --frames); nil for all of it
 	prog      *progress
 	// warnings are what the run found wrong with its inputs, printed on
 	// stderr when found and written to the results.
@@ -200,10 +201,14 @@ func (j *job) engineConfig(onResult func(*vmaf.Result)) vmaf.Config {
 	}
 }
 
-func (e *engineSink) submit(r, d frame) error {
+func (e *engineSink) submit(r, d frame) error { return e.hand(r, d, e.eng.Submit) }
+
+// hand gives a pair to the engine through submit: its Submit, or its Skip
+// for a pair read only for the frames around it.
+func (e *engineSink) hand(r, d frame, submit func(ref, dist *vmaf.Picture, release func()) error) error {
 	pr := <-e.pairs
 	pr.ref, pr.dist = r.release, d.release
-	if err := e.eng.Submit(r.pic, d.pic, pr.fn); err != nil {
+	if err := submit(r.pic, d.pic, pr.fn); err != nil {
 		pr.fn()
 		return err
 	}
@@ -248,6 +253,9 @@ func (j *job) run(ctx context.Context) error {
 	newSink := j.newEngineSink
 	if s.useRunner() {
 		newSink = j.newRunnerSink
+	}
+	if j.shard != nil {
+		newSink = j.shard.newSink
 	}
 	sk, err := newSink()
 	if err != nil {
@@ -314,6 +322,9 @@ func (j *job) run(ctx context.Context) error {
 		for _, m := range sk.aggregates() {
 			j.out.SetAggregate(m.Name, m.Value)
 		}
+	}
+	if j.shard != nil {
+		stopErr = j.shard.complete(n, stopErr)
 	}
 	return j.finish(n, stopErr)
 }

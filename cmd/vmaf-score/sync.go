@@ -219,7 +219,7 @@ func (r *sigRecorder) next() (frame, error) {
 // --sync already aligned them, frames are skipped by hand, or the rates
 // differ (which the run warns of instead).
 func (j *job) watchOffset() {
-	if j.s.sync > 0 || j.s.skipRef > 0 || j.s.skipDist > 0 || j.s.subsample > 1 {
+	if j.s.sync > 0 || j.s.skipRef > 0 || j.s.skipDist > 0 || j.s.subsample > 1 || j.s.shard != nil {
 		return
 	}
 	if rateWarning(rateOf(j.ref), rateOf(j.dist), "") != "" {

@@ -62,12 +62,12 @@ type session struct {
 	cs *mcp.ClientSession
 }
 
-func connect(ctx context.Context, socket string, opts *mcp.ClientOptions) (*session, error) {
-	var d net.Dialer
-	conn, err := d.DialContext(ctx, "unix", socket)
+func connect(ctx context.Context, g globals, opts *mcp.ClientOptions) (*session, error) {
+	conn, err := dial(ctx, g)
 	if err != nil {
-		return nil, fail(exitConnect, "cannot reach %s: %v", socket, err)
+		return nil, err
 	}
+	socket := g.socket
 	c := mcp.NewClient(&mcp.Implementation{Name: "vmafctl", Version: version.String()}, opts)
 	sniff := &firstLine{r: conn}
 	cs, err := c.Connect(ctx, &mcp.IOTransport{Reader: sniff, Writer: &refusalWriter{conn, sniff}}, nil)
@@ -79,6 +79,20 @@ func connect(ctx context.Context, socket string, opts *mcp.ClientOptions) (*sess
 		return nil, fail(exitConnect, "no MCP server on %s: %v", socket, err)
 	}
 	return &session{cs: cs}, nil
+}
+
+// dial connects to the control socket and checks who serves it.
+func dial(ctx context.Context, g globals) (net.Conn, error) {
+	var d net.Dialer
+	conn, err := d.DialContext(ctx, "unix", g.socket)
+	if err != nil {
+		return nil, fail(exitConnect, "cannot reach %s: %v", g.socket, err)
+	}
+	if err := checkServer(conn, g.socket, g.serverUID); err != nil {
+		conn.Close()
+		return nil, fail(exitRefused, "%v", err)
+	}
+	return conn, nil
 }
 
 // firstLine keeps the start of what the server sends, so that a refusal
@@ -221,7 +235,7 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 func follow(ctx context.Context, g globals, opts *mcp.ClientOptions) (*session, error) {
 	ctx, cancel := context.WithTimeout(ctx, g.timeout)
 	defer cancel()
-	return connect(ctx, g.socket, opts)
+	return connect(ctx, g, opts)
 }
 
 // subscribe subscribes to uri, waiting at most timeout for the answer.
@@ -245,7 +259,7 @@ func (s *session) ended() <-chan struct{} {
 func withSession(ctx context.Context, g globals, f func(ctx context.Context, s *session) error) error {
 	ctx, cancel := context.WithTimeout(ctx, g.timeout)
 	defer cancel()
-	s, err := connect(ctx, g.socket, nil)
+	s, err := connect(ctx, g, nil)
 	if err != nil {
 		return err
 	}

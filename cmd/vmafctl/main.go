@@ -41,7 +41,7 @@ const (
 	exitFinished = 7
 )
 
-const usage = `usage: vmafctl [-s SOCKET] [-json] [-timeout D] COMMAND [ARGS]
+const usage = `usage: vmafctl [-s SOCKET] [-json] [-timeout D] [-server-uid UID] COMMAND [ARGS]
        vmafctl -version
        vmafctl help [COMMAND]       (or COMMAND -h) a command's flags
 
@@ -74,7 +74,9 @@ commands:
                               that start servers as subprocesses; ends (status 0)
                               when either side closes
 
-The socket defaults to $VMAF_SOCKET. Every command accepts -json.
+The socket defaults to $VMAF_SOCKET. Every command accepts -json. The server
+must run as this user or root (checked with SO_PEERCRED), or own the socket in a
+directory no one else can rename files in; -server-uid names another user.
 exit codes: 0 ok, 1 error, 2 usage, 3 cannot connect, 4 refused,
             5 queue full or busy, 6 timed out, 7 stream finished
 `
@@ -91,6 +93,9 @@ type globals struct {
 	socket  string
 	json    bool
 	timeout time.Duration
+	// serverUID, when not -1, is a uid besides this user's and root's
+	// the server may run as (see checkServer).
+	serverUID int
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -101,6 +106,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&g.socket, "s", os.Getenv("VMAF_SOCKET"), "control socket path")
 	fs.BoolVar(&g.json, "json", false, "print JSON")
 	fs.DurationVar(&g.timeout, "timeout", 30*time.Second, "how long a command (or -wait) may take")
+	fs.IntVar(&g.serverUID, "server-uid", -1, "uid the server runs as, when not this user or root")
 	showVersion := fs.Bool("version", false, "print the version and exit")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {

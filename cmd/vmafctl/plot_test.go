@@ -249,7 +249,7 @@ func liveAlerts(t *testing.T, sock string) control.Alerts {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	sess, err := connect(ctx, sock, nil)
+	sess, err := connect(ctx, globals{socket: sock, serverUID: -1}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -33,10 +33,9 @@ func cmdStdio(ctx context.Context, g globals, args []string, stdout, stderr io.W
 	if _, err := parse(fs, args); err != nil {
 		return report(stderr, err)
 	}
-	var d net.Dialer
-	c, err := d.DialContext(ctx, "unix", g.socket)
+	c, err := dial(ctx, g)
 	if err != nil {
-		return report(stderr, fail(exitConnect, "cannot reach %s: %v", g.socket, err))
+		return report(stderr, err)
 	}
 	conn := c.(*net.UnixConn)
 	defer conn.Close()

@@ -2,7 +2,11 @@
 // drives GStreamer through go-gst: the element is registered in-process
 // with gstvmafsink.Register, not loaded from libgstvmafsink.so.
 //
-//	go run ./examples/gohost [-frames N]
+//	go run ./examples/gohost [-frames N] [-replays N]
+//
+// With -replays, each EOS is followed by a flushing seek back to the
+// start, which plays the stream again to a new EOS, as a player's
+// "play again" does.
 package main
 
 import (
@@ -15,8 +19,11 @@ import (
 	"github.com/vmafsink/vmafsink/plugin/vmafsink/gstvmafsink"
 )
 
+const fps = 30
+
 func main() {
 	frames := flag.Int("frames", 30, "frames to score")
+	replays := flag.Int("replays", 0, "times to seek back to the start after EOS and play again")
 	flag.Parse()
 	gst.Init(nil)
 	if !gstvmafsink.Register() {
@@ -25,29 +32,55 @@ func main() {
 	}
 	// The distorted branch is the reference with its colours washed out.
 	pipeline, err := gst.NewPipelineFromString(fmt.Sprintf(
-		"videotestsrc num-buffers=%d ! video/x-raw,format=I420,width=320,height=240,framerate=30/1 ! tee name=t "+
+		"videotestsrc ! video/x-raw,format=I420,width=320,height=240,framerate=%d/1 ! tee name=t "+
 			"t. ! queue ! v.ref_sink t. ! queue ! videobalance saturation=0.2 contrast=0.8 ! v.dist_sink "+
-			"vmafsink name=v frame-message=false", *frames))
+			"vmafsink name=v frame-message=false", fps))
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "gohost:", err)
-		os.Exit(1)
-	}
-	bus := pipeline.GetPipelineBus()
-	if err := pipeline.SetState(gst.StatePlaying); err != nil {
-		fmt.Fprintln(os.Stderr, "gohost:", err)
-		os.Exit(1)
+		fail(err)
 	}
 	defer pipeline.SetState(gst.StateNull)
+	bus := pipeline.GetPipelineBus()
+	// The stream is the first N frames: a seek whose stop ends it.
+	segment := func() bool {
+		stop := int64(*frames) * int64(time.Second) / fps
+		return pipeline.SendEvent(gst.NewSeekEvent(1, gst.FormatTime, gst.SeekFlagFlush|gst.SeekFlagAccurate,
+			gst.SeekTypeSet, 0, gst.SeekTypeSet, stop-int64(time.Second)/(2*fps)))
+	}
+	if err := pipeline.SetState(gst.StatePaused); err != nil {
+		fail(err)
+	}
+	wait(bus, gst.MessageAsyncDone)
+	if !segment() {
+		fail(fmt.Errorf("the pipeline refused the seek to its first %d frames", *frames))
+	}
+	wait(bus, gst.MessageAsyncDone)
+	if err := pipeline.SetState(gst.StatePlaying); err != nil {
+		fail(err)
+	}
+	for {
+		wait(bus, gst.MessageEOS)
+		fmt.Println("eos")
+		if *replays == 0 {
+			return
+		}
+		*replays--
+		if !segment() {
+			fail(fmt.Errorf("the pipeline refused the seek after EOS"))
+		}
+	}
+}
+
+// wait returns once the bus has a message of type want, printing the
+// pooled score on the way; an error or 30 s without one ends the program.
+func wait(bus *gst.Bus, want gst.MessageType) {
 	for {
 		msg := bus.TimedPop(gst.ClockTime(30 * time.Second))
 		if msg == nil {
-			fmt.Fprintln(os.Stderr, "gohost: no EOS within 30 s")
-			os.Exit(1)
+			fail(fmt.Errorf("no %s within 30 s", want))
 		}
 		switch msg.Type() {
 		case gst.MessageError:
-			fmt.Fprintln(os.Stderr, "gohost:", msg.ParseError())
-			os.Exit(1)
+			fail(msg.ParseError())
 		case gst.MessageElement:
 			if s := msg.GetStructure(); s != nil && s.Name() == "VMAF" {
 				if t, _ := s.GetValue("type"); t == "pooled" {
@@ -56,9 +89,13 @@ func main() {
 					fmt.Printf("frames-scored=%v score=%v\n", n, score)
 				}
 			}
-		case gst.MessageEOS:
-			fmt.Println("eos")
+		case want:
 			return
 		}
 	}
+}
+
+func fail(err error) {
+	fmt.Fprintln(os.Stderr, "gohost:", err)
+	os.Exit(1)
 }

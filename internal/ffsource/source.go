@@ -3,6 +3,7 @@ package ffsource
 import (
 	"errors"
 	"fmt"
+	"github.com/vmafsink/vmafsink/internal/framesize"
 	"math"
 	"sync"
 	"time"
@@ -50,7 +51,10 @@ type Info struct {
 	Codec       string  // decoder name
 	PixelFormat string  // the decoder's pixel format
 	FrameRate   float64 // frames per second; 0 when unknown
-	Frames      int     // frame count the container announces, or estimated from its duration; 0 when unknown
+	// FrameRateQ is FrameRate as the container gives it, a fraction
+	// (zero when unknown), for encoders that need an exact time base.
+	FrameRateQ astiav.Rational
+	Frames     int // frame count the container announces, or estimated from its duration; 0 when unknown
 	// HDR names the stream's high-dynamic-range transfer function as
 	// its parameters give it, "PQ" (SMPTE ST 2084) or "HLG"; "" for any
 	// other (SDR, or not said).
@@ -204,6 +208,12 @@ func (s *Source) open(url string, opts Options) error {
 
 func (s *Source) openDecoder(opts Options) error {
 	cp := s.stream.CodecParameters()
+	// Before a decoder allocates anything for the size the stream claims.
+	if cp.Width() > 0 && cp.Height() > 0 {
+		if err := framesize.Check(cp.Width(), cp.Height()); err != nil {
+			return fmt.Errorf("video stream: %w", err)
+		}
+	}
 	codec := astiav.FindDecoder(cp.CodecID())
 	if codec == nil {
 		return fmt.Errorf("no decoder for codec %s", cp.CodecID())
@@ -243,6 +253,7 @@ func (s *Source) openDecoder(opts Options) error {
 	}
 	if r := s.stream.AvgFrameRate(); r.Num() > 0 && r.Den() > 0 {
 		s.info.FrameRate = r.Float64()
+		s.info.FrameRateQ = r
 	}
 	s.info.Frames = int(s.stream.NbFrames())
 	if d := s.stream.Duration(); s.info.Frames <= 0 && d > 0 && s.info.FrameRate > 0 {

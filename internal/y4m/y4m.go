@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/vmafsink/vmafsink/internal/framesize"
 	"io"
 	"strconv"
 	"strings"
@@ -82,6 +83,7 @@ func NewFrame(f Format) *Frame {
 // Reader reads frames one at a time from a Y4M or raw stream.
 type Reader struct {
 	r      *bufio.Reader
+	src    io.Reader // what r reads, for SkipFrames
 	format Format
 	layout Layout
 	y4m    bool
@@ -99,7 +101,7 @@ func NewReader(r io.Reader) (*Reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	rd := &Reader{r: br, format: f, y4m: true}
+	rd := &Reader{r: br, src: r, format: f, y4m: true}
 	if f.layoutsDiffer() {
 		rd.detectLayout()
 	}
@@ -118,13 +120,16 @@ func NewRawReaderLayout(r io.Reader, f Format, l Layout) (*Reader, error) {
 	if f.Width <= 0 || f.Height <= 0 {
 		return nil, fmt.Errorf("y4m: raw input needs a positive width and height, got %dx%d", f.Width, f.Height)
 	}
+	if err := framesize.Check(f.Width, f.Height); err != nil {
+		return nil, fmt.Errorf("y4m: raw input: %w", err)
+	}
 	if err := checkDepthChroma(f); err != nil {
 		return nil, err
 	}
 	if l != Padded && l != Truncated && l != ByteRounded {
 		return nil, fmt.Errorf("y4m: unknown chroma layout %d", int(l))
 	}
-	return &Reader{r: bufio.NewReaderSize(r, 1<<20), format: f, layout: l}, nil
+	return &Reader{r: bufio.NewReaderSize(r, 1<<20), src: r, format: f, layout: l}, nil
 }
 
 // Format returns the stream's frame format.
@@ -189,6 +194,9 @@ func parseHeader(line string) (Format, error) {
 	}
 	if f.Width == 0 || f.Height == 0 {
 		return Format{}, errors.New("y4m: header has no width or height")
+	}
+	if err := framesize.Check(f.Width, f.Height); err != nil {
+		return Format{}, fmt.Errorf("y4m: header: %w", err)
 	}
 	return f, nil
 }

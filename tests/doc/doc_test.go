@@ -7,7 +7,7 @@
 //     test runs it with bash (-e -o pipefail: a failing command fails the
 //     test), in order with the other command blocks of the same file, in
 //     one scratch directory per file. In that directory build, testdata,
-//     examples and scripts are links to the checkout's, so a block that
+//     examples and scripts are links to the checkout's (docs is empty), so a block that
 //     says `build/vmaf-score -r ref.y4m ...` runs as written and what it
 //     writes stays out of the checkout. A later block may use what an
 //     earlier one made; a block that uses a file made further down fails.
@@ -22,7 +22,8 @@
 //     gst-launch-1.0, vmafctl, ffmpeg or python3) and logs them, so that
 //     they can be brought under the convention by fencing them as sh.
 //   - Every block runs with XDG_RUNTIME_DIR set to a fresh private
-//     directory (so $XDG_RUNTIME_DIR/vmaf.sock binds), GST_PLUGIN_PATH
+//     directory (so $XDG_RUNTIME_DIR/vmaf.sock binds), XDG_CACHE_HOME
+//     inside it, GST_PLUGIN_PATH
 //     set to the build, and a time limit of five minutes.
 //
 // The scripts in examples/gst-launch are run by TestExampleScripts.
@@ -47,6 +48,7 @@ const notRunPrefix = "# not run by the doc test:"
 type block struct {
 	file   string
 	line   int // of the opening fence, from 1
+	indent int // the opening fence's indentation (in a list item), cut from each line
 	script string
 	reason string // why it is not run; "" when it is
 }
@@ -76,14 +78,15 @@ func parseBlocks(path string, text string) (blocks []block, indented []int, err 
 			blocks = append(blocks, *cur)
 			cur, body = nil, nil
 		case cur != nil:
-			body = append(body, line)
+			cut := min(cur.indent, len(line)-len(strings.TrimLeft(line, " ")))
+			body = append(body, line[cut:])
 		case inOther:
 			if strings.HasPrefix(trimmed, "```") {
 				inOther = false
 			}
 		case strings.HasPrefix(trimmed, "```"):
 			if strings.TrimSpace(strings.TrimPrefix(trimmed, "```")) == "sh" {
-				cur = &block{file: path, line: n}
+				cur = &block{file: path, line: n, indent: len(line) - len(strings.TrimLeft(line, " "))}
 			} else {
 				inOther = true
 			}
@@ -134,6 +137,11 @@ func scratch(t *testing.T, root, build string) string {
 			t.Fatal(err)
 		}
 	}
+	// docs is where the README's plot examples draw their figures: an
+	// empty directory here, so that a run never redraws the checkout's.
+	if err := os.Mkdir(filepath.Join(dir, "docs"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	return dir
 }
 
@@ -146,7 +154,8 @@ func blockEnv(t *testing.T, build string) []string {
 	if err := os.Chmod(runtime, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	return append(os.Environ(), "XDG_RUNTIME_DIR="+runtime, "GST_PLUGIN_PATH="+build)
+	// Caches (vmaf-tune's) go to the test's own directory, not the user's.
+	return append(os.Environ(), "XDG_RUNTIME_DIR="+runtime, "XDG_CACHE_HOME="+filepath.Join(runtime, "cache"), "GST_PLUGIN_PATH="+build)
 }
 
 // runBlocks runs a file's command blocks in order.
@@ -166,9 +175,11 @@ func runBlocks(t *testing.T, path string) {
 	}
 	dir := scratch(t, root, build)
 	env := blockEnv(t, build)
+	notRun := 0
 	for _, b := range blocks {
 		if b.reason != "" {
 			t.Logf("%s:%d not run: %s", b.file, b.line, b.reason)
+			notRun++
 			continue
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
@@ -180,7 +191,7 @@ func runBlocks(t *testing.T, path string) {
 			t.Fatalf("%s:%d: %v\n--- block\n%s--- output\n%s", b.file, b.line, err, b.script, out)
 		}
 	}
-	t.Logf("%s: %d command blocks run", rel, len(blocks))
+	t.Logf("%s: %d command blocks run, %d not", rel, len(blocks)-notRun, notRun)
 }
 
 func TestReadme(t *testing.T) {
@@ -213,6 +224,11 @@ func TestParseBlocks(t *testing.T) {
 	}
 	if len(blocks) != 2 || blocks[0].script != "echo one\n" || blocks[0].reason != "" || blocks[1].reason != "needs a GPU" || blocks[0].line != 3 {
 		t.Errorf("blocks %+v", blocks)
+	}
+	// A block in a list item is indented with its fence.
+	blocks, _, err = parseBlocks("x.md", "1. step:\n\n   ```sh\n   "+notRunPrefix+" needs a cluster\n   kubectl apply\n   ```\n")
+	if err != nil || len(blocks) != 1 || blocks[0].reason != "needs a cluster" || blocks[0].script != notRunPrefix+" needs a cluster\nkubectl apply\n" {
+		t.Errorf("indented fence: %+v %v", blocks, err)
 	}
 	if len(indented) != 1 || indented[0] != 16 {
 		t.Errorf("indented %v", indented)

@@ -6,10 +6,17 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
 )
+
+type exampleCase struct {
+	script string
+	args   []string
+	want   []*regexp.Regexp
+}
 
 // The scripts in examples/gst-launch run as their usage says, each
 // printing every frame's score and the pooled one.
@@ -18,11 +25,7 @@ func TestExampleScripts(t *testing.T) {
 	frameLine := regexp.MustCompile(`(?m)^frame \d+  vmaf \d`)
 	pooledLine := regexp.MustCompile(`(?m)^pooled: (\d+) frames, vmaf \d`)
 	scores := []*regexp.Regexp{frameLine, pooledLine}
-	for _, tc := range []struct {
-		script string
-		args   []string
-		want   []*regexp.Regexp
-	}{
+	cases := []exampleCase{
 		{"two-files.sh", nil, scores},
 		{"ten-bit.sh", nil, scores},
 		{"live-encode.sh", []string{"30", "speed-preset=ultrafast"}, scores},
@@ -33,7 +36,19 @@ func TestExampleScripts(t *testing.T) {
 			regexp.MustCompile(`(?m)^frame +\d+  vmaf_v0.6.1  \d`),
 			regexp.MustCompile(`(?m)^vmaf_frames_scored_total\{element="v"\} [1-9]`),
 		}},
-	} {
+	}
+	// A script added to the folder is run here too: each needs its case.
+	scripts, err := filepath.Glob(filepath.Join(root, "examples", "gst-launch", "*.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range scripts {
+		name := filepath.Base(p)
+		if name != "common.sh" && !slices.ContainsFunc(cases, func(c exampleCase) bool { return c.script == name }) {
+			t.Errorf("examples/gst-launch/%s has no case in TestExampleScripts", name)
+		}
+	}
+	for _, tc := range cases {
 		t.Run(tc.script, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 			defer cancel()

@@ -11,8 +11,8 @@ import (
 	"github.com/vmafsink/vmafsink/tests/pipelines/internal/gsttest"
 )
 
-// TestElementDebugLog: GST_DEBUG=vmafsink:5 tells what happened to the
-// frames and why a pad waited: caps, memory, pairs, a pause that holds
+// TestElementDebugLog: GST_DEBUG=vmafsink:6 tells what happened to the
+// frames (each buffer at LOG, with its pad as the object) and why a pad waited: caps, memory, pairs, a pause that holds
 // the streams and gives way, a swap, a control client, unpaired frames at
 // EOS. The reference ends 6 frames before the distorted stream, whose
 // frames after that are unpaired.
@@ -22,7 +22,7 @@ func TestElementDebugLog(t *testing.T) {
 	p := gsttest.Start(t, "videotestsrc is-live=true num-buffers=90 ! "+testSrcCaps+" ! v.ref_sink "+
 		"videotestsrc is-live=true num-buffers=96 pattern=ball ! "+testSrcCaps+" ! v.dist_sink "+
 		"vmafsink name=v threads=1 frame-message=false pairing=order pause-mode=block pause-block-limit=300 mcp-uds="+sock,
-		"GST_DEBUG=vmafsink:5", "GST_DEBUG_FILE="+logFile, "GST_DEBUG_NO_COLOR=1")
+		"GST_DEBUG=vmafsink:6", "GST_DEBUG_FILE="+logFile, "GST_DEBUG_NO_COLOR=1")
 	waitSocket(t, p, sock)
 	cs, _ := mcpConnect(t, sock)
 	mcpWaitStatus(t, cs, time.Minute, "5 frames scored", func(st control.Status) bool { return st.FramesScored >= 5 })
@@ -48,9 +48,9 @@ func TestElementDebugLog(t *testing.T) {
 	log := string(b)
 	for _, want := range []string{
 		`INFO .* vmafsink .*<v> run started: model vmaf_v0\.6\.1, engine auto, threads 1, pairing order`,
-		`INFO .*<v> ref_sink: caps accepted: video/x-raw, format=\(string\)I420, width=\(int\)160`,
+		`INFO .*<v:ref_sink> caps accepted: video/x-raw, format=\(string\)I420, width=\(int\)160`,
 		`DEBUG .*<v:dist_sink> allocation query: GstVideoMeta accepted`,
-		`DEBUG .*<v> dist_sink: buffer pts [0-9.]+m?s, mapped in place .*; state running \(pause-mode block\), pending ref \d+ dist \d+`,
+		`LOG .*<v:dist_sink> buffer pts [0-9.]+m?s, mapped in place .*; state running \(pause-mode block\), pending ref \d+ dist \d+`,
 		`DEBUG .*<v> \w+_sink: pair 0 formed`,
 		`INFO .*control client connected pid=\d+`,
 		`INFO .*<v> applying pause at pair \d+ \(pause-mode block\)`,

@@ -28,7 +28,7 @@ func TestElementMCPHTTP(t *testing.T) {
 	}
 	addr := freeAddr(t)
 	token := filepath.Join(t.TempDir(), "token")
-	if err := os.WriteFile(token, []byte("element-token\n"), 0o600); err != nil {
+	if err := os.WriteFile(token, []byte("element-token-0123\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	p := gsttest.Start(t, fmt.Sprintf("%s vmafsink name=v mcp-http=%s mcp-http-token-file=%s", liveSources, addr, token))
@@ -49,7 +49,7 @@ func TestElementMCPHTTP(t *testing.T) {
 		err error
 	)
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		tr := &mcp.StreamableClientTransport{Endpoint: "http://" + addr + "/mcp", HTTPClient: &http.Client{Transport: authTransport{"element-token"}}, MaxRetries: -1}
+		tr := &mcp.StreamableClientTransport{Endpoint: "http://" + addr + "/mcp", HTTPClient: &http.Client{Transport: authTransport{"element-token-0123"}}, MaxRetries: -1}
 		if cs, err = c.Connect(context.Background(), tr, nil); err == nil {
 			break
 		}

@@ -18,20 +18,33 @@ import (
 // lines it printed.
 func sinkHost(t *testing.T, which string) map[string]string {
 	t.Helper()
+	ref := gsttest.Clip(t, "flower_321x179_ref")
+	dist := gsttest.Clip(t, "flower_321x179_x264_crf30")
+	return pyHost(t, "sink_host.py", which, ref, dist)
+}
+
+// pyHost runs a script of testdata through GStreamer's Python bindings
+// with args and returns the key=value lines it printed.
+func pyHost(t *testing.T, script string, args ...string) map[string]string {
+	t.Helper()
+	return pyHostEnv(t, nil, script, args...)
+}
+
+// pyHostEnv is pyHost with more environment variables.
+func pyHostEnv(t *testing.T, env []string, script string, args ...string) map[string]string {
+	t.Helper()
 	const py = "/usr/bin/python3"
 	if err := exec.Command(py, "-c", "import gi; gi.require_version('Gst', '1.0')").Run(); err != nil {
 		t.Fatal("GStreamer's Python bindings are missing (python3-gi, gir1.2-gstreamer-1.0): scripts/deps.sh installs them")
 	}
-	ref := gsttest.Clip(t, "flower_321x179_ref")
-	dist := gsttest.Clip(t, "flower_321x179_x264_crf30")
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, py, filepath.Join("testdata", "sink_host.py"), which, ref, dist)
-	cmd.Env = gsttest.Env(t)
+	cmd := exec.CommandContext(ctx, py, append([]string{filepath.Join("testdata", script)}, args...)...)
+	cmd.Env = gsttest.Env(t, env...)
 	out, err := cmd.CombinedOutput()
 	hostLived(t, err, string(out))
 	if err != nil {
-		t.Fatalf("sink_host.py %s: %v\n%s", which, err, out)
+		t.Fatalf("%s %v: %v\n%s", script, args, err, out)
 	}
 	kv := map[string]string{}
 	for _, line := range strings.Split(string(out), "\n") {
@@ -39,7 +52,7 @@ func sinkHost(t *testing.T, which string) map[string]string {
 			kv[k] = v
 		}
 	}
-	t.Logf("sink_host.py %s:\n%s", which, out)
+	t.Logf("%s %v:\n%s", script, args, out)
 	return kv
 }
 

@@ -11,7 +11,6 @@ import (
 	"net"
 	"path/filepath"
 	"sort"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -67,6 +66,10 @@ type mcpConfig struct {
 	opts      control.Options
 	noControl bool // the same Runner without a control plane, for baselines
 	modelDirs []string
+	// worstFrames keeps that many worst frames with their pictures, and
+	// background lowers the workers as a host with a control plane does.
+	worstFrames int
+	background  bool
 }
 
 func mcpStart(t testing.TB, c mcpConfig) *mcpRun {
@@ -78,10 +81,15 @@ func mcpStart(t testing.TB, c mcpConfig) *mcpRun {
 	if err != nil {
 		t.Fatal(err)
 	}
+	scorer := vmaf.Config{Models: []*vmaf.Model{m}, Engine: "native", Threads: cmp.Or(c.threads, 2)}
+	if c.background {
+		scorer.WorkerSetup = attach.WorkerSetup()
+	}
 	r, err := pipeline.New(pipeline.Config{
-		Scorer:    vmaf.Config{Models: []*vmaf.Model{m}, Engine: "native", Threads: cmp.Or(c.threads, 2)},
-		Pairing:   pipeline.PairByOrder,
-		PauseMode: c.pauseMode,
+		Scorer:      scorer,
+		Pairing:     pipeline.PairByOrder,
+		PauseMode:   c.pauseMode,
+		WorstFrames: c.worstFrames,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -232,13 +240,7 @@ func mcpCall(t testing.TB, cs *mcp.ClientSession, tool string, args map[string]a
 		t.Fatalf("%s: %v", tool, err)
 	}
 	if res.IsError {
-		var texts []string
-		for _, c := range res.Content {
-			if tc, ok := c.(*mcp.TextContent); ok {
-				texts = append(texts, tc.Text)
-			}
-		}
-		return strings.Join(texts, " ")
+		return mcpText(res)
 	}
 	if out != nil {
 		b, _ := json.Marshal(res.StructuredContent)

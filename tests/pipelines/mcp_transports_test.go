@@ -41,7 +41,7 @@ func startScoreServer(t *testing.T, fps int) *scoreServer {
 	t.Helper()
 	bin, _ := ffSetup(t)
 	dir := t.TempDir()
-	s := &scoreServer{sock: filepath.Join(dir, "vmaf.sock"), token: "e2e-token-" + strconv.Itoa(os.Getpid()),
+	s := &scoreServer{sock: filepath.Join(dir, "vmaf.sock"), token: "e2e-token-0123-" + strconv.Itoa(os.Getpid()),
 		out: filepath.Join(dir, "out.json"), stop: make(chan struct{}), exited: make(chan error, 1)}
 	tokenFile := filepath.Join(dir, "token")
 	if err := os.WriteFile(tokenFile, []byte(s.token+"\n"), 0o600); err != nil {

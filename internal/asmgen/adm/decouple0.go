@@ -50,15 +50,21 @@ func csfConstants() {
 //     floor((v + c) / 2), formed without overflow as
 //     (v >> 1) + (c >> 1) + (v & c & 1).
 func csf16(b int, v VecVirtual, z VecVirtual) VecVirtual {
-	m := XMM()
+	return csfWords(b, v, z.AsX(), XMM)
+}
+
+// csfWords is csf16 on the words of registers newVec makes (XMM for
+// eight, YMM for sixteen); z is a zeroed register of that width.
+func csfWords(b int, v VecVirtual, z Register, newVec func() VecVirtual) VecVirtual {
+	m := newVec()
 	if b < 2 {
 		VPMULHRSW(c3685.Offset(0), v, m)
 		VPADDW(v, m, m)
 		return m
 	}
-	c, e, h := XMM(), XMM(), XMM()
+	c, e, h := newVec(), newVec(), newVec()
 	VPMULHW(c16119.Offset(0), v, c)
-	VPSUBW(c, z.AsX(), c)
+	VPSUBW(c, z, c)
 	VPAND(v, c, e)
 	VPAND(one16.Offset(0), e, e)
 	VPSRAW(U8(1), v, h)
@@ -73,8 +79,11 @@ func csf16(b int, v VecVirtual, z VecVirtual) VecVirtual {
 // -32768, which is 32768), that is x + (4368·x + 2^15) >> 16, whose high
 // part is VPMULHUW and whose rounding carry is bit 15 of the low product.
 // The sum wraps as the int16 conversion does.
-func flt16(m VecVirtual) VecVirtual {
-	x, h, l := XMM(), XMM(), XMM()
+func flt16(m VecVirtual) VecVirtual { return fltWords(m, XMM) }
+
+// fltWords is flt16 on the words of registers newVec makes.
+func fltWords(m VecVirtual, newVec func() VecVirtual) VecVirtual {
+	x, h, l := newVec(), newVec(), newVec()
 	VPABSW(m, x)
 	VPMULHUW(c4368.Offset(0), x, h)
 	VPMULLW(c4368.Offset(0), x, l)

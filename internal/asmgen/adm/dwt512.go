@@ -64,3 +64,53 @@ func dwt0Horiz512() {
 	VZEROUPPER()
 	RET()
 }
+
+// dwt0Vert8AVX512 is dwt0Vert8 on 32 columns a block: unpacking and
+// packing work within 128-bit lanes on either width, so the column order
+// comes back the same; VPDPWSSD adds the second pair of rows' products as
+// VPADDD would.
+func dwt0Vert8AVX512() {
+	TEXT("admDWT0Vert8AVX512", NOSPLIT, "func(lo, hi *int16, r0, r1, r2, r3 *byte, n int)")
+	Pragma("noescape")
+	Doc("admDWT0Vert8AVX512 is admDWT0Vert8 for the first n columns (a",
+		"multiple of 32) of rows r0 to r3.")
+	var rows [4]Register
+	for k, name := range []string{"r0", "r1", "r2", "r3"} {
+		rows[k] = Load(Param(name), GP64())
+	}
+	lo, hi := Load(Param("lo"), GP64()), Load(Param("hi"), GP64())
+	n := Load(Param("n"), GP64())
+	centre, round := ZMM(), bcastZ(round8)
+	VPBROADCASTW(centre8, centre)
+	c := [2][2]VecVirtual{{bcastZ(lo01), bcastZ(lo23)}, {bcastZ(hi01), bcastZ(hi23)}}
+	loop("vertw", n, 32, func(j Register) {
+		var u [4]VecVirtual
+		for k := range u {
+			u[k] = ZMM()
+			VPMOVZXBW(Mem{Base: rows[k], Index: j, Scale: 1}, u[k])
+			VPSUBW(centre, u[k], u[k])
+		}
+		var p01, p23 [2]VecVirtual
+		for h := range 2 {
+			p01[h], p23[h] = ZMM(), ZMM()
+		}
+		VPUNPCKLWD(u[1], u[0], p01[0])
+		VPUNPCKHWD(u[1], u[0], p01[1])
+		VPUNPCKLWD(u[3], u[2], p23[0])
+		VPUNPCKHWD(u[3], u[2], p23[1])
+		for o, dst := range []Register{lo, hi} {
+			var s [2]VecVirtual
+			for h := range s {
+				s[h] = ZMM()
+				VPMADDWD(c[o][0], p01[h], s[h])
+				VPDPWSSD(p23[h], c[o][1], s[h])
+				VPADDD(round, s[h], s[h])
+				VPSRAD(U8(8), s[h], s[h])
+			}
+			VPACKSSDW(s[1], s[0], s[0])
+			VMOVDQU64(s[0], Mem{Base: dst, Index: j, Scale: 2})
+		}
+	})
+	VZEROUPPER()
+	RET()
+}

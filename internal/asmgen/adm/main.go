@@ -57,6 +57,11 @@ func main() {
 	decoupleN()
 	cmN()
 	dwt0Horiz512()
+	decouple0AVX512()
+	cm0AVX512()
+	cmNAVX512()
+	decoupleNAVX512()
+	dwt0Vert8AVX512()
 	Generate()
 }
 

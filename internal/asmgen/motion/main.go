@@ -1,5 +1,6 @@
-// Command motion generates the AVX2 row kernels of integer motion
-// (vmaf/internal/feature/motion): motion_amd64.s and the Go declarations
+// Command motion generates the row kernels of integer motion
+// (vmaf/internal/feature/motion), AVX2 and, for the 8-bit vertical pass,
+// AVX-512: motion_amd64.s and the Go declarations
 // in motion_stub_amd64.go there. It runs from go generate in that package
 // and lives in the asmgen module, so that the main module does not depend
 // on avo.
@@ -38,11 +39,13 @@ func main() {
 	tap2 = constant32("motionTap2", 26386)
 	low8 = constant32("motionLow8", 0xff)
 	round15 = constant32("motionRound15", 1<<15)
+	taps01 = constant32("motionTaps01", 3571|16004<<16)
 
 	vertical("motionVert8AVX2", "*byte", 1)
 	vertical("motionVert16AVX2", "*uint16", 2)
 	diff()
 	rowSAD()
+	vertical8AVX512()
 	Generate()
 }
 
@@ -56,14 +59,17 @@ func constant32(name string, v uint32) Mem {
 
 // loop emits a counted loop over j = 0, 8, 16, ... < n; body gets j. n
 // must be a multiple of 8.
-func loop(name string, n Register, body func(j Register)) {
+func loop(name string, n Register, body func(j Register)) { loopStep(name, n, 8, body) }
+
+// loopStep is loop with blocks of step columns.
+func loopStep(name string, n Register, step int, body func(j Register)) {
 	j := GP64()
 	XORQ(j, j)
 	Label(name)
 	CMPQ(j, n)
 	JAE(LabelRef(name + "Done"))
 	body(j)
-	ADDQ(U8(8), j)
+	ADDQ(U8(step), j)
 	JMP(LabelRef(name))
 	Label(name + "Done")
 }

@@ -20,7 +20,15 @@ func vertical8x512() {
 	JAE(LabelRef("done"))
 	mu1, mu2, xx, yy, xy := newPairs512(), newPairs512(), newPairs512(), newPairs512(), newPairs512()
 	// add is vertical8's, with the taps in registers; c16 is nil at the
-	// centre, whose pairs VPMULLD scales.
+	// centre, whose pairs VPMULLD scales. Off the centre, the products of
+	// 8-bit samples (below 1<<16) are formed as words by VPMULLW, biased
+	// by -1<<15 to be signed, and scaled and summed by VPDPWSSD: each pair
+	// of taps then adds c·(p0+p1) - c<<16, and the c<<16 are added back
+	// once at the end (biasSum). The sums wrap in 32 bits as before and
+	// their true values fit, so they come out exact. This takes the
+	// 32-bit multiplies (VPMULLD) out of all but the centre tap.
+	biasSum := GP32()
+	XORL(biasSum, biasSum)
 	add := func(r0, r1, d0, d1, c16, c32 VecVirtual) {
 		ir, id := interleave512(r0, r1), interleave512(d0, d1)
 		for h := range ir {
@@ -35,6 +43,12 @@ func vertical8x512() {
 			}
 			for _, m := range []struct{ a, b, acc VecVirtual }{{ir[h], ir[h], xx[h]}, {id[h], id[h], yy[h]}, {id[h], ir[h], xy[h]}} {
 				v := ZMM()
+				if c16 != nil {
+					VPMULLW(m.a, m.b, v)
+					VPXORD(bias16, v, v)
+					VPDPWSSD(v, c16, m.acc)
+					continue
+				}
 				VPMADDWD(m.a, m.b, v)
 				VPMULLD(c32, v, v)
 				VPADDD(v, m.acc, m.acc)
@@ -51,7 +65,8 @@ func vertical8x512() {
 	CMPQ(t.lo, t.hi)
 	JAE(LabelRef("centre"))
 	r0, r1, d0, d1 := t.rowPtrs()
-	add(load(r0), load(r1), load(d0), load(d1), bcast32(t.w16()), bcast32(t.w32()))
+	add(load(r0), load(r1), load(d0), load(d1), bcast32(t.w16()), nil)
+	ADDL(t.w32(), biasSum)
 	t.next()
 	JMP(LabelRef("tap"))
 
@@ -59,6 +74,14 @@ func vertical8x512() {
 	r, d := t.centrePtrs()
 	zero := zeroZ()
 	add(load(r), zero, load(d), zero, nil, bcast32(t.w32()))
+	SHLL(U8(16), biasSum)
+	corr := ZMM()
+	broadcast32(biasSum, corr)
+	for _, p := range []pairs8{xx, yy, xy} {
+		for _, v := range p {
+			VPADDD(corr, v, v)
+		}
+	}
 
 	out := rowsAt{Load(Param("dst"), GP64()), Load(Param("stride"), GP64()), j}
 	tmp := GP64()

@@ -30,7 +30,7 @@ type upstreamSettings struct {
 	// resultsFormatSet tells a results-format set by the application
 	// from the default, which then follows results-filename's extension.
 	resultsFormatSet bool
-	logLevel         int // the last log-level set
+	logLevel         int // the last log-level set, applied by SetProperty
 }
 
 var compatProperties = []property{
@@ -83,6 +83,10 @@ func (s *settings) checkModel(m *vmaf.Model) error {
 	return nil
 }
 
+// resultsNone is results-format=none, as GStreamer's vmaf element has
+// it: no results file.
+const resultsNone = C.VS_RESULTS_NONE
+
 // resultsFileFormat is results-format, or, when the application left it
 // unset, the format results-filename's extension names.
 func (s *settings) resultsFileFormat() report.Format {
@@ -99,19 +103,23 @@ func (s *settings) resultsFileFormat() report.Format {
 }
 
 // logLevelProperty is the upstream element's log-level: here the
-// threshold of the vmafsink debug category, as GST_DEBUG=vmafsink:N sets
-// it, for every vmafsink in the process.
-var logLevelProperty = func() property {
-	p := enumProperty("log-level", "Log level",
-		"Threshold of the vmafsink debug category, as GST_DEBUG=vmafsink:N sets it; shared by every vmafsink in the process",
-		C.vs_log_level_get_type(), 0, func(s *settings) *int { return &s.up.logLevel })
-	set := p.set
-	p.set = func(s *settings, v *glib.Value) error {
-		if err := set(s, v); err != nil {
-			return err
-		}
-		C.vs_debug_set_threshold(C.gint(s.up.logLevel))
+// threshold of the element's own debug category (vmafsink or vmafpass),
+// as GST_DEBUG=vmafsink:N sets it. Reading it gives the category's level,
+// however it was set; setting it changes that category only (every
+// instance of the element shares it), never GStreamer's default.
+var logLevelProperty = property{
+	name: "log-level",
+	spec: func() *glib.ParamSpec {
+		return enumSpec("log-level", "Log level",
+			"Threshold of the element's debug category (vmafsink or vmafpass), as GST_DEBUG=vmafsink:N sets it; "+
+				"shared by the element's instances in the process, other categories untouched",
+			C.vs_log_level_get_type(), 0)
+	},
+	set: func(s *settings, v *glib.Value) error {
+		s.up.logLevel = enumOf(v)
 		return nil
-	}
-	return p
-}()
+	},
+	get: func(e *vmafSink, _ *settings) (*glib.Value, error) {
+		return enumValue(C.vs_log_level_get_type(), int(C.vs_debug_threshold(cbool(e.pass)))), nil
+	},
+}

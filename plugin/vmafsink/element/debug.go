@@ -15,7 +15,17 @@ import (
 	"runtime/debug"
 	"strings"
 	"unsafe"
+
+	"github.com/vmafsink/vmafsink/pipeline"
 )
+
+// category names the element's debug category.
+func (e *vmafSink) category() string {
+	if e.pass {
+		return PassName
+	}
+	return Name
+}
 
 // logLevel is a GstDebugLevel of the vmafsink debug category.
 type logLevel C.gint
@@ -28,37 +38,60 @@ const (
 	lvlLog     logLevel = C.GST_LEVEL_LOG
 )
 
-// logOn reports whether the category logs at l. Callers on the per-frame
-// path test it before building their arguments, so that logging costs one
-// threshold read when it is off.
-func logOn(l logLevel) bool { return logLevel(C.vs_debug_threshold()) >= l }
-
-// logf writes one line to the vmafsink category with the element as its
-// object and the caller's file, function and line.
-func (e *vmafSink) logf(l logLevel, format string, args ...any) {
-	if !logOn(l) {
-		return
-	}
-	e.logAt(l, 2, fmt.Sprintf(format, args...))
+// logOn reports whether the element's category (vmafsink or vmafpass)
+// logs at l. Callers on the per-frame path test it before building their
+// arguments, so that logging costs one threshold read when it is off.
+func (e *vmafSink) logOn(l logLevel) bool {
+	return e != nil && logLevel(C.vs_debug_threshold(cbool(e.pass))) >= l
 }
 
-func (e *vmafSink) logAt(l logLevel, skip int, msg string) {
-	file, fn, line := "vmafsink", "", 0
-	if pc, f, n, ok := runtime.Caller(skip); ok {
+// logf writes one line to the element's category with the element as its
+// object and the caller's file, function and line.
+func (e *vmafSink) logf(l logLevel, format string, args ...any) {
+	if !e.logOn(l) {
+		return
+	}
+	e.logAt(l, 2, nil, fmt.Sprintf(format, args...))
+}
+
+// logPad is logf with one of the element's sink pads as the object, for
+// what concerns that pad's stream.
+func (e *vmafSink) logPad(l logLevel, s pipeline.Side, format string, args ...any) {
+	if !e.logOn(l) {
+		return
+	}
+	e.logAt(l, 2, e.pads[s&1], fmt.Sprintf(format, args...))
+}
+
+// caller is the Go source location skip frames above its caller.
+func caller(skip int) (file, fn string, line int) {
+	file = "vmafsink"
+	if pc, f, n, ok := runtime.Caller(skip + 1); ok {
 		file, line = filepath.Base(f), n
 		if fu := runtime.FuncForPC(pc); fu != nil {
 			fn = fu.Name()[strings.LastIndexByte(fu.Name(), '.')+1:]
 		}
 	}
+	return file, fn, line
+}
+
+// logAt writes msg with obj (nil: the element) as the object and the
+// location skip frames above it.
+func (e *vmafSink) logAt(l logLevel, skip int, obj *C.GstPad, msg string) {
+	file, fn, line := caller(skip)
 	cf, cfn, cm := C.CString(file), C.CString(fn), C.CString(msg)
 	defer C.free(unsafe.Pointer(cf))
 	defer C.free(unsafe.Pointer(cfn))
 	defer C.free(unsafe.Pointer(cm))
-	var self *C.GstElement
+	var o *C.GObject
+	pass := C.gboolean(0)
 	if e != nil {
-		self = e.self
+		o, pass = (*C.GObject)(unsafe.Pointer(e.self)), cbool(e.pass)
+		if obj != nil {
+			o = (*C.GObject)(unsafe.Pointer(obj))
+		}
 	}
-	C.vs_log(self, C.gint(l), cf, cfn, C.gint(line), cm)
+	C.vs_log(pass, o, C.gint(l), cf, cfn, C.gint(line), cm)
 }
 
 // recoverPanic, deferred at an entry from C into Go whose element is
@@ -78,10 +111,10 @@ func (e *vmafSink) recoverPanic(where string, failed func()) {
 // stack in the debug log. e may be nil (no element to report on yet).
 func (e *vmafSink) panicked(where string, v any) {
 	stack := debug.Stack()
-	e.logAt(lvlError, 3, fmt.Sprintf("panic in %s: %v\n%s", where, v, stack))
+	e.logAt(lvlError, 3, nil, fmt.Sprintf("panic in %s: %v\n%s", where, v, stack))
 	if e != nil && e.self != nil {
 		e.fail(errFailed, fmt.Sprintf("vmafsink internal error in %s: %v", where, v),
-			fmt.Sprintf("panic: %v (stack in the debug log: GST_DEBUG=vmafsink:1)", v))
+			fmt.Sprintf("panic: %v (stack in the debug log: GST_DEBUG=%s:1)", v, e.category()))
 	}
 }
 
@@ -104,7 +137,7 @@ func gstLevel(l slog.Level) logLevel {
 	return lvlDebug
 }
 
-func (h *slogHandler) Enabled(_ context.Context, l slog.Level) bool { return logOn(gstLevel(l)) }
+func (h *slogHandler) Enabled(_ context.Context, l slog.Level) bool { return h.e.logOn(gstLevel(l)) }
 
 func (h *slogHandler) Handle(_ context.Context, r slog.Record) error {
 	var b strings.Builder
@@ -117,7 +150,7 @@ func (h *slogHandler) Handle(_ context.Context, r slog.Record) error {
 		add(a)
 	}
 	r.Attrs(add)
-	h.e.logAt(gstLevel(r.Level), 4, b.String())
+	h.e.logAt(gstLevel(r.Level), 4, nil, b.String())
 	return nil
 }
 

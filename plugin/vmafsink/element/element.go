@@ -78,6 +78,7 @@ type vmafSink struct {
 	opts Options
 	pass bool // vmafpass: a src pad rather than an inner sink
 	self *C.GstElement
+	pads [2]*C.GstPad // ref_sink and dist_sink, for debug lines about one of them
 
 	settingsMu sync.Mutex
 	settings   settings
@@ -100,10 +101,20 @@ func (e *vmafSink) New() glib.GoObjectSubclass {
 func (e *vmafSink) ClassInit(klass *glib.ObjectClass) {
 	defer e.recoverPanic("class init", nil)
 	C.vs_class_init((*C.GstElementClass)(unsafe.Pointer(klass.Instance())), cbool(e.pass))
-	klass.InstallProperties(paramSpecs())
 	oc := (*C.GObjectClass)(unsafe.Pointer(klass.Instance()))
+	for i, spec := range paramSpecs() {
+		if e.pass && !properties[i].pass {
+			continue
+		}
+		// Ids are indices into properties plus one, as go-glib hands
+		// them back to SetProperty and GetProperty less one.
+		C.g_object_class_install_property(oc, C.guint(i+1), specPointer(spec))
+	}
+	if !e.pass {
+		C.vs_sink_properties_install(oc)
+	}
 	for _, p := range properties {
-		if p.set == nil {
+		if p.set == nil || (e.pass && !p.pass) {
 			continue
 		}
 		flags := C.guint(C.GST_PARAM_MUTABLE_READY)
@@ -132,7 +143,7 @@ func (e *vmafSink) notifyScores() {
 func (e *vmafSink) Constructed(obj *glib.Object) {
 	defer e.recoverPanic("instance init", nil)
 	e.self = (*C.GstElement)(unsafe.Pointer(obj.Unsafe()))
-	C.vs_add_pads(e.self)
+	C.vs_add_pads(e.self, &e.pads[0], &e.pads[1])
 	if e.pass {
 		C.vs_inner_src_add(e.self)
 	} else if C.vs_inner_sink_add(e.self) == 0 {
@@ -153,6 +164,10 @@ func (e *vmafSink) SetProperty(obj *glib.Object, id uint, value *glib.Value) {
 	if err != nil {
 		e.logf(lvlWarning, "property %s: %v", properties[id].name, err)
 		e.warn("invalid value for property "+properties[id].name+": "+err.Error(), err.Error())
+		return
+	}
+	if id == propLogLevel {
+		C.vs_debug_set_threshold(cbool(e.pass), C.gint(s.up.logLevel))
 		return
 	}
 	st := e.state.Load()
@@ -216,7 +231,7 @@ func (e *vmafSink) ChangeState(el *gst.Element, transition gst.StateChange) (ret
 	case gst.StateChangePausedToReady:
 		if st := e.state.Load(); st != nil {
 			st.gate.close()
-			if logOn(lvlInfo) {
+			if e.logOn(lvlInfo) {
 				status := st.runner.Status()
 				e.logf(lvlInfo, "run stopping: %s", describe(&status))
 			}
@@ -231,6 +246,13 @@ func (e *vmafSink) ChangeState(el *gst.Element, transition gst.StateChange) (ret
 		C.vs_inner_activate(e.self, 0)
 	}
 	return ret
+}
+
+// specPointer is the GParamSpec behind go-glib's wrapper, whose one
+// field it is: go-glib installs properties only with consecutive ids,
+// and vmafpass leaves some of vmafsink's out.
+func specPointer(p *glib.ParamSpec) *C.GParamSpec {
+	return *(**C.GParamSpec)(unsafe.Pointer(p))
 }
 
 func cbool(b bool) C.gboolean {

@@ -43,10 +43,10 @@ type enumBinding struct {
 func enumBindings() []enumBinding {
 	return []enumBinding{
 		{"pool-method", C.vs_pool_method_get_type(), map[string]int{
-			"mean": int(vmaf.PoolMean), "harmonic-mean": int(vmaf.PoolHarmonicMean),
-			"harmonic_mean": int(vmaf.PoolHarmonicMean), "min": int(vmaf.PoolMin), "max": int(vmaf.PoolMax)}},
+			"mean": int(vmaf.PoolMean), "harmonic_mean": int(vmaf.PoolHarmonicMean),
+			"min": int(vmaf.PoolMin), "max": int(vmaf.PoolMax)}},
 		{"results-format", C.vs_results_format_get_type(), map[string]int{
-			"xml": int(report.XML), "json": int(report.JSON), "csv": int(report.CSV)}},
+			"xml": int(report.XML), "json": int(report.JSON), "csv": int(report.CSV), "none": resultsNone}},
 		{"engine", C.vs_engine_get_type(), map[string]int{
 			"auto": int(engineAuto), "native": int(engineNative), "libvmaf": int(engineLibvmaf)}},
 		{"pairing", C.vs_pairing_get_type(), map[string]int{
@@ -56,7 +56,7 @@ func enumBindings() []enumBinding {
 		{"pause-mode", C.vs_pause_mode_get_type(), map[string]int{
 			"skip": int(pipeline.PauseSkip), "block": int(pipeline.PauseBlock)}},
 		{"log-level", C.vs_log_level_get_type(), map[string]int{
-			"none": 0, "error": 1, "warning": 2, "info": 4, "debug": 5, "log": 6}},
+			"none": 0, "error": 1, "warning": 2, "fixme": 3, "info": 4, "debug": 5, "log": 6, "trace": 7, "memdump": 9}},
 	}
 }
 

@@ -227,3 +227,19 @@ func copyComponent(dst, src []byte, w, h, stride, pstride, bytes, shift int) []b
 	}
 	return dst
 }
+
+// rate is the caps' frame rate as N/D, "" when unknown or variable (0/1).
+func (f *videoFormat) rate() string {
+	var den C.gint
+	num := C.vs_info_fps(&f.info, &den)
+	if num <= 0 || den <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d/%d", num, den)
+}
+
+// picture is the format as the engine sees it, without planes.
+func (f *videoFormat) picture() vmaf.Picture {
+	return vmaf.Picture{Width: int(C.vs_info_width(&f.info)), Height: int(C.vs_info_height(&f.info)),
+		BitDepth: f.sample.bitDepth, Chroma: f.sample.chroma}
+}

@@ -1,12 +1,23 @@
 #include "gstglue.h"
 #include "_cgo_export.h"
 
-GST_DEBUG_CATEGORY(vs_debug);
-#define GST_CAT_DEFAULT vs_debug
+/* One debug category per element: vmafsink's and vmafpass's. */
+GST_DEBUG_CATEGORY(vs_debug_sink);
+GST_DEBUG_CATEGORY(vs_debug_pass);
+static GType pass_type;
 
-void vs_debug_set_threshold(gint level) {
-  if (vs_debug)
-    gst_debug_category_set_threshold(vs_debug, (GstDebugLevel)level);
+GstDebugCategory *vs_cat(gpointer element) {
+  if (pass_type != 0 && element != NULL && G_TYPE_CHECK_INSTANCE_TYPE(element, pass_type))
+    return vs_debug_pass;
+  return vs_debug_sink;
+}
+
+#define GST_CAT_DEFAULT vs_debug_sink
+
+void vs_debug_set_threshold(gboolean pass, gint level) {
+  GstDebugCategory *cat = pass ? vs_debug_pass : vs_debug_sink;
+  if (cat)
+    gst_debug_category_set_threshold(cat, (GstDebugLevel)level);
 }
 
 /* Marks an installed property with the GstParamFlags that say when it
@@ -17,13 +28,15 @@ void vs_param_add_flags(GObjectClass *klass, const char *name, guint flags) {
     spec->flags |= flags;
 }
 
-gint vs_debug_threshold(void) {
-  return vs_debug ? (gint)gst_debug_category_get_threshold(vs_debug) : 0;
+gint vs_debug_threshold(gboolean pass) {
+  GstDebugCategory *cat = pass ? vs_debug_pass : vs_debug_sink;
+  return cat ? (gint)gst_debug_category_get_threshold(cat) : 0;
 }
 
-void vs_log(GstElement *e, gint level, const char *file, const char *func, gint line, const char *msg) {
-  if (vs_debug)
-    gst_debug_log(vs_debug, (GstDebugLevel)level, file, func, line, e ? G_OBJECT(e) : NULL, "%s", msg);
+void vs_log(gboolean pass, GObject *obj, gint level, const char *file, const char *func, gint line, const char *msg) {
+  GstDebugCategory *cat = pass ? vs_debug_pass : vs_debug_sink;
+  if (cat)
+    gst_debug_log(cat, (GstDebugLevel)level, file, func, line, obj, "%s", msg);
 }
 
 #define VS_FORMATS "{ I420, Y42B, Y444, GRAY8, I420_10LE, I422_10LE, Y444_10LE, I420_12LE, I422_12LE, Y444_12LE, YV12, NV12, NV21, P010_10LE, P012_LE }"
@@ -74,9 +87,12 @@ gboolean vs_send_upstream(GstElement *element, GstEvent *event) {
 }
 
 void vs_class_init(GstElementClass *klass, gboolean pass) {
-  if (vs_debug == NULL)
-    GST_DEBUG_CATEGORY_INIT(vs_debug, "vmafsink", 0, "vmafsink VMAF quality sink");
+  if (vs_debug_sink == NULL)
+    GST_DEBUG_CATEGORY_INIT(vs_debug_sink, "vmafsink", 0, "vmafsink VMAF quality sink");
+  if (vs_debug_pass == NULL)
+    GST_DEBUG_CATEGORY_INIT(vs_debug_pass, "vmafpass", 0, "vmafpass VMAF quality pass-through");
   if (pass) {
+    pass_type = G_TYPE_FROM_CLASS(klass);
     gst_element_class_set_static_metadata(klass,
         "VMAF video quality scorer",
         "Filter/Analyzer/Video",
@@ -100,12 +116,12 @@ void vs_class_init(GstElementClass *klass, gboolean pass) {
   klass->query = vs_element_query;
 }
 
-static gint pad_side(GstPad *pad) {
+gint vs_pad_side(GstPad *pad) {
   return GPOINTER_TO_INT(gst_pad_get_element_private(pad)) - 1;
 }
 
 static GstFlowReturn vs_chain(GstPad *pad, GstObject *parent, GstBuffer *buf) {
-  gint side = pad_side(pad);
+  gint side = vs_pad_side(pad);
   GstFlowReturn ret = (GstFlowReturn)vmafsinkChain(parent, side, buf);
   /* Mapped frames hold their own reference. The reference stream goes on
    * to the inner sink, whose preroll and clock hold its thread. */
@@ -116,32 +132,6 @@ static GstFlowReturn vs_chain(GstPad *pad, GstObject *parent, GstBuffer *buf) {
   return vs_inner_push(GST_ELEMENT(parent), buf);
 }
 
-static gboolean vs_event(GstPad *pad, GstObject *parent, GstEvent *event) {
-  gint side = pad_side(pad);
-  switch (GST_EVENT_TYPE(event)) {
-  case GST_EVENT_CAPS:
-  case GST_EVENT_SEGMENT:
-  case GST_EVENT_FLUSH_START:
-  case GST_EVENT_FLUSH_STOP: {
-    gboolean ok = vmafsinkEvent(parent, side, event);
-    if (ok && side == VS_REF)
-      return vs_inner_push_event(GST_ELEMENT(parent), event);
-    gst_event_unref(event);
-    return ok;
-  }
-  case GST_EVENT_EOS: {
-    /* The inner sink gets its EOS once both streams have ended. */
-    gboolean ok = vmafsinkEvent(parent, side, event);
-    gst_event_unref(event);
-    return ok;
-  }
-  default:
-    if (side == VS_REF && GST_EVENT_IS_DOWNSTREAM(event))
-      return vs_inner_push_event(GST_ELEMENT(parent), event);
-    return gst_pad_event_default(pad, parent, event);
-  }
-}
-
 GstEventType vs_event_type(GstEvent *event) { return GST_EVENT_TYPE(event); }
 
 GstCaps *vs_event_caps(GstEvent *event) {
@@ -150,33 +140,18 @@ GstCaps *vs_event_caps(GstEvent *event) {
   return caps;
 }
 
-static gboolean vs_query(GstPad *pad, GstObject *parent, GstQuery *query) {
-  switch (GST_QUERY_TYPE(query)) {
-  case GST_QUERY_ALLOCATION:
-    /* Frames are mapped with gst_video_frame_map, which honours
-     * GstVideoMeta, so upstream may hand over padded or offset planes
-     * instead of copying them into the default layout. */
-    gst_query_add_allocation_meta(query, GST_VIDEO_META_API_TYPE, NULL);
-    GST_DEBUG_OBJECT(pad, "allocation query: GstVideoMeta accepted, buffers are mapped in place");
-    return TRUE;
-  default:
-    return gst_pad_query_default(pad, parent, query);
-  }
-}
-
 static GstPad *make_pad(GstElement *element, GstStaticPadTemplate *tmpl, gint side) {
   GstPad *pad = gst_pad_new_from_static_template(tmpl, tmpl->name_template);
   gst_pad_set_element_private(pad, GINT_TO_POINTER(side + 1));
   gst_pad_set_chain_function(pad, vs_chain);
-  gst_pad_set_event_function(pad, vs_event);
-  gst_pad_set_query_function(pad, vs_query);
+  vs_pad_set_functions(pad);
   gst_element_add_pad(element, pad);
   return pad;
 }
 
-void vs_add_pads(GstElement *element) {
-  make_pad(element, &ref_template, VS_REF);
-  make_pad(element, &dist_template, VS_DIST);
+void vs_add_pads(GstElement *element, GstPad **ref, GstPad **dist) {
+  *ref = make_pad(element, &ref_template, VS_REF);
+  *dist = make_pad(element, &dist_template, VS_DIST);
 }
 
 /* Enums. TestEnumsMatchGo (enums.go) holds their values to the Go constants. */
@@ -191,14 +166,14 @@ void vs_add_pads(GstElement *element) {
 
 VS_ENUM(vs_pool_method_get_type, "GstVmafSinkPoolMethod",
     {0, "Arithmetic mean", "mean"},
-    {1, "Harmonic mean (libvmaf: n / sum(1/(x+1)) - 1)", "harmonic-mean"},
-    {1, "Harmonic mean, as GStreamer's vmaf element names it", "harmonic_mean"},
+    {1, "Harmonic mean (libvmaf: n / sum(1/(x+1)) - 1)", "harmonic_mean"},
     {2, "Minimum", "min"},
     {3, "Maximum", "max"})
 VS_ENUM(vs_results_format_get_type, "GstVmafSinkResultsFormat",
     {0, "libvmaf XML", "xml"},
     {1, "libvmaf JSON", "json"},
-    {2, "libvmaf CSV", "csv"})
+    {2, "libvmaf CSV", "csv"},
+    {VS_RESULTS_NONE, "No results file, whatever results-filename says", "none"})
 VS_ENUM(vs_engine_get_type, "GstVmafSinkEngine",
     {0, "Native; libvmaf (when built in) for models only it can compute", "auto"},
     {1, "Native Go feature extractors", "native"},
@@ -213,9 +188,12 @@ VS_ENUM(vs_log_level_get_type, "GstVmafSinkLogLevel",
     {0, "No logging", "none"},
     {1, "Errors", "error"},
     {2, "Warnings", "warning"},
+    {3, "Fixme messages", "fixme"},
     {4, "Information", "info"},
     {5, "Debugging", "debug"},
-    {6, "Every buffer", "log"})
+    {6, "Every buffer", "log"},
+    {7, "Tracing", "trace"},
+    {9, "Memory dumps", "memdump"})
 VS_ENUM(vs_pause_mode_get_type, "GstVmafSinkPauseMode",
     {0, "Keep frames flowing, count them as skipped", "skip"},
     {1, "Hold the streaming threads until resume", "block"})
@@ -289,7 +267,7 @@ guint64 vs_stream_time(const GstSegment *seg, GstClockTime t) {
   return gst_segment_to_stream_time(seg, GST_FORMAT_TIME, t);
 }
 
-void vs_post_error(GstElement *e, gint kind, const char *text, const char *debug) {
+void vs_post_error(GstElement *e, gint kind, const char *text, const char *debug, const char *file, const char *func, gint line) {
   GQuark domain = GST_STREAM_ERROR;
   gint code = GST_STREAM_ERROR_FAILED;
   switch (kind) {
@@ -306,12 +284,12 @@ void vs_post_error(GstElement *e, gint kind, const char *text, const char *debug
     break;
   }
   gst_element_message_full(e, GST_MESSAGE_ERROR, domain, code,
-      g_strdup(text), g_strdup(debug), __FILE__, "vmafsink", __LINE__);
+      g_strdup(text), g_strdup(debug), file, func, line);
 }
 
-void vs_post_warning(GstElement *e, const char *text, const char *debug) {
+void vs_post_warning(GstElement *e, const char *text, const char *debug, const char *file, const char *func, gint line) {
   gst_element_message_full(e, GST_MESSAGE_WARNING, GST_STREAM_ERROR, GST_STREAM_ERROR_FAILED,
-      g_strdup(text), g_strdup(debug), __FILE__, "vmafsink", __LINE__);
+      g_strdup(text), g_strdup(debug), file, func, line);
 }
 
 GstStructure *vs_structure_new(const char *name, const char *type) {
@@ -351,17 +329,40 @@ void vs_post_element_message(GstElement *e, GstStructure *s) {
   gst_element_post_message(e, gst_message_new_element(GST_OBJECT(e), s));
 }
 
-gboolean vs_upstream_live(GstElement *e, gint side) {
+gboolean vs_upstream_live(GstElement *e, gint side, GstClockTime *min_latency) {
   GstPad *pad = gst_element_get_static_pad(e, side == 0 ? "ref_sink" : "dist_sink");
   gboolean live = FALSE;
+  *min_latency = 0;
   if (pad == NULL)
     return FALSE;
   GstQuery *q = gst_query_new_latency();
   if (gst_pad_peer_query(pad, q))
-    gst_query_parse_latency(q, &live, NULL, NULL);
+    gst_query_parse_latency(q, &live, min_latency, NULL);
   gst_query_unref(q);
   gst_object_unref(pad);
   return live;
+}
+
+gint64 vs_clock_lag(GstElement *e, GstClockTime running_time) {
+  if (!GST_CLOCK_TIME_IS_VALID(running_time))
+    return G_MININT64;
+  GstClock *clock = gst_element_get_clock(e);
+  if (clock == NULL)
+    return G_MININT64;
+  GstClockTime now = gst_clock_get_time(clock);
+  gst_object_unref(clock);
+  GstClockTime base = gst_element_get_base_time(e);
+  if (now < base)
+    return G_MININT64;
+  return (gint64)(now - base) - (gint64)running_time;
+}
+
+void vs_post_qos(GstElement *e, GstClockTime running_time, GstClockTime stream_time, GstClockTime pts,
+    GstClockTime duration, gint64 jitter, guint64 processed) {
+  GstMessage *m = gst_message_new_qos(GST_OBJECT(e), TRUE, running_time, stream_time, pts, duration);
+  gst_message_set_qos_values(m, jitter, 1.0, 1000000);
+  gst_message_set_qos_stats(m, GST_FORMAT_BUFFERS, processed, 0);
+  gst_element_post_message(e, m);
 }
 
 gboolean vs_pad_linked(GstElement *e, gint side) {

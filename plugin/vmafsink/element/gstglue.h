@@ -12,19 +12,32 @@
 #define VS_DIST 1
 
 void vs_class_init(GstElementClass *klass, gboolean pass);
+/* vmafsink's GstBaseSink properties, passed to the inner fakesink
+ * (sinkprops.c); after go-glib has set the class's property functions. */
+void vs_sink_properties_install(GObjectClass *klass);
 GstPadTemplate *vs_src_template(void);
 
-/* The vmafsink debug category: its threshold (0 before class init) and
- * one line at a GstDebugLevel, with the element as object. */
-gint vs_debug_threshold(void);
-void vs_debug_set_threshold(gint level);
+/* The debug categories, vmafsink's and vmafpass's (pass): a threshold (0
+ * before class init) and one line at a GstDebugLevel with obj (an element
+ * or one of its pads) as object. vs_cat is the category of an element. */
+GstDebugCategory *vs_cat(gpointer element);
+gint vs_debug_threshold(gboolean pass);
+void vs_debug_set_threshold(gboolean pass, gint level);
 void vs_param_add_flags(GObjectClass *klass, const char *name, guint flags);
-void vs_log(GstElement *e, gint level, const char *file, const char *func, gint line, const char *msg);
-void vs_add_pads(GstElement *element);
+void vs_log(gboolean pass, GObject *obj, gint level, const char *file, const char *func, gint line, const char *msg);
+/* Adds ref_sink and dist_sink, and gives them (not reffed: the element
+ * holds them for its life). */
+void vs_add_pads(GstElement *element, GstPad **ref, GstPad **dist);
+/* The side (VS_REF, VS_DIST) of one of the element's sink pads. */
+gint vs_pad_side(GstPad *pad);
+/* The sink pads' event, query and internal-link functions (padio.c). */
+void vs_pad_set_functions(GstPad *pad);
 
 /* Enum GTypes of the element's enum properties. */
 GType vs_pool_method_get_type(void);
 GType vs_results_format_get_type(void);
+/* results-format=none, past report.Format's values. */
+#define VS_RESULTS_NONE 100
 GType vs_engine_get_type(void);
 GType vs_pairing_get_type(void);
 GType vs_backpressure_get_type(void);
@@ -57,10 +70,18 @@ guint64 vs_stream_time(const GstSegment *seg, GstClockTime t);
 /* Messages. */
 /* Error kinds, as the Go side names them. */
 enum { VS_ERR_FORMAT, VS_ERR_FAILED, VS_ERR_SETTINGS, VS_ERR_WRITE };
-void vs_post_error(GstElement *e, gint kind, const char *text, const char *debug);
-void vs_post_warning(GstElement *e, const char *text, const char *debug);
-/* Whether the pad of that side (0: ref_sink) has a live source upstream. */
-gboolean vs_upstream_live(GstElement *e, gint side);
+/* Both with the Go source location that posts them. */
+void vs_post_error(GstElement *e, gint kind, const char *text, const char *debug, const char *file, const char *func, gint line);
+void vs_post_warning(GstElement *e, const char *text, const char *debug, const char *file, const char *func, gint line);
+/* Whether the pad of that side (0: ref_sink) has a live source upstream,
+ * and the branch's minimum latency. */
+gboolean vs_upstream_live(GstElement *e, gint side, GstClockTime *min_latency);
+/* How far the pipeline clock's running time is past running_time, in ns;
+ * G_MININT64 without a clock or a valid time. */
+gint64 vs_clock_lag(GstElement *e, GstClockTime running_time);
+/* A QoS message for a live stream the element falls behind. */
+void vs_post_qos(GstElement *e, GstClockTime running_time, GstClockTime stream_time, GstClockTime pts,
+    GstClockTime duration, gint64 jitter, guint64 processed);
 /* Whether the sink pad of that side has a peer. */
 gboolean vs_pad_linked(GstElement *e, gint side);
 GstStructure *vs_structure_new(const char *name, const char *type);
@@ -77,6 +98,8 @@ void vs_post_element_message(GstElement *e, GstStructure *s);
 gboolean vs_inner_sink_add(GstElement *e);
 /* vmafpass: the inner pad is the element's src pad, with no fakesink. */
 void vs_inner_src_add(GstElement *e);
+/* The inner pad: the fakesink's peer, or vmafpass's src pad (not reffed). */
+GstPad *vs_inner_pad(GstElement *e);
 void vs_inner_sink_set_sync(GstElement *e, gboolean sync);
 void vs_inner_activate(GstElement *e, gboolean active);
 GstFlowReturn vs_inner_push(GstElement *e, GstBuffer *buf);

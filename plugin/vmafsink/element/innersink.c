@@ -8,8 +8,6 @@
  * and the sync property is the fakesink's. */
 #include "gstglue.h"
 
-GST_DEBUG_CATEGORY_EXTERN(vs_debug);
-#define GST_CAT_DEFAULT vs_debug
 
 static GQuark inner_quark(void) {
   static GQuark q = 0;
@@ -18,7 +16,7 @@ static GQuark inner_quark(void) {
   return q;
 }
 
-static GstPad *inner_pad(GstElement *e) {
+GstPad *vs_inner_pad(GstElement *e) {
   return GST_PAD(g_object_get_qdata(G_OBJECT(e), inner_quark()));
 }
 
@@ -60,7 +58,7 @@ gboolean vs_combined_latency(GstElement *e, GstQuery *query) {
   }
   if (!answered)
     return FALSE;
-  GST_DEBUG_OBJECT(e, "latency: live %d, min %" GST_TIME_FORMAT ", max %" GST_TIME_FORMAT,
+  GST_CAT_DEBUG_OBJECT(vs_cat(e), e, "latency: live %d, min %" GST_TIME_FORMAT ", max %" GST_TIME_FORMAT,
       live_any, GST_TIME_ARGS(min_all), GST_TIME_ARGS(max_all));
   gst_query_set_latency(query, live_any, min_all, max_all);
   return TRUE;
@@ -122,13 +120,13 @@ void vs_inner_sink_set_sync(GstElement *e, gboolean sync) {
 }
 
 void vs_inner_activate(GstElement *e, gboolean active) {
-  GstPad *pad = inner_pad(e);
+  GstPad *pad = vs_inner_pad(e);
   if (pad != NULL)
     gst_pad_set_active(pad, active);
 }
 
 GstFlowReturn vs_inner_push(GstElement *e, GstBuffer *buf) {
-  GstPad *pad = inner_pad(e);
+  GstPad *pad = vs_inner_pad(e);
   if (pad == NULL) {
     gst_buffer_unref(buf);
     return GST_FLOW_OK;
@@ -137,7 +135,7 @@ GstFlowReturn vs_inner_push(GstElement *e, GstBuffer *buf) {
 }
 
 gboolean vs_inner_push_event(GstElement *e, GstEvent *event) {
-  GstPad *pad = inner_pad(e);
+  GstPad *pad = vs_inner_pad(e);
   if (pad == NULL) {
     gst_event_unref(event);
     return TRUE;
@@ -198,7 +196,7 @@ void vs_inner_push_eos(GstElement *e) {
   for (gint i = 0; i < 10 && (held = eos_held(top, child)); i++)
     g_usleep(10000);
   if (held) {
-    GST_WARNING_OBJECT(e, "%s is PLAYING but did not forward EOS: posting its PLAYING state again",
+    GST_CAT_WARNING_OBJECT(vs_cat(e), e, "%s is PLAYING but did not forward EOS: posting its PLAYING state again",
         GST_OBJECT_NAME(top));
     gst_element_post_message(GST_ELEMENT(top),
         gst_message_new_state_changed(GST_OBJECT(top), GST_STATE_PLAYING, GST_STATE_PLAYING,

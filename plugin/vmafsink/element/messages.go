@@ -27,24 +27,32 @@ const (
 )
 
 // fail posts an element error: text for people, debug with the details.
+// The message carries the Go source location that posted it.
 func (e *vmafSink) fail(kind errorKind, text, debug string) {
-	if logOn(lvlError) {
-		e.logAt(lvlError, 2, text+" ("+debug+")")
+	if e.logOn(lvlError) {
+		e.logAt(lvlError, 2, nil, text+" ("+debug+")")
 	}
-	ct, cd := C.CString(text), C.CString(debug)
-	defer C.free(unsafe.Pointer(ct))
-	defer C.free(unsafe.Pointer(cd))
-	C.vs_post_error(e.self, C.gint(kind), ct, cd)
+	file, fn, line := caller(1)
+	ct, cd, cf, cfn := C.CString(text), C.CString(debug), C.CString(file), C.CString(fn)
+	defer freeAll(ct, cd, cf, cfn)
+	C.vs_post_error(e.self, C.gint(kind), ct, cd, cf, cfn, C.gint(line))
 }
 
+// warn posts an element warning, with the Go source location.
 func (e *vmafSink) warn(text, debug string) {
-	if logOn(lvlWarning) {
-		e.logAt(lvlWarning, 2, text+" ("+debug+")")
+	if e.logOn(lvlWarning) {
+		e.logAt(lvlWarning, 2, nil, text+" ("+debug+")")
 	}
-	ct, cd := C.CString(text), C.CString(debug)
-	defer C.free(unsafe.Pointer(ct))
-	defer C.free(unsafe.Pointer(cd))
-	C.vs_post_warning(e.self, ct, cd)
+	file, fn, line := caller(1)
+	ct, cd, cf, cfn := C.CString(text), C.CString(debug), C.CString(file), C.CString(fn)
+	defer freeAll(ct, cd, cf, cfn)
+	C.vs_post_warning(e.self, ct, cd, cf, cfn, C.gint(line))
+}
+
+func freeAll(ps ...*C.char) {
+	for _, p := range ps {
+		C.free(unsafe.Pointer(p))
+	}
 }
 
 // Aliases GStreamer's vmaf element uses for the extra metrics.

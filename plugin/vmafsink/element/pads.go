@@ -90,20 +90,15 @@ func (st *runState) chain(s pipeline.Side, buf *C.GstBuffer) C.GstFlowReturn {
 	}
 	ps.flowed = true
 	if !ps.probed {
-		// A live source cannot be held back: a wait at the lead limit
-		// would only make it drop frames.
-		ps.probed = true
-		if C.vs_upstream_live(st.e.self, C.gint(s)) != 0 {
-			st.runner.LiveSource()
-		}
+		st.probe(s, ps)
 	}
 	var before pipeline.Status
 	var t0 time.Time
-	traced := logOn(lvlInfo)
+	traced := st.e.logOn(lvlInfo)
 	if traced {
 		before = st.runner.Status()
-		if logOn(lvlDebug) {
-			st.e.logf(lvlDebug, "%s: buffer pts %v, %s; %s", padNames[s], fromClockTime(C.vs_buffer_pts(buf)), memoryNote(hold), describe(&before))
+		if st.e.logOn(lvlLog) {
+			st.e.logPad(lvlLog, s, "buffer pts %v, %s; %s", fromClockTime(C.vs_buffer_pts(buf)), memoryNote(hold), describe(&before))
 		}
 		t0 = time.Now()
 	}
@@ -116,12 +111,18 @@ func (st *runState) chain(s pipeline.Side, buf *C.GstBuffer) C.GstFlowReturn {
 	case err == nil:
 		if s == pipeline.Ref {
 			st.gate.refDelivered()
+			st.checkLag(buf)
 		}
 		return C.GST_FLOW_OK
 	case errors.Is(err, pipeline.ErrFlushing):
 		return C.GST_FLOW_FLUSHING
 	case errors.Is(err, pipeline.ErrFinished):
 		return C.GST_FLOW_EOS
+	case errors.Is(err, pipeline.ErrPartnerEnded) && s == pipeline.Ref && st.e.pass:
+		// vmafpass's reference is the stream it passes on: it keeps
+		// flowing after the distorted stream ended, its frames unpaired.
+		st.gate.refDelivered()
+		return C.GST_FLOW_OK
 	case errors.Is(err, pipeline.ErrPartnerEnded):
 		// Upstream stops and sends its EOS, which ends the run.
 		st.e.logf(lvlDebug, "%s: the other pad has ended: frame counted as unpaired, upstream told EOS", padNames[s])
@@ -164,8 +165,8 @@ func fromClockTime(t C.guint64) time.Duration {
 }
 
 func (st *runState) event(s pipeline.Side, ev *C.GstEvent) bool {
-	if logOn(lvlDebug) {
-		st.e.logf(lvlDebug, "%s: %s event", padNames[s], C.GoString(C.gst_event_type_get_name(C.vs_event_type(ev))))
+	if st.e.logOn(lvlDebug) {
+		st.e.logPad(lvlDebug, s, "%s event", C.GoString(C.gst_event_type_get_name(C.vs_event_type(ev))))
 	}
 	switch C.vs_event_type(ev) {
 	case C.GST_EVENT_CAPS:
@@ -179,10 +180,10 @@ func (st *runState) event(s pipeline.Side, ev *C.GstEvent) bool {
 			st.e.logf(lvlInfo, "%s: EOS while %s is not linked: ending the run", padNames[s], padNames[1-s])
 			both = st.runner.EndOfStream(1 - s)
 		}
-		if logOn(lvlInfo) {
+		if st.e.logOn(lvlInfo) {
 			status := st.runner.Status()
 			st.e.logf(lvlInfo, "%s: EOS; both pads ended: %v; %s", padNames[s], both, describe(&status))
-			if logOn(lvlDebug) {
+			if st.e.logOn(lvlDebug) {
 				st.traceUnpaired(&status, "", false)
 			}
 		}
@@ -196,6 +197,7 @@ func (st *runState) event(s pipeline.Side, ev *C.GstEvent) bool {
 		}
 		st.runner.FlushStart(s)
 	case C.GST_EVENT_FLUSH_STOP:
+		st.reopen(s)
 		if s == pipeline.Dist {
 			st.gate.setFlushing(false)
 		} else {
@@ -217,11 +219,25 @@ func (st *runState) setCaps(s pipeline.Side, caps *C.GstCaps) bool {
 		st.e.fail(errFormat, fmt.Sprintf("%s: unsupported caps", padNames[s]), err.Error())
 		return false
 	}
+	if err := st.checkFormat(f); err != nil {
+		st.e.fail(errFormat, fmt.Sprintf("%s: %s frames cannot be scored with these settings: %v", padNames[s], f.short(), err),
+			fmt.Sprintf("caps %s refused: %v", f.caps, err))
+		return false
+	}
 	st.formatMu.Lock()
 	st.pads[s].format = f
 	o := &st.pads[1-s]
 	mismatch := o.format != nil && !o.flowed && !st.pads[s].flowed && !f.sameStream(o.format)
+	var rates [2]string
+	if o.format != nil {
+		rates[s], rates[1-s] = f.rate(), o.format.rate()
+	}
 	st.formatMu.Unlock()
+	if rates[0] != "" && rates[1] != "" && rates[0] != rates[1] && !st.rateWarned.Swap(true) {
+		st.e.warn(fmt.Sprintf("ref_sink is %s fps but dist_sink is %s fps: frames are paired by %s, so most pairs are not the same picture",
+			rates[0], rates[1], st.settings.pairing),
+			"the two streams' frame rates differ; scale one to the other's rate (videorate) before the element")
+	}
 	if mismatch {
 		next := st.runner.Status().Counters.Pairs
 		var short [2]string
@@ -229,7 +245,7 @@ func (st *runState) setCaps(s pipeline.Side, caps *C.GstCaps) bool {
 		st.failMismatch(s, next, short, "the pads' caps differ before the first frame")
 		return false
 	}
-	st.e.logf(lvlInfo, "%s: caps accepted: %s", padNames[s], f.caps)
+	st.e.logPad(lvlInfo, s, "caps accepted: %s", f.caps)
 	return true
 }
 

@@ -121,6 +121,9 @@ func (s *settings) modelDirList() []string {
 // calls it, once per property; everything else goes by name.
 type property struct {
 	name string
+	// pass: vmafpass has the property too. Only what the inner fakesink
+	// does (sync and the sink's own properties) is vmafsink's alone.
+	pass bool
 	spec func() *glib.ParamSpec
 	set  func(s *settings, v *glib.Value) error
 	get  func(e *vmafSink, s *settings) (*glib.Value, error)
@@ -132,7 +135,17 @@ const (
 	maxUint = math.MaxInt32
 )
 
-var properties = slices.Concat(ownProperties, compatProperties, []property{logLevelProperty})
+var properties = func() []property {
+	all := slices.Concat(ownProperties, compatProperties, []property{logLevelProperty})
+	for i := range all {
+		all[i].pass = !sinkOnly[all[i].name]
+	}
+	return all
+}()
+
+// sinkOnly are the properties of the inner fakesink, which vmafpass,
+// whose reference goes out of its src pad instead, does not have.
+var sinkOnly = map[string]bool{"sync": true}
 
 // liveProperties take effect at once in a running element; the others at
 // the next start (GST_PARAM_MUTABLE_READY).
@@ -301,6 +314,7 @@ var ownProperties = []property{
 var (
 	propPauseMode    = propertyIndex("pause-mode")
 	propFrameMessage = propertyIndex("frame-message")
+	propLogLevel     = propertyIndex("log-level")
 )
 
 func propertyIndex(name string) uint {
@@ -415,22 +429,28 @@ func checkedString(p property, check func(*settings) error) property {
 func enumProperty(name, nick, blurb string, typ C.GType, def int, field func(*settings) *int) property {
 	return property{
 		name: name,
-		spec: func() *glib.ParamSpec {
-			cname, cnick, cblurb := C.CString(name), C.CString(nick), C.CString(blurb)
-			defer C.free(unsafe.Pointer(cname))
-			defer C.free(unsafe.Pointer(cnick))
-			defer C.free(unsafe.Pointer(cblurb))
-			p := C.vs_enum_param(cname, cnick, cblurb, typ, C.gint(def), C.GParamFlags(rw))
-			return glib.ToParamSpec(unsafe.Pointer(p))
-		},
+		spec: func() *glib.ParamSpec { return enumSpec(name, nick, blurb, typ, def) },
 		set: func(s *settings, v *glib.Value) error {
-			*field(s) = int(C.vs_value_get_enum((*C.GValue)(unsafe.Pointer(v.GValue))))
+			*field(s) = enumOf(v)
 			return nil
 		},
-		get: func(_ *vmafSink, s *settings) (*glib.Value, error) {
-			return glib.ValueFromNativeOwned(unsafe.Pointer(C.vs_value_new_enum(typ, C.gint(*field(s))))), nil
-		},
+		get: func(_ *vmafSink, s *settings) (*glib.Value, error) { return enumValue(typ, *field(s)), nil },
 	}
+}
+
+func enumSpec(name, nick, blurb string, typ C.GType, def int) *glib.ParamSpec {
+	cname, cnick, cblurb := C.CString(name), C.CString(nick), C.CString(blurb)
+	defer C.free(unsafe.Pointer(cname))
+	defer C.free(unsafe.Pointer(cnick))
+	defer C.free(unsafe.Pointer(cblurb))
+	p := C.vs_enum_param(cname, cnick, cblurb, typ, C.gint(def), C.GParamFlags(rw))
+	return glib.ToParamSpec(unsafe.Pointer(p))
+}
+
+func enumOf(v *glib.Value) int { return int(C.vs_value_get_enum((*C.GValue)(unsafe.Pointer(v.GValue)))) }
+
+func enumValue(typ C.GType, v int) *glib.Value {
+	return glib.ValueFromNativeOwned(unsafe.Pointer(C.vs_value_new_enum(typ, C.gint(v))))
 }
 
 func setString(dst *string, v *glib.Value, unset string) error {

@@ -81,18 +81,25 @@ func (f *resultsFile) event(ev analytics.Event) {
 	}
 }
 
-// setAggregates records the engine's stream-level metrics (libvmaf's
+// complete records the engine's stream-level metrics (libvmaf's
 // aggregate_metrics, such as psnr's apsnr_y), known once the run has
-// finished, for close to write.
-func (f *resultsFile) setAggregates(ms []vmaf.Metric) {
+// finished, and writes the finished document, an empty one if no frame
+// was scored. The file stays open: a stream restarted from its end (a
+// flushing seek after EOS) adds its frames, and the next complete or
+// close finishes the document again.
+func (f *resultsFile) complete(ms []vmaf.Metric) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if f.closed || len(ms) == 0 || f.open() != nil {
-		return
+	if f.closed || f.open() != nil {
+		return f.err
 	}
 	for _, m := range ms {
 		f.w.SetAggregate(m.Name, m.Value)
 	}
+	if err := f.w.Complete(); err != nil && f.err == nil {
+		f.err = err
+	}
+	return f.err
 }
 
 // close completes the document, an empty one if no frame was scored;

@@ -36,11 +36,12 @@ func start(e *vmafSink, s settings) (*runState, error) {
 		return nil, err
 	}
 	var st *runState // set before the first push, which is when OnApplied may run
-	runner, err := newRunner(e, s, model, features, live, func(kind pipeline.CommandKind, next int) { st.applied(kind, next) })
+	scorer := scorerConfig(e, s, model, features)
+	runner, err := newRunner(e, s, scorer, live, func(kind pipeline.CommandKind, next int) { st.applied(kind, next) })
 	if err != nil {
 		return nil, err
 	}
-	st = &runState{e: e, settings: s, features: features, runner: runner, last: pipeline.Untimed}
+	st = &runState{e: e, settings: s, features: features, scorer: scorer, runner: runner, last: pipeline.Untimed}
 	st.gate.init()
 	for i := range st.pads {
 		C.gst_segment_init(&st.pads[i].segment, C.GST_FORMAT_TIME)
@@ -87,9 +88,8 @@ func loadModel(s settings, features []string) (string, *vmaf.Model, error) {
 	return spec, model, nil
 }
 
-// newRunner makes the frame-boundary engine with the settings' pairing,
-// back-pressure and pause behaviour.
-func newRunner(e *vmafSink, s settings, model *vmaf.Model, features []string, live analytics.Config, applied func(pipeline.CommandKind, int)) (*pipeline.Runner, error) {
+// scorerConfig is the engine's configuration for a run with settings s.
+func scorerConfig(e *vmafSink, s settings, model *vmaf.Model, features []string) vmaf.Config {
 	threads := int(s.threads)
 	if threads == 0 {
 		threads = runtime.NumCPU()
@@ -98,16 +98,22 @@ func newRunner(e *vmafSink, s settings, model *vmaf.Model, features []string, li
 	if s.serveMCP() && e.opts.Control != nil && e.opts.WorkerSetup != nil {
 		workerSetup = e.opts.WorkerSetup()
 	}
-	return pipeline.New(pipeline.Config{
-		Scorer: vmaf.Config{
-			Models:    []*vmaf.Model{model},
-			Features:  features,
-			Threads:   threads,
-			Subsample: int(s.subsample),
-			Engine:    s.engine.String(),
+	return vmaf.Config{
+		Models:    []*vmaf.Model{model},
+		Features:  features,
+		Threads:   threads,
+		Subsample: int(s.subsample),
+		Engine:    s.engine.String(),
 
-			WorkerSetup: workerSetup,
-		},
+		WorkerSetup: workerSetup,
+	}
+}
+
+// newRunner makes the frame-boundary engine with the settings' pairing,
+// back-pressure and pause behaviour.
+func newRunner(e *vmafSink, s settings, scorer vmaf.Config, live analytics.Config, applied func(pipeline.CommandKind, int)) (*pipeline.Runner, error) {
+	return pipeline.New(pipeline.Config{
+		Scorer:          scorer,
 		Pairing:         s.pairing,
 		Backpressure:    s.backpressure,
 		PauseMode:       s.pauseMode,
@@ -200,6 +206,10 @@ func (st *runState) startControl(spec string) error {
 func (st *runState) startResults() error {
 	s := &st.settings
 	if s.resultsFilename == "" {
+		return nil
+	}
+	if s.up.resultsFormatSet && s.resultsFormat == resultsNone {
+		st.e.logf(lvlInfo, "results-format=none: no results file, results-filename %q left alone", s.resultsFilename)
 		return nil
 	}
 	results, err := createResults(s.resultsFilename, s.resultsFileFormat(), st.geometry)

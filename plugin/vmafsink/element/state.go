@@ -14,13 +14,15 @@ import (
 
 	"github.com/vmafsink/vmafsink/metrics"
 	"github.com/vmafsink/vmafsink/pipeline"
+	"github.com/vmafsink/vmafsink/vmaf"
 )
 
 // runState is everything that exists only while the element runs.
 type runState struct {
 	e        *vmafSink
 	settings settings
-	features []string // the extra metrics' requests (settings.features)
+	features []string    // the extra metrics' requests (settings.features)
+	scorer   vmaf.Config // the engine's configuration, for checking a format
 	runner   *pipeline.Runner
 	frames   framePool
 	results  *resultsFile  // nil without results-filename
@@ -36,6 +38,11 @@ type runState struct {
 	trace        traceState
 	// mismatchPosted makes the pads' format mismatch one error a run.
 	mismatchPosted atomic.Bool
+	// rateWarned makes the pads' frame-rate mismatch one warning a run.
+	rateWarned atomic.Bool
+	checks     formatChecks
+	liveMu     sync.Mutex
+	lives      liveState
 
 	// pads is each sink pad's state. A pad's streaming thread is the only
 	// writer of its entry; formatMu guards the formats, which the other
@@ -43,8 +50,11 @@ type runState struct {
 	pads     [2]padState
 	formatMu sync.Mutex
 
-	finishOnce sync.Once
-	gate       playGate
+	// finishMu guards finished: a run finishes at EOS on both pads, and
+	// a flushing seek from there reopens it (reopen).
+	finishMu sync.Mutex
+	finished bool
+	gate     playGate
 	// last is the timing of the last scored frame, for the pooled message.
 	lastMu sync.Mutex
 	last   pipeline.Timing
@@ -129,26 +139,43 @@ func (st *runState) propertyChanged(id uint, s *settings) {
 // finish ends the run once both pads reached EOS, or when the element
 // stops: the pairs in flight are scored, the pooled message posted and
 // the results file completed. It reports whether this call did the work.
-func (st *runState) finish() (did bool) {
-	st.finishOnce.Do(func() {
-		did = true
-		if err := st.runner.Finish(); err != nil {
-			st.e.fail(errFailed, "VMAF scoring failed", err.Error())
+func (st *runState) finish() bool {
+	st.finishMu.Lock()
+	defer st.finishMu.Unlock()
+	if st.finished {
+		return false
+	}
+	st.finished = true
+	if err := st.runner.Finish(); err != nil {
+		st.e.fail(errFailed, "VMAF scoring failed", err.Error())
+	}
+	st.lastMu.Lock()
+	last := st.last
+	st.lastMu.Unlock()
+	aggregates := st.runner.Aggregates()
+	st.e.postPooled(st.runner.Status(), st.runner.Pooled(), aggregates, st.settings.poolMethod, last, st.runner.Analytics().Percentiles())
+	st.e.notifyScores()
+	if st.results != nil {
+		if err := st.results.complete(aggregates); err != nil {
+			st.e.fail(errWrite, "cannot write the VMAF results file", err.Error())
 		}
-		st.lastMu.Lock()
-		last := st.last
-		st.lastMu.Unlock()
-		aggregates := st.runner.Aggregates()
-		st.e.postPooled(st.runner.Status(), st.runner.Pooled(), aggregates, st.settings.poolMethod, last, st.runner.Analytics().Percentiles())
-		st.e.notifyScores()
-		if st.results != nil {
-			st.results.setAggregates(aggregates)
-			if err := st.results.close(); err != nil {
-				st.e.fail(errWrite, "cannot write the VMAF results file", err.Error())
-			}
-		}
-	})
-	return did
+	}
+	return true
+}
+
+// reopen starts a finished run again when a flushing seek restarts the
+// streams after their end, as any sink prerolls and plays to a new EOS
+// then: frames are scored again, indices and pooled statistics carry on,
+// and the next EOS posts a pooled message over the whole run and
+// completes the results file again.
+func (st *runState) reopen(s pipeline.Side) {
+	st.finishMu.Lock()
+	defer st.finishMu.Unlock()
+	if !st.finished || !st.runner.Reopen() {
+		return
+	}
+	st.finished = false
+	st.e.logf(lvlInfo, "%s: flushed after the end of the streams: scoring again", padNames[s])
 }
 
 // stop ends the run when the element leaves PAUSED: what was scored is

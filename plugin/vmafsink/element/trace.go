@@ -71,7 +71,7 @@ func (st *runState) tracePush(s pipeline.Side, before *pipeline.Status, waited t
 			st.e.logf(lvlInfo, "swap %d to model %s applied at pair %d", sw.ID, sw.To.Version, b.Pairs)
 		}
 	}
-	if !logOn(lvlDebug) {
+	if !st.e.logOn(lvlDebug) {
 		return
 	}
 	if waited > 2*time.Millisecond {
@@ -113,7 +113,7 @@ func (st *runState) traceUnpaired(after *pipeline.Status, why string, overflow b
 // applied logs a pause, resume or swap as the Runner applies it, before
 // a block pause holds the thread that applies it.
 func (st *runState) applied(kind pipeline.CommandKind, next int) {
-	if !logOn(lvlInfo) {
+	if !st.e.logOn(lvlInfo) {
 		return
 	}
 	mode := st.runner.Status().PauseMode

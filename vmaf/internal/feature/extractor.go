@@ -23,6 +23,18 @@ type Extractor interface {
 	Close()
 }
 
+// Parted is an Extractor whose work falls into independent parts, each
+// giving some of its outputs, so that the parts of one frame can run at
+// once on different instances (the engine's workers). Running every part
+// of a frame, on one instance or several, gives Extract's values.
+type Parted interface {
+	Extractor
+	// ExtractPart computes part p (0 <= p < Kind.Parts) of frame index,
+	// writing only that part's values into out, which is laid out as for
+	// Extract.
+	ExtractPart(p, index int, ref, dist *Frame, out []float64) error
+}
+
 // Aggregator is an Extractor that also has values over the whole stream,
 // libvmaf's aggregate metrics (apsnr_y). The engine runs an instance per
 // worker, each seeing only some frames, so at the end it merges them into
@@ -34,6 +46,11 @@ type Aggregator interface {
 	Merge(other Aggregator)
 	// Aggregates are the stream's values, by name.
 	Aggregates() (names []string, values []float64)
+	// AggregateState is the exact totals the aggregates come from, and
+	// AddAggregateState adds such totals (of other parts of the stream,
+	// scored apart) to this instance's.
+	AggregateState() []uint64
+	AddAggregateState(s []uint64) error
 }
 
 // Emit receives frame index's final values, one per output name. out is
@@ -72,6 +89,9 @@ type Kind struct {
 	// the settings do not suit the extractor.
 	New func(f Format, s Settings) (Extractor, error)
 	// NewSequential is New for extractors that need frames in order.
+	// Parts, when above 1, says that New's instances are Parted into
+	// this many parts.
+	Parts         int
 	NewSequential func(f Format, s Settings) (Sequential, error)
 	// Check, if set, refuses settings that New would refuse whatever the
 	// stream, so that a bad request fails before the first frame.

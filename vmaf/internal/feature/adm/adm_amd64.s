@@ -2267,3 +2267,1323 @@ horiz:
 horizDone:
 	VZEROUPPER
 	RET
+
+// func admDecouple0AVX512(r *[]int16, n int, gain int32, cos float64, recip *int32)
+// Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F
+TEXT ·admDecouple0AVX512(SB), NOSPLIT, $0-40
+	MOVQ         r+0(FP), AX
+	MOVQ         n+8(FP), CX
+	MOVQ         recip+32(FP), DX
+	MOVL         gain+16(FP), BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Z0
+	VBROADCASTSD cos+24(FP), Z1
+	VPXORD       Z2, Z2, Z2
+	VPXOR        Y3, Y3, Y3
+	VPBROADCASTD admSignD<>+0(SB), Z4
+	VPBROADCASTD admK32768<>+0(SB), Z5
+	VPBROADCASTD admRound14<>+0(SB), Z7
+	VPBROADCASTQ admRound15Q<>+0(SB), Z6
+	MOVL         $0x0000aaaa, BX
+	KMOVW        BX, K1
+	XORQ         BX, BX
+
+dec0w:
+	CMPQ          BX, CX
+	JAE           dec0wDone
+	MOVQ          (AX), SI
+	VPMOVZXWD     (SI)(BX*2), Z8
+	MOVQ          24(AX), SI
+	VPMOVZXWD     (SI)(BX*2), Z9
+	VPSLLD        $0x10, Z9, Z9
+	VPORD         Z9, Z8, Z8
+	MOVQ          72(AX), SI
+	VPMOVZXWD     (SI)(BX*2), Z9
+	MOVQ          96(AX), SI
+	VPMOVZXWD     (SI)(BX*2), Z13
+	VPSLLD        $0x10, Z13, Z13
+	VPORD         Z13, Z9, Z9
+	VPMADDWD      Z9, Z8, Z13
+	VPMADDWD      Z8, Z8, Z8
+	VPMADDWD      Z9, Z9, Z9
+	VCVTDQ2PS     Z13, Z14
+	VPCMPEQD      Z4, Z13, K2
+	VPXORD        Z4, Z14, K2, Z14
+	VCVTPS2PD     Y14, Z13
+	VEXTRACTF32X8 $0x01, Z14, Y14
+	VCVTPS2PD     Y14, Z14
+	VCVTDQ2PS     Z8, Z15
+	VPCMPEQD      Z4, Z8, K2
+	VPXORD        Z4, Z15, K2, Z15
+	VCVTPS2PD     Y15, Z8
+	VEXTRACTF32X8 $0x01, Z15, Y15
+	VCVTPS2PD     Y15, Z15
+	VCVTDQ2PS     Z9, Z16
+	VPCMPEQD      Z4, Z9, K2
+	VPXORD        Z4, Z16, K2, Z16
+	VCVTPS2PD     Y16, Z9
+	VEXTRACTF32X8 $0x01, Z16, Y16
+	VCVTPS2PD     Y16, Z16
+	VMULPD        Z13, Z13, Z17
+	VMULPD        Z8, Z1, Z8
+	VMULPD        Z9, Z8, Z8
+	VCMPPD        $0x1d, Z2, Z13, K2
+	VCMPPD        $0x1d, Z8, Z17, K2, K2
+	VMULPD        Z14, Z14, Z8
+	VMULPD        Z15, Z1, Z9
+	VMULPD        Z16, Z9, Z9
+	VCMPPD        $0x1d, Z2, Z14, K3
+	VCMPPD        $0x1d, Z9, Z8, K3, K3
+	KUNPCKBW      K2, K3, K2
+	MOVQ          (AX), SI
+	VPMOVSXWD     (SI)(BX*2), Z8
+	MOVQ          72(AX), SI
+	VPMOVSXWD     (SI)(BX*2), Z9
+	VPABSD        Z8, Z13
+	KXNORW        K1, K1, K3
+	VPXORD        Z2, Z2, Z14
+	VPGATHERDD    (DX)(Z13*4), K3, Z14
+	VPCMPGTD      Z8, Z2, K3
+	VPCMPEQD      Z2, Z8, K4
+	VPCMPGTD      Z2, Z8, K5
+	VMOVDQA32     Z9, Z13
+	VPSUBD        Z9, Z2, K3, Z13
+	VPMULDQ       Z13, Z14, Z15
+	VPSRLQ        $0x20, Z14, Z14
+	VPSRLQ        $0x20, Z13, Z13
+	VPMULDQ       Z13, Z14, Z13
+	VPADDQ        Z6, Z15, Z15
+	VPADDQ        Z6, Z13, Z13
+	VPSRLQ        $0x0f, Z15, Z15
+	VPSRLQ        $0x0f, Z13, Z13
+	VPSLLQ        $0x20, Z13, Z13
+	VPBLENDMD     Z13, Z15, K1, Z10
+	VPMAXSD       Z2, Z10, Z10
+	VPMINSD       Z5, Z10, Z10
+	VMOVDQA32     Z5, K4, Z10
+	VPMULLD       Z8, Z10, Z8
+	VPADDD        Z7, Z8, Z8
+	VPSRAD        $0x0f, Z8, Z8
+	KANDNW        K2, K4, K3
+	VPCMPGTD      Z2, Z10, K3, K3
+	VPMULLD       Z0, Z8, Z13
+	VPMINSD       Z9, Z13, Z14
+	VPMAXSD       Z9, Z13, Z9
+	VPBLENDMD     Z14, Z9, K5, Z13
+	VPBLENDMD     Z13, Z8, K3, Z8
+	VPMOVSDW      Z8, Y8
+	MOVQ          72(AX), SI
+	VMOVDQU       (SI)(BX*2), Y9
+	VPSUBW        Y8, Y9, Y9
+	MOVQ          144(AX), SI
+	VMOVDQU       Y8, (SI)(BX*2)
+	MOVQ          216(AX), SI
+	VMOVDQU       Y9, (SI)(BX*2)
+	VPMULHRSW     admC3685<>+0(SB), Y8, Y13
+	VPADDW        Y8, Y13, Y13
+	MOVQ          288(AX), SI
+	VMOVDQU       Y13, (SI)(BX*2)
+	VPABSW        Y13, Y8
+	VPMULHUW      admC4368<>+0(SB), Y8, Y13
+	VPMULLW       admC4368<>+0(SB), Y8, Y14
+	VPSRLW        $0x0f, Y14, Y14
+	VPADDW        Y13, Y8, Y8
+	VPADDW        Y14, Y8, Y8
+	MOVQ          360(AX), SI
+	VMOVDQU       Y8, (SI)(BX*2)
+	VPMULHRSW     admC3685<>+0(SB), Y9, Y8
+	VPADDW        Y9, Y8, Y8
+	MOVQ          432(AX), SI
+	VMOVDQU       Y8, (SI)(BX*2)
+	VPABSW        Y8, Y8
+	VPMULHUW      admC4368<>+0(SB), Y8, Y9
+	VPMULLW       admC4368<>+0(SB), Y8, Y13
+	VPSRLW        $0x0f, Y13, Y13
+	VPADDW        Y9, Y8, Y8
+	VPADDW        Y13, Y8, Y8
+	MOVQ          504(AX), SI
+	VMOVDQU       Y8, (SI)(BX*2)
+	MOVQ          24(AX), SI
+	VPMOVSXWD     (SI)(BX*2), Z8
+	MOVQ          96(AX), SI
+	VPMOVSXWD     (SI)(BX*2), Z9
+	VPABSD        Z8, Z13
+	KXNORW        K1, K1, K3
+	VPXORD        Z2, Z2, Z14
+	VPGATHERDD    (DX)(Z13*4), K3, Z14
+	VPCMPGTD      Z8, Z2, K3
+	VPCMPEQD      Z2, Z8, K4
+	VPCMPGTD      Z2, Z8, K5
+	VMOVDQA32     Z9, Z13
+	VPSUBD        Z9, Z2, K3, Z13
+	VPMULDQ       Z13, Z14, Z15
+	VPSRLQ        $0x20, Z14, Z14
+	VPSRLQ        $0x20, Z13, Z13
+	VPMULDQ       Z13, Z14, Z13
+	VPADDQ        Z6, Z15, Z15
+	VPADDQ        Z6, Z13, Z13
+	VPSRLQ        $0x0f, Z15, Z15
+	VPSRLQ        $0x0f, Z13, Z13
+	VPSLLQ        $0x20, Z13, Z13
+	VPBLENDMD     Z13, Z15, K1, Z11
+	VPMAXSD       Z2, Z11, Z11
+	VPMINSD       Z5, Z11, Z11
+	VMOVDQA32     Z5, K4, Z11
+	VPMULLD       Z8, Z11, Z8
+	VPADDD        Z7, Z8, Z8
+	VPSRAD        $0x0f, Z8, Z8
+	KANDNW        K2, K4, K3
+	VPCMPGTD      Z2, Z11, K3, K3
+	VPMULLD       Z0, Z8, Z13
+	VPMINSD       Z9, Z13, Z14
+	VPMAXSD       Z9, Z13, Z9
+	VPBLENDMD     Z14, Z9, K5, Z13
+	VPBLENDMD     Z13, Z8, K3, Z8
+	VPMOVSDW      Z8, Y8
+	MOVQ          96(AX), SI
+	VMOVDQU       (SI)(BX*2), Y9
+	VPSUBW        Y8, Y9, Y9
+	MOVQ          168(AX), SI
+	VMOVDQU       Y8, (SI)(BX*2)
+	MOVQ          240(AX), SI
+	VMOVDQU       Y9, (SI)(BX*2)
+	VPMULHRSW     admC3685<>+0(SB), Y8, Y13
+	VPADDW        Y8, Y13, Y13
+	MOVQ          312(AX), SI
+	VMOVDQU       Y13, (SI)(BX*2)
+	VPABSW        Y13, Y8
+	VPMULHUW      admC4368<>+0(SB), Y8, Y13
+	VPMULLW       admC4368<>+0(SB), Y8, Y14
+	VPSRLW        $0x0f, Y14, Y14
+	VPADDW        Y13, Y8, Y8
+	VPADDW        Y14, Y8, Y8
+	MOVQ          384(AX), SI
+	VMOVDQU       Y8, (SI)(BX*2)
+	VPMULHRSW     admC3685<>+0(SB), Y9, Y8
+	VPADDW        Y9, Y8, Y8
+	MOVQ          456(AX), SI
+	VMOVDQU       Y8, (SI)(BX*2)
+	VPABSW        Y8, Y8
+	VPMULHUW      admC4368<>+0(SB), Y8, Y9
+	VPMULLW       admC4368<>+0(SB), Y8, Y13
+	VPSRLW        $0x0f, Y13, Y13
+	VPADDW        Y9, Y8, Y8
+	VPADDW        Y13, Y8, Y8
+	MOVQ          528(AX), SI
+	VMOVDQU       Y8, (SI)(BX*2)
+	MOVQ          48(AX), SI
+	VPMOVSXWD     (SI)(BX*2), Z8
+	MOVQ          120(AX), SI
+	VPMOVSXWD     (SI)(BX*2), Z9
+	VPABSD        Z8, Z13
+	KXNORW        K1, K1, K3
+	VPXORD        Z2, Z2, Z14
+	VPGATHERDD    (DX)(Z13*4), K3, Z14
+	VPCMPGTD      Z8, Z2, K3
+	VPCMPEQD      Z2, Z8, K4
+	VPCMPGTD      Z2, Z8, K5
+	VMOVDQA32     Z9, Z13
+	VPSUBD        Z9, Z2, K3, Z13
+	VPMULDQ       Z13, Z14, Z15
+	VPSRLQ        $0x20, Z14, Z14
+	VPSRLQ        $0x20, Z13, Z13
+	VPMULDQ       Z13, Z14, Z13
+	VPADDQ        Z6, Z15, Z15
+	VPADDQ        Z6, Z13, Z13
+	VPSRLQ        $0x0f, Z15, Z15
+	VPSRLQ        $0x0f, Z13, Z13
+	VPSLLQ        $0x20, Z13, Z13
+	VPBLENDMD     Z13, Z15, K1, Z12
+	VPMAXSD       Z2, Z12, Z12
+	VPMINSD       Z5, Z12, Z12
+	VMOVDQA32     Z5, K4, Z12
+	VPMULLD       Z8, Z12, Z8
+	VPADDD        Z7, Z8, Z8
+	VPSRAD        $0x0f, Z8, Z8
+	KANDNW        K2, K4, K2
+	VPCMPGTD      Z2, Z12, K2, K2
+	VPMULLD       Z0, Z8, Z13
+	VPMINSD       Z9, Z13, Z14
+	VPMAXSD       Z9, Z13, Z9
+	VPBLENDMD     Z14, Z9, K5, Z13
+	VPBLENDMD     Z13, Z8, K2, Z8
+	VPMOVSDW      Z8, Y8
+	MOVQ          120(AX), SI
+	VMOVDQU       (SI)(BX*2), Y9
+	VPSUBW        Y8, Y9, Y9
+	MOVQ          192(AX), SI
+	VMOVDQU       Y8, (SI)(BX*2)
+	MOVQ          264(AX), SI
+	VMOVDQU       Y9, (SI)(BX*2)
+	VPMULHW       admC16119<>+0(SB), Y8, Y13
+	VPSUBW        Y13, Y3, Y13
+	VPAND         Y8, Y13, Y14
+	VPAND         admOne16<>+0(SB), Y14, Y14
+	VPSRAW        $0x01, Y8, Y8
+	VPSRAW        $0x01, Y13, Y13
+	VPADDW        Y8, Y13, Y13
+	VPADDW        Y14, Y13, Y13
+	MOVQ          336(AX), SI
+	VMOVDQU       Y13, (SI)(BX*2)
+	VPABSW        Y13, Y8
+	VPMULHUW      admC4368<>+0(SB), Y8, Y13
+	VPMULLW       admC4368<>+0(SB), Y8, Y14
+	VPSRLW        $0x0f, Y14, Y14
+	VPADDW        Y13, Y8, Y8
+	VPADDW        Y14, Y8, Y8
+	MOVQ          408(AX), SI
+	VMOVDQU       Y8, (SI)(BX*2)
+	VPMULHW       admC16119<>+0(SB), Y9, Y8
+	VPSUBW        Y8, Y3, Y8
+	VPAND         Y9, Y8, Y13
+	VPAND         admOne16<>+0(SB), Y13, Y13
+	VPSRAW        $0x01, Y9, Y9
+	VPSRAW        $0x01, Y8, Y8
+	VPADDW        Y9, Y8, Y8
+	VPADDW        Y13, Y8, Y8
+	MOVQ          480(AX), SI
+	VMOVDQU       Y8, (SI)(BX*2)
+	VPABSW        Y8, Y8
+	VPMULHUW      admC4368<>+0(SB), Y8, Y9
+	VPMULLW       admC4368<>+0(SB), Y8, Y13
+	VPSRLW        $0x0f, Y13, Y13
+	VPADDW        Y9, Y8, Y8
+	VPADDW        Y13, Y8, Y8
+	MOVQ          552(AX), SI
+	VMOVDQU       Y8, (SI)(BX*2)
+	ADDQ          $0x00000010, BX
+	JMP           dec0w
+
+dec0wDone:
+	VZEROUPPER
+	RET
+
+// func admCM0AVX512(r *[]int16, p *int32, n int) (h int64, v int64, d int64)
+// Requires: AVX, AVX2, AVX512F
+TEXT ·admCM0AVX512(SB), NOSPLIT, $0-48
+	MOVQ r+0(FP), AX
+	MOVQ p+8(FP), CX
+	MOVQ n+16(FP), DX
+	MOVQ 384(AX), BX
+	XORQ SI, SI
+
+colsw:
+	CMPQ      SI, DX
+	JAE       colswDone
+	MOVQ      144(AX), DI
+	VPMOVSXWD (DI)(SI*2), Z0
+	MOVQ      168(AX), DI
+	VPMOVSXWD (DI)(SI*2), Z1
+	VPADDD    Z1, Z0, Z0
+	MOVQ      192(AX), DI
+	VPMOVSXWD (DI)(SI*2), Z1
+	VPADDD    Z1, Z0, Z0
+	MOVQ      216(AX), DI
+	VPMOVSXWD (DI)(SI*2), Z1
+	VPADDD    Z1, Z0, Z0
+	MOVQ      240(AX), DI
+	VPMOVSXWD (DI)(SI*2), Z1
+	VPADDD    Z1, Z0, Z0
+	MOVQ      264(AX), DI
+	VPMOVSXWD (DI)(SI*2), Z1
+	VPADDD    Z1, Z0, Z0
+	MOVQ      288(AX), DI
+	VPMOVSXWD (DI)(SI*2), Z1
+	VPADDD    Z1, Z0, Z0
+	MOVQ      312(AX), DI
+	VPMOVSXWD (DI)(SI*2), Z1
+	VPADDD    Z1, Z0, Z0
+	MOVQ      336(AX), DI
+	VPMOVSXWD (DI)(SI*2), Z1
+	VPADDD    Z1, Z0, Z0
+	VMOVDQU32 Z0, (BX)(SI*4)
+	ADDQ      $0x00000010, SI
+	JMP       colsw
+
+colswDone:
+	LEAQ         -14(DX), SI
+	MOVQ         144(AX), DI
+	VPMOVSXWD    (DI)(SI*2), Z0
+	MOVQ         168(AX), DI
+	VPMOVSXWD    (DI)(SI*2), Z1
+	VPADDD       Z1, Z0, Z0
+	MOVQ         192(AX), DI
+	VPMOVSXWD    (DI)(SI*2), Z1
+	VPADDD       Z1, Z0, Z0
+	MOVQ         216(AX), DI
+	VPMOVSXWD    (DI)(SI*2), Z1
+	VPADDD       Z1, Z0, Z0
+	MOVQ         240(AX), DI
+	VPMOVSXWD    (DI)(SI*2), Z1
+	VPADDD       Z1, Z0, Z0
+	MOVQ         264(AX), DI
+	VPMOVSXWD    (DI)(SI*2), Z1
+	VPADDD       Z1, Z0, Z0
+	MOVQ         288(AX), DI
+	VPMOVSXWD    (DI)(SI*2), Z1
+	VPADDD       Z1, Z0, Z0
+	MOVQ         312(AX), DI
+	VPMOVSXWD    (DI)(SI*2), Z1
+	VPADDD       Z1, Z0, Z0
+	MOVQ         336(AX), DI
+	VPMOVSXWD    (DI)(SI*2), Z1
+	VPADDD       Z1, Z0, Z0
+	VMOVDQU32    Z0, (BX)(SI*4)
+	VPXORD       Z2, Z2, Z2
+	VPXORD       Z3, Z3, Z3
+	VPBROADCASTD (CX), Z0
+	VPBROADCASTQ 32(CX), Z1
+	VPBROADCASTQ 64(CX), Z6
+	VPXORD       Z4, Z4, Z4
+	VPBROADCASTD 160(CX), Z7
+	VPBROADCASTQ 192(CX), Z8
+	VPBROADCASTQ 224(CX), Z9
+	VPXORD       Z5, Z5, Z5
+	VPBROADCASTD 320(CX), Z10
+	VPBROADCASTQ 352(CX), Z11
+	VPBROADCASTQ 384(CX), Z12
+	VPBROADCASTD admC8738<>+0(SB), Z13
+	VPBROADCASTD admRound12<>+0(SB), Z14
+	XORQ         BX, BX
+
+cm0w:
+	CMPQ      BX, DX
+	JAE       cm0wDone
+	MOVQ      384(AX), SI
+	VMOVDQU32 (SI)(BX*4), Z15
+	VPADDD    4(SI)(BX*4), Z15, Z15
+	VPADDD    8(SI)(BX*4), Z15, Z15
+	MOVQ      72(AX), SI
+	VPMOVSXWD (SI)(BX*2), Z16
+	VPABSD    Z16, Z16
+	VPMULLD   Z13, Z16, Z16
+	VPADDD    Z14, Z16, Z16
+	VPSRAD    $0x0c, Z16, Z16
+	VPADDD    Z16, Z15, Z15
+	MOVQ      216(AX), SI
+	VPMOVSXWD 2(SI)(BX*2), Z16
+	VPSUBD    Z16, Z15, Z15
+	MOVQ      96(AX), SI
+	VPMOVSXWD (SI)(BX*2), Z16
+	VPABSD    Z16, Z16
+	VPMULLD   Z13, Z16, Z16
+	VPADDD    Z14, Z16, Z16
+	VPSRAD    $0x0c, Z16, Z16
+	VPADDD    Z16, Z15, Z15
+	MOVQ      240(AX), SI
+	VPMOVSXWD 2(SI)(BX*2), Z16
+	VPSUBD    Z16, Z15, Z15
+	MOVQ      120(AX), SI
+	VPMOVSXWD (SI)(BX*2), Z16
+	VPABSD    Z16, Z16
+	VPMULLD   Z13, Z16, Z16
+	VPADDD    Z14, Z16, Z16
+	VPSRAD    $0x0c, Z16, Z16
+	VPADDD    Z16, Z15, Z15
+	MOVQ      264(AX), SI
+	VPMOVSXWD 2(SI)(BX*2), Z16
+	VPSUBD    Z16, Z15, Z15
+	MOVQ      (AX), SI
+	VPMOVSXWD (SI)(BX*2), Z16
+	VPMULLD   Z0, Z16, Z16
+	VPABSD    Z16, Z16
+	VPSLLD    96(CX), Z15, Z17
+	VPSUBD    Z17, Z16, Z16
+	VPMAXSD   Z2, Z16, Z16
+	VPMULUDQ  Z16, Z16, Z17
+	VPADDQ    Z1, Z17, Z17
+	VPSRLQ    112(CX), Z17, Z17
+	VPMULDQ   Z16, Z17, Z17
+	VPADDQ    Z6, Z17, Z17
+	VPSRAQ    128(CX), Z17, Z17
+	VPADDQ    Z17, Z3, Z3
+	VPSRLQ    $0x20, Z16, Z16
+	VPMULUDQ  Z16, Z16, Z17
+	VPADDQ    Z1, Z17, Z17
+	VPSRLQ    112(CX), Z17, Z17
+	VPMULDQ   Z16, Z17, Z16
+	VPADDQ    Z6, Z16, Z16
+	VPSRAQ    128(CX), Z16, Z16
+	VPADDQ    Z16, Z3, Z3
+	MOVQ      24(AX), SI
+	VPMOVSXWD (SI)(BX*2), Z16
+	VPMULLD   Z7, Z16, Z16
+	VPABSD    Z16, Z16
+	VPSLLD    256(CX), Z15, Z17
+	VPSUBD    Z17, Z16, Z16
+	VPMAXSD   Z2, Z16, Z16
+	VPMULUDQ  Z16, Z16, Z17
+	VPADDQ    Z8, Z17, Z17
+	VPSRLQ    272(CX), Z17, Z17
+	VPMULDQ   Z16, Z17, Z17
+	VPADDQ    Z9, Z17, Z17
+	VPSRAQ    288(CX), Z17, Z17
+	VPADDQ    Z17, Z4, Z4
+	VPSRLQ    $0x20, Z16, Z16
+	VPMULUDQ  Z16, Z16, Z17
+	VPADDQ    Z8, Z17, Z17
+	VPSRLQ    272(CX), Z17, Z17
+	VPMULDQ   Z16, Z17, Z16
+	VPADDQ    Z9, Z16, Z16
+	VPSRAQ    288(CX), Z16, Z16
+	VPADDQ    Z16, Z4, Z4
+	MOVQ      48(AX), SI
+	VPMOVSXWD (SI)(BX*2), Z16
+	VPMULLD   Z10, Z16, Z16
+	VPABSD    Z16, Z16
+	VPSLLD    416(CX), Z15, Z15
+	VPSUBD    Z15, Z16, Z16
+	VPMAXSD   Z2, Z16, Z16
+	VPMULUDQ  Z16, Z16, Z15
+	VPADDQ    Z11, Z15, Z15
+	VPSRLQ    432(CX), Z15, Z15
+	VPMULDQ   Z16, Z15, Z15
+	VPADDQ    Z12, Z15, Z15
+	VPSRAQ    448(CX), Z15, Z15
+	VPADDQ    Z15, Z5, Z5
+	VPSRLQ    $0x20, Z16, Z15
+	VPMULUDQ  Z15, Z15, Z16
+	VPADDQ    Z11, Z16, Z16
+	VPSRLQ    432(CX), Z16, Z16
+	VPMULDQ   Z15, Z16, Z15
+	VPADDQ    Z12, Z15, Z15
+	VPSRAQ    448(CX), Z15, Z15
+	VPADDQ    Z15, Z5, Z5
+	ADDQ      $0x00000010, BX
+	JMP       cm0w
+
+cm0wDone:
+	VEXTRACTI64X4 $0x01, Z3, Y0
+	VPADDQ        Y0, Y3, Y0
+	VEXTRACTI128  $0x01, Y0, X1
+	VPADDQ        X1, X0, X1
+	VPSHUFD       $0x4e, X1, X0
+	VPADDQ        X0, X1, X1
+	VMOVQ         X1, AX
+	MOVQ          AX, h+24(FP)
+	VEXTRACTI64X4 $0x01, Z4, Y0
+	VPADDQ        Y0, Y4, Y0
+	VEXTRACTI128  $0x01, Y0, X1
+	VPADDQ        X1, X0, X1
+	VPSHUFD       $0x4e, X1, X0
+	VPADDQ        X0, X1, X1
+	VMOVQ         X1, AX
+	MOVQ          AX, v+32(FP)
+	VEXTRACTI64X4 $0x01, Z5, Y0
+	VPADDQ        Y0, Y5, Y0
+	VEXTRACTI128  $0x01, Y0, X1
+	VPADDQ        X1, X0, X1
+	VPSHUFD       $0x4e, X1, X0
+	VPADDQ        X0, X1, X1
+	VMOVQ         X1, AX
+	MOVQ          AX, d+40(FP)
+	VZEROUPPER
+	RET
+
+// func admCMNAVX512(r *[]int32, p *int32, n int) (h int64, v int64, d int64)
+// Requires: AVX, AVX2, AVX512F
+TEXT ·admCMNAVX512(SB), NOSPLIT, $0-48
+	MOVQ r+0(FP), AX
+	MOVQ p+8(FP), CX
+	MOVQ n+16(FP), DX
+	MOVQ 384(AX), BX
+	XORQ SI, SI
+
+colsw:
+	CMPQ      SI, DX
+	JAE       colswDone
+	MOVQ      144(AX), DI
+	VMOVDQU32 (DI)(SI*4), Z0
+	MOVQ      168(AX), DI
+	VMOVDQU32 (DI)(SI*4), Z1
+	VPADDD    Z1, Z0, Z0
+	MOVQ      192(AX), DI
+	VMOVDQU32 (DI)(SI*4), Z1
+	VPADDD    Z1, Z0, Z0
+	MOVQ      216(AX), DI
+	VMOVDQU32 (DI)(SI*4), Z1
+	VPADDD    Z1, Z0, Z0
+	MOVQ      240(AX), DI
+	VMOVDQU32 (DI)(SI*4), Z1
+	VPADDD    Z1, Z0, Z0
+	MOVQ      264(AX), DI
+	VMOVDQU32 (DI)(SI*4), Z1
+	VPADDD    Z1, Z0, Z0
+	MOVQ      288(AX), DI
+	VMOVDQU32 (DI)(SI*4), Z1
+	VPADDD    Z1, Z0, Z0
+	MOVQ      312(AX), DI
+	VMOVDQU32 (DI)(SI*4), Z1
+	VPADDD    Z1, Z0, Z0
+	MOVQ      336(AX), DI
+	VMOVDQU32 (DI)(SI*4), Z1
+	VPADDD    Z1, Z0, Z0
+	VMOVDQU32 Z0, (BX)(SI*4)
+	ADDQ      $0x00000010, SI
+	JMP       colsw
+
+colswDone:
+	LEAQ         -14(DX), SI
+	MOVQ         144(AX), DI
+	VMOVDQU32    (DI)(SI*4), Z0
+	MOVQ         168(AX), DI
+	VMOVDQU32    (DI)(SI*4), Z1
+	VPADDD       Z1, Z0, Z0
+	MOVQ         192(AX), DI
+	VMOVDQU32    (DI)(SI*4), Z1
+	VPADDD       Z1, Z0, Z0
+	MOVQ         216(AX), DI
+	VMOVDQU32    (DI)(SI*4), Z1
+	VPADDD       Z1, Z0, Z0
+	MOVQ         240(AX), DI
+	VMOVDQU32    (DI)(SI*4), Z1
+	VPADDD       Z1, Z0, Z0
+	MOVQ         264(AX), DI
+	VMOVDQU32    (DI)(SI*4), Z1
+	VPADDD       Z1, Z0, Z0
+	MOVQ         288(AX), DI
+	VMOVDQU32    (DI)(SI*4), Z1
+	VPADDD       Z1, Z0, Z0
+	MOVQ         312(AX), DI
+	VMOVDQU32    (DI)(SI*4), Z1
+	VPADDD       Z1, Z0, Z0
+	MOVQ         336(AX), DI
+	VMOVDQU32    (DI)(SI*4), Z1
+	VPADDD       Z1, Z0, Z0
+	VMOVDQU32    Z0, (BX)(SI*4)
+	VPXORD       Z2, Z2, Z2
+	MOVL         $0x0000aaaa, BX
+	KMOVW        BX, K1
+	VPXORD       Z3, Z3, Z3
+	VPBROADCASTD (CX), Z0
+	VPBROADCASTQ 32(CX), Z1
+	VPBROADCASTQ 64(CX), Z9
+	VPXORD       Z4, Z4, Z4
+	VPBROADCASTD 160(CX), Z10
+	VPBROADCASTQ 192(CX), Z11
+	VPBROADCASTQ 224(CX), Z12
+	VPXORD       Z5, Z5, Z5
+	VPBROADCASTD 320(CX), Z13
+	VPBROADCASTQ 352(CX), Z14
+	VPBROADCASTQ 384(CX), Z15
+	VPBROADCASTD admC15th<>+0(SB), Z16
+	VPBROADCASTQ admTwo31Q<>+0(SB), Z17
+	VPBROADCASTQ admRound27Q<>+0(SB), Z18
+	XORQ         BX, BX
+
+cmNw:
+	CMPQ      BX, DX
+	JAE       cmNwDone
+	MOVQ      384(AX), SI
+	VMOVDQU32 (SI)(BX*4), Z19
+	VPADDD    4(SI)(BX*4), Z19, Z19
+	VPADDD    8(SI)(BX*4), Z19, Z19
+	MOVQ      72(AX), SI
+	VPABSD    (SI)(BX*4), Z20
+	VPSRLQ    $0x20, Z20, Z21
+	VPMULDQ   Z16, Z20, Z20
+	VPMULDQ   Z16, Z21, Z21
+	VPSUBQ    Z17, Z20, Z20
+	VPSUBQ    Z17, Z21, Z21
+	VPSRLQ    $0x20, Z20, Z20
+	VPBLENDMD Z21, Z20, K1, Z20
+	VPADDD    Z20, Z19, Z19
+	MOVQ      216(AX), SI
+	VPSUBD    4(SI)(BX*4), Z19, Z19
+	MOVQ      96(AX), SI
+	VPABSD    (SI)(BX*4), Z20
+	VPSRLQ    $0x20, Z20, Z21
+	VPMULDQ   Z16, Z20, Z20
+	VPMULDQ   Z16, Z21, Z21
+	VPSUBQ    Z17, Z20, Z20
+	VPSUBQ    Z17, Z21, Z21
+	VPSRLQ    $0x20, Z20, Z20
+	VPBLENDMD Z21, Z20, K1, Z20
+	VPADDD    Z20, Z19, Z19
+	MOVQ      240(AX), SI
+	VPSUBD    4(SI)(BX*4), Z19, Z19
+	MOVQ      120(AX), SI
+	VPABSD    (SI)(BX*4), Z20
+	VPSRLQ    $0x20, Z20, Z21
+	VPMULDQ   Z16, Z20, Z20
+	VPMULDQ   Z16, Z21, Z21
+	VPSUBQ    Z17, Z20, Z20
+	VPSUBQ    Z17, Z21, Z21
+	VPSRLQ    $0x20, Z20, Z20
+	VPBLENDMD Z21, Z20, K1, Z20
+	VPADDD    Z20, Z19, Z19
+	MOVQ      264(AX), SI
+	VPSUBD    4(SI)(BX*4), Z19, Z19
+	MOVQ      (AX), SI
+	VMOVDQU32 (SI)(BX*4), Z20
+	VPSRLQ    $0x20, Z20, Z21
+	VPMULDQ   Z0, Z20, Z20
+	VPMULDQ   Z0, Z21, Z21
+	VPADDQ    Z18, Z20, Z20
+	VPADDQ    Z18, Z21, Z21
+	VPSRLQ    $0x1c, Z20, Z20
+	VPSRLQ    $0x1c, Z21, Z21
+	VPSLLQ    $0x20, Z21, Z21
+	VPBLENDMD Z21, Z20, K1, Z6
+	VPABSD    Z6, Z6
+	VPSUBD    Z19, Z6, Z6
+	VPMAXSD   Z2, Z6, Z6
+	VPMULUDQ  Z6, Z6, Z20
+	VPADDQ    Z1, Z20, Z20
+	VPSRLQ    112(CX), Z20, Z20
+	VPMULDQ   Z6, Z20, Z20
+	VPADDQ    Z9, Z20, Z20
+	VPSRAQ    128(CX), Z20, Z20
+	VPADDQ    Z20, Z3, Z3
+	VPSRLQ    $0x20, Z6, Z20
+	VPMULUDQ  Z20, Z20, Z21
+	VPADDQ    Z1, Z21, Z21
+	VPSRLQ    112(CX), Z21, Z21
+	VPMULDQ   Z20, Z21, Z20
+	VPADDQ    Z9, Z20, Z20
+	VPSRAQ    128(CX), Z20, Z20
+	VPADDQ    Z20, Z3, Z3
+	MOVQ      24(AX), SI
+	VMOVDQU32 (SI)(BX*4), Z20
+	VPSRLQ    $0x20, Z20, Z21
+	VPMULDQ   Z10, Z20, Z20
+	VPMULDQ   Z10, Z21, Z21
+	VPADDQ    Z18, Z20, Z20
+	VPADDQ    Z18, Z21, Z21
+	VPSRLQ    $0x1c, Z20, Z20
+	VPSRLQ    $0x1c, Z21, Z21
+	VPSLLQ    $0x20, Z21, Z21
+	VPBLENDMD Z21, Z20, K1, Z7
+	VPABSD    Z7, Z7
+	VPSUBD    Z19, Z7, Z7
+	VPMAXSD   Z2, Z7, Z7
+	VPMULUDQ  Z7, Z7, Z20
+	VPADDQ    Z11, Z20, Z20
+	VPSRLQ    272(CX), Z20, Z20
+	VPMULDQ   Z7, Z20, Z20
+	VPADDQ    Z12, Z20, Z20
+	VPSRAQ    288(CX), Z20, Z20
+	VPADDQ    Z20, Z4, Z4
+	VPSRLQ    $0x20, Z7, Z20
+	VPMULUDQ  Z20, Z20, Z21
+	VPADDQ    Z11, Z21, Z21
+	VPSRLQ    272(CX), Z21, Z21
+	VPMULDQ   Z20, Z21, Z20
+	VPADDQ    Z12, Z20, Z20
+	VPSRAQ    288(CX), Z20, Z20
+	VPADDQ    Z20, Z4, Z4
+	MOVQ      48(AX), SI
+	VMOVDQU32 (SI)(BX*4), Z20
+	VPSRLQ    $0x20, Z20, Z21
+	VPMULDQ   Z13, Z20, Z20
+	VPMULDQ   Z13, Z21, Z21
+	VPADDQ    Z18, Z20, Z20
+	VPADDQ    Z18, Z21, Z21
+	VPSRLQ    $0x1c, Z20, Z20
+	VPSRLQ    $0x1c, Z21, Z21
+	VPSLLQ    $0x20, Z21, Z21
+	VPBLENDMD Z21, Z20, K1, Z8
+	VPABSD    Z8, Z8
+	VPSUBD    Z19, Z8, Z8
+	VPMAXSD   Z2, Z8, Z8
+	VPMULUDQ  Z8, Z8, Z19
+	VPADDQ    Z14, Z19, Z19
+	VPSRLQ    432(CX), Z19, Z19
+	VPMULDQ   Z8, Z19, Z19
+	VPADDQ    Z15, Z19, Z19
+	VPSRAQ    448(CX), Z19, Z19
+	VPADDQ    Z19, Z5, Z5
+	VPSRLQ    $0x20, Z8, Z19
+	VPMULUDQ  Z19, Z19, Z20
+	VPADDQ    Z14, Z20, Z20
+	VPSRLQ    432(CX), Z20, Z20
+	VPMULDQ   Z19, Z20, Z19
+	VPADDQ    Z15, Z19, Z19
+	VPSRAQ    448(CX), Z19, Z19
+	VPADDQ    Z19, Z5, Z5
+	ADDQ      $0x00000010, BX
+	JMP       cmNw
+
+cmNwDone:
+	VEXTRACTI64X4 $0x01, Z3, Y0
+	VPADDQ        Y0, Y3, Y0
+	VEXTRACTI128  $0x01, Y0, X1
+	VPADDQ        X1, X0, X1
+	VPSHUFD       $0x4e, X1, X0
+	VPADDQ        X0, X1, X1
+	VMOVQ         X1, AX
+	MOVQ          AX, h+24(FP)
+	VEXTRACTI64X4 $0x01, Z4, Y0
+	VPADDQ        Y0, Y4, Y0
+	VEXTRACTI128  $0x01, Y0, X1
+	VPADDQ        X1, X0, X1
+	VPSHUFD       $0x4e, X1, X0
+	VPADDQ        X0, X1, X1
+	VMOVQ         X1, AX
+	MOVQ          AX, v+32(FP)
+	VEXTRACTI64X4 $0x01, Z5, Y0
+	VPADDQ        Y0, Y5, Y0
+	VEXTRACTI128  $0x01, Y0, X1
+	VPADDQ        X1, X0, X1
+	VPSHUFD       $0x4e, X1, X0
+	VPADDQ        X0, X1, X1
+	VMOVQ         X1, AX
+	MOVQ          AX, d+40(FP)
+	VZEROUPPER
+	RET
+
+// func admDecoupleNAVX512(r *[]int32, j0 int, n int, gain float64, cos float64, recip *int32) int
+// Requires: AVX, AVX512F
+TEXT ·admDecoupleNAVX512(SB), NOSPLIT, $0-56
+	MOVQ         r+0(FP), AX
+	MOVQ         j0+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         recip+40(FP), BX
+	VPXORD       Z0, Z0, Z0
+	VBROADCASTSD gain+24(FP), Z1
+	VBROADCASTSD cos+32(FP), Z2
+	VPBROADCASTD admOne32<>+0(SB), Z3
+	VPBROADCASTQ admOne64<>+0(SB), Z4
+	MOVL         $0x0000aaaa, SI
+	KMOVW        SI, K1
+
+decNw:
+	CMPQ          CX, DX
+	JAE           decNwDone
+	MOVQ          (AX), SI
+	VMOVDQU32     (SI)(CX*4), Z5
+	MOVQ          24(AX), SI
+	VMOVDQU32     (SI)(CX*4), Z6
+	MOVQ          72(AX), SI
+	VMOVDQU32     (SI)(CX*4), Z7
+	MOVQ          96(AX), SI
+	VMOVDQU32     (SI)(CX*4), Z8
+	VPABSD        Z5, Z9
+	VPABSD        Z6, Z10
+	VPORD         Z10, Z9, Z9
+	VPABSD        Z7, Z10
+	VPORD         Z10, Z9, Z9
+	VPABSD        Z8, Z10
+	VPORD         Z10, Z9, Z9
+	VPTESTMD.BCST admBigMask<>+0(SB), Z9, K2
+	KORTESTW      K2, K2
+	JNZ           decNwDone
+	VCVTDQ2PD     Y5, Z9
+	VEXTRACTI64X4 $0x01, Z5, Y5
+	VCVTDQ2PD     Y5, Z5
+	VCVTDQ2PD     Y6, Z10
+	VEXTRACTI64X4 $0x01, Z6, Y6
+	VCVTDQ2PD     Y6, Z6
+	VCVTDQ2PD     Y7, Z24
+	VEXTRACTI64X4 $0x01, Z7, Y7
+	VCVTDQ2PD     Y7, Z7
+	VCVTDQ2PD     Y8, Z25
+	VEXTRACTI64X4 $0x01, Z8, Y8
+	VCVTDQ2PD     Y8, Z8
+	VMULPD        Z24, Z9, Z26
+	VMULPD        Z25, Z10, Z27
+	VADDPD        Z27, Z26, Z26
+	VMULPD        Z9, Z9, Z9
+	VMULPD        Z10, Z10, Z27
+	VADDPD        Z27, Z9, Z9
+	VMULPD        Z24, Z24, Z10
+	VMULPD        Z25, Z25, Z27
+	VADDPD        Z27, Z10, Z10
+	VCVTPD2PS     Z26, Y13
+	VCVTPS2PD     Y13, Z26
+	VCVTPD2PS     Z9, Y9
+	VCVTPS2PD     Y9, Z9
+	VCVTPD2PS     Z10, Y10
+	VCVTPS2PD     Y10, Z10
+	VMULPD        Z26, Z26, Z24
+	VMULPD        Z9, Z2, Z9
+	VMULPD        Z10, Z9, Z9
+	VCMPPD        $0x1d, Z0, Z26, K2
+	VCMPPD        $0x1d, Z9, Z24, K2, K2
+	VMULPD        Z7, Z5, Z9
+	VMULPD        Z8, Z6, Z10
+	VADDPD        Z10, Z9, Z9
+	VMULPD        Z5, Z5, Z5
+	VMULPD        Z6, Z6, Z10
+	VADDPD        Z10, Z5, Z5
+	VMULPD        Z7, Z7, Z6
+	VMULPD        Z8, Z8, Z10
+	VADDPD        Z10, Z6, Z6
+	VCVTPD2PS     Z9, Y7
+	VCVTPS2PD     Y7, Z9
+	VCVTPD2PS     Z5, Y5
+	VCVTPS2PD     Y5, Z5
+	VCVTPD2PS     Z6, Y6
+	VCVTPS2PD     Y6, Z6
+	VMULPD        Z9, Z9, Z7
+	VMULPD        Z5, Z2, Z5
+	VMULPD        Z6, Z5, Z5
+	VCMPPD        $0x1d, Z0, Z9, K3
+	VCMPPD        $0x1d, Z5, Z7, K3, K3
+	KUNPCKBW      K2, K3, K2
+	MOVQ          (AX), SI
+	VMOVDQU32     (SI)(CX*4), Z5
+	MOVQ          72(AX), SI
+	VMOVDQU32     (SI)(CX*4), Z6
+	VPABSD        Z5, Z7
+	VPANDD.BCST   admClearLow8<>+0(SB), Z7, Z8
+	VCVTDQ2PS     Z8, Z8
+	VPSRLD        $0x17, Z8, Z8
+	VPANDD.BCST   admExpMask<>+0(SB), Z8, Z8
+	VPSUBD.BCST   admExp141<>+0(SB), Z8, Z8
+	VPMAXSD       Z0, Z8, Z8
+	VPSLLVD       Z8, Z3, Z9
+	VPSRLD        $0x01, Z9, Z9
+	VPADDD        Z9, Z7, Z7
+	VPSRLVD       Z8, Z7, Z7
+	KXNORW        K1, K1, K3
+	VPXORD        Z0, Z0, Z9
+	VPGATHERDD    (BX)(Z7*4), K3, Z9
+	VPSRAD        $0x1f, Z5, Z7
+	VPSRLQ        $0x20, Z9, Z10
+	VPSRLQ        $0x20, Z6, Z24
+	VPMULDQ       Z6, Z9, Z9
+	VPSHUFD       $0xa0, Z7, Z25
+	VPXORQ        Z25, Z9, Z9
+	VPSUBQ        Z25, Z9, Z9
+	VPANDQ.BCST   admLowDword<>+0(SB), Z8, Z25
+	VPADDQ.BCST   admC14Q<>+0(SB), Z25, Z26
+	VPSLLVQ       Z26, Z4, Z26
+	VPADDQ        Z26, Z9, Z9
+	VPADDQ.BCST   admC15Q<>+0(SB), Z25, Z25
+	VPADDQ.BCST   admC15Q<>+0(SB), Z25, Z26
+	VPSLLVQ       Z26, Z4, Z26
+	VPMAXSQ       Z0, Z9, Z9
+	VPMINSQ       Z26, Z9, Z9
+	VPSRLVQ       Z25, Z9, Z9
+	VPMULDQ       Z24, Z10, Z10
+	VPSHUFD       $0xf5, Z7, Z7
+	VPXORQ        Z7, Z10, Z10
+	VPSUBQ        Z7, Z10, Z10
+	VPSRLQ        $0x20, Z8, Z7
+	VPADDQ.BCST   admC14Q<>+0(SB), Z7, Z8
+	VPSLLVQ       Z8, Z4, Z8
+	VPADDQ        Z8, Z10, Z10
+	VPADDQ.BCST   admC15Q<>+0(SB), Z7, Z7
+	VPADDQ.BCST   admC15Q<>+0(SB), Z7, Z8
+	VPSLLVQ       Z8, Z4, Z8
+	VPMAXSQ       Z0, Z10, Z10
+	VPMINSQ       Z8, Z10, Z10
+	VPSRLVQ       Z7, Z10, Z10
+	VPSLLQ        $0x20, Z10, Z10
+	VPBLENDMD     Z10, Z9, K1, Z11
+	VPCMPEQD      Z0, Z5, K3
+	VPORD.BCST    admK32768<>+0(SB), Z11, K3, Z11
+	VPSRLQ        $0x20, Z5, Z7
+	VPSRLQ        $0x20, Z11, Z8
+	VPMULDQ       Z5, Z11, Z9
+	VPADDQ.BCST   admRound15Q<>+0(SB), Z9, Z9
+	VPSRLQ        $0x0f, Z9, Z9
+	VPMULDQ       Z7, Z8, Z7
+	VPADDQ.BCST   admRound15Q<>+0(SB), Z7, Z7
+	VPSRLQ        $0x0f, Z7, Z7
+	VPSLLQ        $0x20, Z7, Z7
+	VPBLENDMD     Z7, Z9, K1, Z12
+	KANDNW        K2, K3, K3
+	VPCMPGTD      Z0, Z11, K3, K3
+	VPCMPGTD      Z0, Z5, K4
+	KSHIFTRW      $0x08, K4, K5
+	VCVTDQ2PD     Y12, Z5
+	VEXTRACTI64X4 $0x01, Z12, Y7
+	VCVTDQ2PD     Y7, Z7
+	VCVTDQ2PD     Y6, Z8
+	VEXTRACTI64X4 $0x01, Z6, Y9
+	VCVTDQ2PD     Y9, Z9
+	VMULPD        Z1, Z5, Z5
+	VMINPD        Z8, Z5, Z10
+	VMAXPD        Z8, Z5, Z5
+	VBLENDMPD     Z10, Z5, K4, Z5
+	VCVTTPD2DQ    Z5, Y13
+	VMULPD        Z1, Z7, Z7
+	VMINPD        Z9, Z7, Z5
+	VMAXPD        Z9, Z7, Z7
+	VBLENDMPD     Z5, Z7, K5, Z7
+	VCVTTPD2DQ    Z7, Y5
+	VINSERTI64X4  $0x01, Y5, Z13, Z5
+	VPBLENDMD     Z5, Z12, K3, Z5
+	VPSUBD        Z5, Z6, Z6
+	MOVQ          144(AX), SI
+	VMOVDQU32     Z5, (SI)(CX*4)
+	MOVQ          216(AX), SI
+	VMOVDQU32     Z6, (SI)(CX*4)
+	VPBROADCASTD  576(AX), Z7
+	VPSRLQ        $0x20, Z5, Z8
+	VPMULDQ       Z7, Z5, Z5
+	VPADDQ.BCST   admRound27Q<>+0(SB), Z5, Z5
+	VPSRLQ        $0x1c, Z5, Z5
+	VPMULDQ       Z7, Z8, Z8
+	VPADDQ.BCST   admRound27Q<>+0(SB), Z8, Z8
+	VPSRLQ        $0x1c, Z8, Z8
+	VPSLLQ        $0x20, Z8, Z8
+	VPBLENDMD     Z8, Z5, K1, Z14
+	MOVQ          288(AX), SI
+	VMOVDQU32     Z14, (SI)(CX*4)
+	VPABSD        Z14, Z5
+	VPSRLQ        $0x20, Z5, Z8
+	VPMULDQ.BCST  admC30th<>+0(SB), Z5, Z5
+	VPSUBQ.BCST   admTwo31Q<>+0(SB), Z5, Z5
+	VPMULDQ.BCST  admC30th<>+0(SB), Z8, Z8
+	VPSUBQ.BCST   admTwo31Q<>+0(SB), Z8, Z8
+	VPSRLQ        $0x20, Z5, Z5
+	VPBLENDMD     Z8, Z5, K1, Z5
+	MOVQ          360(AX), SI
+	VMOVDQU32     Z5, (SI)(CX*4)
+	VPSRLQ        $0x20, Z6, Z5
+	VPMULDQ       Z7, Z6, Z6
+	VPADDQ.BCST   admRound27Q<>+0(SB), Z6, Z6
+	VPSRLQ        $0x1c, Z6, Z6
+	VPMULDQ       Z7, Z5, Z5
+	VPADDQ.BCST   admRound27Q<>+0(SB), Z5, Z5
+	VPSRLQ        $0x1c, Z5, Z5
+	VPSLLQ        $0x20, Z5, Z5
+	VPBLENDMD     Z5, Z6, K1, Z15
+	MOVQ          432(AX), SI
+	VMOVDQU32     Z15, (SI)(CX*4)
+	VPABSD        Z15, Z5
+	VPSRLQ        $0x20, Z5, Z6
+	VPMULDQ.BCST  admC30th<>+0(SB), Z5, Z5
+	VPSUBQ.BCST   admTwo31Q<>+0(SB), Z5, Z5
+	VPMULDQ.BCST  admC30th<>+0(SB), Z6, Z6
+	VPSUBQ.BCST   admTwo31Q<>+0(SB), Z6, Z6
+	VPSRLQ        $0x20, Z5, Z5
+	VPBLENDMD     Z6, Z5, K1, Z5
+	MOVQ          504(AX), SI
+	VMOVDQU32     Z5, (SI)(CX*4)
+	MOVQ          24(AX), SI
+	VMOVDQU32     (SI)(CX*4), Z5
+	MOVQ          96(AX), SI
+	VMOVDQU32     (SI)(CX*4), Z6
+	VPABSD        Z5, Z7
+	VPANDD.BCST   admClearLow8<>+0(SB), Z7, Z8
+	VCVTDQ2PS     Z8, Z8
+	VPSRLD        $0x17, Z8, Z8
+	VPANDD.BCST   admExpMask<>+0(SB), Z8, Z8
+	VPSUBD.BCST   admExp141<>+0(SB), Z8, Z8
+	VPMAXSD       Z0, Z8, Z8
+	VPSLLVD       Z8, Z3, Z9
+	VPSRLD        $0x01, Z9, Z9
+	VPADDD        Z9, Z7, Z7
+	VPSRLVD       Z8, Z7, Z7
+	KXNORW        K1, K1, K3
+	VPXORD        Z0, Z0, Z9
+	VPGATHERDD    (BX)(Z7*4), K3, Z9
+	VPSRAD        $0x1f, Z5, Z7
+	VPSRLQ        $0x20, Z9, Z10
+	VPSRLQ        $0x20, Z6, Z24
+	VPMULDQ       Z6, Z9, Z9
+	VPSHUFD       $0xa0, Z7, Z25
+	VPXORQ        Z25, Z9, Z9
+	VPSUBQ        Z25, Z9, Z9
+	VPANDQ.BCST   admLowDword<>+0(SB), Z8, Z25
+	VPADDQ.BCST   admC14Q<>+0(SB), Z25, Z26
+	VPSLLVQ       Z26, Z4, Z26
+	VPADDQ        Z26, Z9, Z9
+	VPADDQ.BCST   admC15Q<>+0(SB), Z25, Z25
+	VPADDQ.BCST   admC15Q<>+0(SB), Z25, Z26
+	VPSLLVQ       Z26, Z4, Z26
+	VPMAXSQ       Z0, Z9, Z9
+	VPMINSQ       Z26, Z9, Z9
+	VPSRLVQ       Z25, Z9, Z9
+	VPMULDQ       Z24, Z10, Z10
+	VPSHUFD       $0xf5, Z7, Z7
+	VPXORQ        Z7, Z10, Z10
+	VPSUBQ        Z7, Z10, Z10
+	VPSRLQ        $0x20, Z8, Z7
+	VPADDQ.BCST   admC14Q<>+0(SB), Z7, Z8
+	VPSLLVQ       Z8, Z4, Z8
+	VPADDQ        Z8, Z10, Z10
+	VPADDQ.BCST   admC15Q<>+0(SB), Z7, Z7
+	VPADDQ.BCST   admC15Q<>+0(SB), Z7, Z8
+	VPSLLVQ       Z8, Z4, Z8
+	VPMAXSQ       Z0, Z10, Z10
+	VPMINSQ       Z8, Z10, Z10
+	VPSRLVQ       Z7, Z10, Z10
+	VPSLLQ        $0x20, Z10, Z10
+	VPBLENDMD     Z10, Z9, K1, Z16
+	VPCMPEQD      Z0, Z5, K3
+	VPORD.BCST    admK32768<>+0(SB), Z16, K3, Z16
+	VPSRLQ        $0x20, Z5, Z7
+	VPSRLQ        $0x20, Z16, Z8
+	VPMULDQ       Z5, Z16, Z9
+	VPADDQ.BCST   admRound15Q<>+0(SB), Z9, Z9
+	VPSRLQ        $0x0f, Z9, Z9
+	VPMULDQ       Z7, Z8, Z7
+	VPADDQ.BCST   admRound15Q<>+0(SB), Z7, Z7
+	VPSRLQ        $0x0f, Z7, Z7
+	VPSLLQ        $0x20, Z7, Z7
+	VPBLENDMD     Z7, Z9, K1, Z17
+	KANDNW        K2, K3, K3
+	VPCMPGTD      Z0, Z16, K3, K3
+	VPCMPGTD      Z0, Z5, K4
+	KSHIFTRW      $0x08, K4, K5
+	VCVTDQ2PD     Y17, Z5
+	VEXTRACTI64X4 $0x01, Z17, Y7
+	VCVTDQ2PD     Y7, Z7
+	VCVTDQ2PD     Y6, Z8
+	VEXTRACTI64X4 $0x01, Z6, Y9
+	VCVTDQ2PD     Y9, Z9
+	VMULPD        Z1, Z5, Z5
+	VMINPD        Z8, Z5, Z10
+	VMAXPD        Z8, Z5, Z5
+	VBLENDMPD     Z10, Z5, K4, Z5
+	VCVTTPD2DQ    Z5, Y13
+	VMULPD        Z1, Z7, Z7
+	VMINPD        Z9, Z7, Z5
+	VMAXPD        Z9, Z7, Z7
+	VBLENDMPD     Z5, Z7, K5, Z7
+	VCVTTPD2DQ    Z7, Y5
+	VINSERTI64X4  $0x01, Y5, Z13, Z5
+	VPBLENDMD     Z5, Z17, K3, Z5
+	VPSUBD        Z5, Z6, Z6
+	MOVQ          168(AX), SI
+	VMOVDQU32     Z5, (SI)(CX*4)
+	MOVQ          240(AX), SI
+	VMOVDQU32     Z6, (SI)(CX*4)
+	VPBROADCASTD  584(AX), Z7
+	VPSRLQ        $0x20, Z5, Z8
+	VPMULDQ       Z7, Z5, Z5
+	VPADDQ.BCST   admRound27Q<>+0(SB), Z5, Z5
+	VPSRLQ        $0x1c, Z5, Z5
+	VPMULDQ       Z7, Z8, Z8
+	VPADDQ.BCST   admRound27Q<>+0(SB), Z8, Z8
+	VPSRLQ        $0x1c, Z8, Z8
+	VPSLLQ        $0x20, Z8, Z8
+	VPBLENDMD     Z8, Z5, K1, Z18
+	MOVQ          312(AX), SI
+	VMOVDQU32     Z18, (SI)(CX*4)
+	VPABSD        Z18, Z5
+	VPSRLQ        $0x20, Z5, Z8
+	VPMULDQ.BCST  admC30th<>+0(SB), Z5, Z5
+	VPSUBQ.BCST   admTwo31Q<>+0(SB), Z5, Z5
+	VPMULDQ.BCST  admC30th<>+0(SB), Z8, Z8
+	VPSUBQ.BCST   admTwo31Q<>+0(SB), Z8, Z8
+	VPSRLQ        $0x20, Z5, Z5
+	VPBLENDMD     Z8, Z5, K1, Z5
+	MOVQ          384(AX), SI
+	VMOVDQU32     Z5, (SI)(CX*4)
+	VPSRLQ        $0x20, Z6, Z5
+	VPMULDQ       Z7, Z6, Z6
+	VPADDQ.BCST   admRound27Q<>+0(SB), Z6, Z6
+	VPSRLQ        $0x1c, Z6, Z6
+	VPMULDQ       Z7, Z5, Z5
+	VPADDQ.BCST   admRound27Q<>+0(SB), Z5, Z5
+	VPSRLQ        $0x1c, Z5, Z5
+	VPSLLQ        $0x20, Z5, Z5
+	VPBLENDMD     Z5, Z6, K1, Z19
+	MOVQ          456(AX), SI
+	VMOVDQU32     Z19, (SI)(CX*4)
+	VPABSD        Z19, Z5
+	VPSRLQ        $0x20, Z5, Z6
+	VPMULDQ.BCST  admC30th<>+0(SB), Z5, Z5
+	VPSUBQ.BCST   admTwo31Q<>+0(SB), Z5, Z5
+	VPMULDQ.BCST  admC30th<>+0(SB), Z6, Z6
+	VPSUBQ.BCST   admTwo31Q<>+0(SB), Z6, Z6
+	VPSRLQ        $0x20, Z5, Z5
+	VPBLENDMD     Z6, Z5, K1, Z5
+	MOVQ          528(AX), SI
+	VMOVDQU32     Z5, (SI)(CX*4)
+	MOVQ          48(AX), SI
+	VMOVDQU32     (SI)(CX*4), Z5
+	MOVQ          120(AX), SI
+	VMOVDQU32     (SI)(CX*4), Z6
+	VPABSD        Z5, Z7
+	VPANDD.BCST   admClearLow8<>+0(SB), Z7, Z8
+	VCVTDQ2PS     Z8, Z8
+	VPSRLD        $0x17, Z8, Z8
+	VPANDD.BCST   admExpMask<>+0(SB), Z8, Z8
+	VPSUBD.BCST   admExp141<>+0(SB), Z8, Z8
+	VPMAXSD       Z0, Z8, Z8
+	VPSLLVD       Z8, Z3, Z9
+	VPSRLD        $0x01, Z9, Z9
+	VPADDD        Z9, Z7, Z7
+	VPSRLVD       Z8, Z7, Z7
+	KXNORW        K1, K1, K3
+	VPXORD        Z0, Z0, Z9
+	VPGATHERDD    (BX)(Z7*4), K3, Z9
+	VPSRAD        $0x1f, Z5, Z7
+	VPSRLQ        $0x20, Z9, Z10
+	VPSRLQ        $0x20, Z6, Z24
+	VPMULDQ       Z6, Z9, Z9
+	VPSHUFD       $0xa0, Z7, Z25
+	VPXORQ        Z25, Z9, Z9
+	VPSUBQ        Z25, Z9, Z9
+	VPANDQ.BCST   admLowDword<>+0(SB), Z8, Z25
+	VPADDQ.BCST   admC14Q<>+0(SB), Z25, Z26
+	VPSLLVQ       Z26, Z4, Z26
+	VPADDQ        Z26, Z9, Z9
+	VPADDQ.BCST   admC15Q<>+0(SB), Z25, Z25
+	VPADDQ.BCST   admC15Q<>+0(SB), Z25, Z26
+	VPSLLVQ       Z26, Z4, Z26
+	VPMAXSQ       Z0, Z9, Z9
+	VPMINSQ       Z26, Z9, Z9
+	VPSRLVQ       Z25, Z9, Z9
+	VPMULDQ       Z24, Z10, Z10
+	VPSHUFD       $0xf5, Z7, Z7
+	VPXORQ        Z7, Z10, Z10
+	VPSUBQ        Z7, Z10, Z10
+	VPSRLQ        $0x20, Z8, Z7
+	VPADDQ.BCST   admC14Q<>+0(SB), Z7, Z8
+	VPSLLVQ       Z8, Z4, Z8
+	VPADDQ        Z8, Z10, Z10
+	VPADDQ.BCST   admC15Q<>+0(SB), Z7, Z7
+	VPADDQ.BCST   admC15Q<>+0(SB), Z7, Z8
+	VPSLLVQ       Z8, Z4, Z8
+	VPMAXSQ       Z0, Z10, Z10
+	VPMINSQ       Z8, Z10, Z10
+	VPSRLVQ       Z7, Z10, Z10
+	VPSLLQ        $0x20, Z10, Z10
+	VPBLENDMD     Z10, Z9, K1, Z20
+	VPCMPEQD      Z0, Z5, K3
+	VPORD.BCST    admK32768<>+0(SB), Z20, K3, Z20
+	VPSRLQ        $0x20, Z5, Z7
+	VPSRLQ        $0x20, Z20, Z8
+	VPMULDQ       Z5, Z20, Z9
+	VPADDQ.BCST   admRound15Q<>+0(SB), Z9, Z9
+	VPSRLQ        $0x0f, Z9, Z9
+	VPMULDQ       Z7, Z8, Z7
+	VPADDQ.BCST   admRound15Q<>+0(SB), Z7, Z7
+	VPSRLQ        $0x0f, Z7, Z7
+	VPSLLQ        $0x20, Z7, Z7
+	VPBLENDMD     Z7, Z9, K1, Z21
+	KANDNW        K2, K3, K2
+	VPCMPGTD      Z0, Z20, K2, K2
+	VPCMPGTD      Z0, Z5, K3
+	KSHIFTRW      $0x08, K3, K4
+	VCVTDQ2PD     Y21, Z5
+	VEXTRACTI64X4 $0x01, Z21, Y7
+	VCVTDQ2PD     Y7, Z7
+	VCVTDQ2PD     Y6, Z8
+	VEXTRACTI64X4 $0x01, Z6, Y9
+	VCVTDQ2PD     Y9, Z9
+	VMULPD        Z1, Z5, Z5
+	VMINPD        Z8, Z5, Z10
+	VMAXPD        Z8, Z5, Z5
+	VBLENDMPD     Z10, Z5, K3, Z5
+	VCVTTPD2DQ    Z5, Y13
+	VMULPD        Z1, Z7, Z7
+	VMINPD        Z9, Z7, Z5
+	VMAXPD        Z9, Z7, Z7
+	VBLENDMPD     Z5, Z7, K4, Z7
+	VCVTTPD2DQ    Z7, Y5
+	VINSERTI64X4  $0x01, Y5, Z13, Z5
+	VPBLENDMD     Z5, Z21, K2, Z5
+	VPSUBD        Z5, Z6, Z6
+	MOVQ          192(AX), SI
+	VMOVDQU32     Z5, (SI)(CX*4)
+	MOVQ          264(AX), SI
+	VMOVDQU32     Z6, (SI)(CX*4)
+	VPBROADCASTD  592(AX), Z7
+	VPSRLQ        $0x20, Z5, Z8
+	VPMULDQ       Z7, Z5, Z5
+	VPADDQ.BCST   admRound27Q<>+0(SB), Z5, Z5
+	VPSRLQ        $0x1c, Z5, Z5
+	VPMULDQ       Z7, Z8, Z8
+	VPADDQ.BCST   admRound27Q<>+0(SB), Z8, Z8
+	VPSRLQ        $0x1c, Z8, Z8
+	VPSLLQ        $0x20, Z8, Z8
+	VPBLENDMD     Z8, Z5, K1, Z22
+	MOVQ          336(AX), SI
+	VMOVDQU32     Z22, (SI)(CX*4)
+	VPABSD        Z22, Z5
+	VPSRLQ        $0x20, Z5, Z8
+	VPMULDQ.BCST  admC30th<>+0(SB), Z5, Z5
+	VPSUBQ.BCST   admTwo31Q<>+0(SB), Z5, Z5
+	VPMULDQ.BCST  admC30th<>+0(SB), Z8, Z8
+	VPSUBQ.BCST   admTwo31Q<>+0(SB), Z8, Z8
+	VPSRLQ        $0x20, Z5, Z5
+	VPBLENDMD     Z8, Z5, K1, Z5
+	MOVQ          408(AX), SI
+	VMOVDQU32     Z5, (SI)(CX*4)
+	VPSRLQ        $0x20, Z6, Z5
+	VPMULDQ       Z7, Z6, Z6
+	VPADDQ.BCST   admRound27Q<>+0(SB), Z6, Z6
+	VPSRLQ        $0x1c, Z6, Z6
+	VPMULDQ       Z7, Z5, Z5
+	VPADDQ.BCST   admRound27Q<>+0(SB), Z5, Z5
+	VPSRLQ        $0x1c, Z5, Z5
+	VPSLLQ        $0x20, Z5, Z5
+	VPBLENDMD     Z5, Z6, K1, Z23
+	MOVQ          480(AX), SI
+	VMOVDQU32     Z23, (SI)(CX*4)
+	VPABSD        Z23, Z5
+	VPSRLQ        $0x20, Z5, Z6
+	VPMULDQ.BCST  admC30th<>+0(SB), Z5, Z5
+	VPSUBQ.BCST   admTwo31Q<>+0(SB), Z5, Z5
+	VPMULDQ.BCST  admC30th<>+0(SB), Z6, Z6
+	VPSUBQ.BCST   admTwo31Q<>+0(SB), Z6, Z6
+	VPSRLQ        $0x20, Z5, Z5
+	VPBLENDMD     Z6, Z5, K1, Z5
+	MOVQ          552(AX), SI
+	VMOVDQU32     Z5, (SI)(CX*4)
+	ADDQ          $0x10, CX
+	JMP           decNw
+
+decNwDone:
+	MOVQ CX, ret+48(FP)
+	VZEROUPPER
+	RET
+
+// func admDWT0Vert8AVX512(lo *int16, hi *int16, r0 *byte, r1 *byte, r2 *byte, r3 *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VNNI
+TEXT ·admDWT0Vert8AVX512(SB), NOSPLIT, $0-56
+	MOVQ         r0+16(FP), AX
+	MOVQ         r1+24(FP), CX
+	MOVQ         r2+32(FP), DX
+	MOVQ         r3+40(FP), BX
+	MOVQ         lo+0(FP), SI
+	MOVQ         hi+8(FP), DI
+	MOVQ         n+48(FP), R8
+	VPBROADCASTD admRound8<>+0(SB), Z1
+	VPBROADCASTW admCentre8<>+0(SB), Z0
+	VPBROADCASTD admLo01<>+0(SB), Z2
+	VPBROADCASTD admLo23<>+0(SB), Z3
+	VPBROADCASTD admHi01<>+0(SB), Z4
+	VPBROADCASTD admHi23<>+0(SB), Z5
+	XORQ         R9, R9
+
+vertw:
+	CMPQ       R9, R8
+	JAE        vertwDone
+	VPMOVZXBW  (AX)(R9*1), Z6
+	VPSUBW     Z0, Z6, Z6
+	VPMOVZXBW  (CX)(R9*1), Z7
+	VPSUBW     Z0, Z7, Z7
+	VPMOVZXBW  (DX)(R9*1), Z8
+	VPSUBW     Z0, Z8, Z8
+	VPMOVZXBW  (BX)(R9*1), Z9
+	VPSUBW     Z0, Z9, Z9
+	VPUNPCKLWD Z7, Z6, Z10
+	VPUNPCKHWD Z7, Z6, Z7
+	VPUNPCKLWD Z9, Z8, Z6
+	VPUNPCKHWD Z9, Z8, Z8
+	VPMADDWD   Z2, Z10, Z9
+	VPDPWSSD   Z6, Z3, Z9
+	VPADDD     Z1, Z9, Z9
+	VPSRAD     $0x08, Z9, Z9
+	VPMADDWD   Z2, Z7, Z11
+	VPDPWSSD   Z8, Z3, Z11
+	VPADDD     Z1, Z11, Z11
+	VPSRAD     $0x08, Z11, Z11
+	VPACKSSDW  Z11, Z9, Z9
+	VMOVDQU64  Z9, (SI)(R9*2)
+	VPMADDWD   Z4, Z10, Z9
+	VPDPWSSD   Z6, Z5, Z9
+	VPADDD     Z1, Z9, Z9
+	VPSRAD     $0x08, Z9, Z9
+	VPMADDWD   Z4, Z7, Z6
+	VPDPWSSD   Z8, Z5, Z6
+	VPADDD     Z1, Z6, Z6
+	VPSRAD     $0x08, Z6, Z6
+	VPACKSSDW  Z6, Z9, Z9
+	VMOVDQU64  Z9, (DI)(R9*2)
+	ADDQ       $0x00000020, R9
+	JMP        vertw
+
+vertwDone:
+	VZEROUPPER
+	RET

@@ -77,3 +77,35 @@ func admCMNAVX2(r *[]int32, p *int32, n int) (h int64, v int64, d int64)
 //
 //go:noescape
 func admDWT0HorizAVX512(ll *int32, dh *int16, dv *int16, dd *int16, lo *int16, hi *int16, n int)
+
+// admDecouple0AVX512 is admDecouple0AVX2 for the first n columns (a
+// multiple of 16) of r.
+//
+//go:noescape
+func admDecouple0AVX512(r *[]int16, n int, gain int32, cos float64, recip *int32)
+
+// admCM0AVX512 is admCM0AVX2 for the first n columns (a multiple of
+// 16, at least 16) of r.
+//
+//go:noescape
+func admCM0AVX512(r *[]int16, p *int32, n int) (h int64, v int64, d int64)
+
+// admCMNAVX512 is admCMNAVX2 for the first n columns (a multiple of
+// 16, at least 16) of r.
+//
+//go:noescape
+func admCMNAVX512(r *[]int32, p *int32, n int) (h int64, v int64, d int64)
+
+// admDecoupleNAVX512 is admDecoupleNAVX2 on blocks of 16 columns (j0
+// and n a multiple of 16 apart); it stops at the first block holding
+// detail the float64 angle test cannot take and returns its first
+// column, or n.
+//
+//go:noescape
+func admDecoupleNAVX512(r *[]int32, j0 int, n int, gain float64, cos float64, recip *int32) int
+
+// admDWT0Vert8AVX512 is admDWT0Vert8 for the first n columns (a
+// multiple of 32) of rows r0 to r3.
+//
+//go:noescape
+func admDWT0Vert8AVX512(lo *int16, hi *int16, r0 *byte, r1 *byte, r2 *byte, r3 *byte, n int)

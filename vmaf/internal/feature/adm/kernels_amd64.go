@@ -32,12 +32,18 @@ var admAVX2Kernels = admKernels{
 	cmN:        admCMNVec,
 }
 
-// admAVX512Kernels is the AVX2 set with 32-output blocks where AVX-512
-// has been worth it so far: the level-0 horizontal DWT.
+// admAVX512Kernels is the AVX2 set with wider blocks where AVX-512 has
+// been worth it so far: the level-0 DWT of 8-bit input (32 columns), and
+// the decoupling and contrast masking of every level (16 columns).
 var admAVX512Kernels = func() admKernels {
 	k := admAVX2Kernels
 	k.name = "avx512"
+	k.dwt0Vert8 = admDWT0Vert8Wide
 	k.dwt0Horiz = admDWT0HorizWide
+	k.decouple0 = admDecouple0Wide
+	k.cm0 = admCM0Wide
+	k.cmN = admCMNWide
+	k.decoupleN = admDecoupleNWide
 	return k
 }()
 
@@ -81,6 +87,17 @@ func admDWT0Vert8Vec(lo, hi []int16, r *[4][]byte) {
 	}
 	if n < len(lo) {
 		admDWT0Vert8(lo[n:], hi[n:], &[4][]byte{r[0][n:], r[1][n:], r[2][n:], r[3][n:]})
+	}
+}
+
+// admDWT0Vert8Wide runs 32-column AVX-512 blocks, then the AVX2 path.
+func admDWT0Vert8Wide(lo, hi []int16, r *[4][]byte) {
+	n := len(lo) &^ 31
+	if n > 0 {
+		admDWT0Vert8AVX512(kit.At(lo, n), kit.At(hi, n), kit.At(r[0], n), kit.At(r[1], n), kit.At(r[2], n), kit.At(r[3], n), n)
+	}
+	if n < len(lo) {
+		admDWT0Vert8Vec(lo[n:], hi[n:], &[4][]byte{r[0][n:], r[1][n:], r[2][n:], r[3][n:]})
 	}
 }
 
@@ -129,12 +146,30 @@ func admVecGain(gain float64) bool {
 }
 
 func admDecouple0Vec(r *admDecouple16Row, gain float64) {
+	admDecouple0Span(r, gain, false)
+}
+
+// admDecouple0Wide runs 16-column AVX-512 blocks, then at most one AVX2
+// block, then the portable code.
+func admDecouple0Wide(r *admDecouple16Row, gain float64) {
+	admDecouple0Span(r, gain, true)
+}
+
+func admDecouple0Span(r *admDecouple16Row, gain float64, wide bool) {
 	n := len(r.o[0]) &^ 7
 	if !admVecGain(gain) || !r.holds(n) {
 		n = 0
 	}
-	if n > 0 {
-		admDecouple0AVX2(&r.o[0], n, int32(gain), float64(admCos1Sq), &admRecip[0])
+	m := 0
+	if wide {
+		m = n &^ 15
+	}
+	if m > 0 {
+		admDecouple0AVX512(&r.o[0], m, int32(gain), float64(admCos1Sq), &admRecip[0])
+	}
+	if m < n {
+		rest := r.from(m)
+		admDecouple0AVX2(&rest.o[0], n-m, int32(gain), float64(admCos1Sq), &admRecip[0])
 	}
 	if n < len(r.o[0]) {
 		tail := r.from(n)
@@ -210,15 +245,36 @@ func (v *admCMVecBand) set(p *admCMParams, b int) {
 }
 
 func admCM0Vec(r *admCM16Row, p *admCMParams, trunc bool) [3]int64 {
+	return admCM0Span(r, p, trunc, false)
+}
+
+// admCM0Wide runs 16-column AVX-512 blocks, then at most one AVX2 block,
+// then the portable code.
+func admCM0Wide(r *admCM16Row, p *admCMParams, trunc bool) [3]int64 {
+	return admCM0Span(r, p, trunc, true)
+}
+
+func admCM0Span(r *admCM16Row, p *admCMParams, trunc, wide bool) [3]int64 {
 	n := len(r.src[0])
 	v := n &^ 7
 	if trunc || p.skip != [3]bool{} || !r.holds(n) {
 		v = 0
 	}
+	m := 0
+	if wide {
+		m = v &^ 15
+	}
 	var acc [3]int64
 	if v > 0 {
 		vp := admCMVecBands(p)
-		acc[0], acc[1], acc[2] = admCM0AVX2(&r.src[0], &vp[0].rf[0], v)
+		if m > 0 {
+			acc[0], acc[1], acc[2] = admCM0AVX512(&r.src[0], &vp[0].rf[0], m)
+		}
+		if m < v {
+			rest := r.from(m)
+			h, vv, d := admCM0AVX2(&rest.src[0], &vp[0].rf[0], v-m)
+			acc[0], acc[1], acc[2] = acc[0]+h, acc[1]+vv, acc[2]+d
+		}
 	}
 	if v < n {
 		tail := r.from(v)

@@ -56,12 +56,46 @@ func admVecFactor(f [3]int64) bool {
 }
 
 func admDecoupleNVec(r *admDecouple32Row, gain float64) {
+	admDecoupleNSpan(r, gain, false)
+}
+
+// admDecoupleNWide runs 16-column AVX-512 blocks, then AVX2 blocks, then
+// the portable code.
+func admDecoupleNWide(r *admDecouple32Row, gain float64) {
+	admDecoupleNSpan(r, gain, true)
+}
+
+func admDecoupleNSpan(r *admDecouple32Row, gain float64, wide bool) {
 	n := len(r.o[0])
 	v := n &^ 7
 	if math.IsInf(gain, 0) || !admVecFactor(r.rf) || !r.holds(n) {
 		v = 0
 	}
-	for j := 0; j < v; {
+	m := 0
+	if wide {
+		m = v &^ 15
+	}
+	for j := 0; j < m; {
+		j = admDecoupleNAVX512(&r.o[0], j, m, gain, float64(admCos1Sq), &admRecip[0])
+		if j < m {
+			// Detail too large for the kernel's float64 angle test:
+			// the AVX2 blocks take what they can of these 16 columns.
+			admDecoupleNBlocks(r, j, j+16, gain)
+			j += 16
+		}
+	}
+	admDecoupleNBlocks(r, m, v, gain)
+	if v < n {
+		tail := r.cols(v, n)
+		admDecoupleN(&tail, gain)
+	}
+}
+
+// admDecoupleNBlocks decouples columns [j, v), a whole number of 8-column
+// blocks, with the AVX2 kernel and the portable code for blocks it
+// cannot take.
+func admDecoupleNBlocks(r *admDecouple32Row, j, v int, gain float64) {
+	for j < v {
 		j = admDecoupleNAVX2(&r.o[0], j, v, gain, float64(admCos1Sq), &admRecip[0])
 		if j < v {
 			// Detail too large for the kernel's float64 angle test.
@@ -69,10 +103,6 @@ func admDecoupleNVec(r *admDecouple32Row, gain float64) {
 			admDecoupleN(&blk, gain)
 			j += 8
 		}
-	}
-	if v < n {
-		tail := r.cols(v, n)
-		admDecoupleN(&tail, gain)
 	}
 }
 
@@ -94,15 +124,36 @@ func (r *admDecouple32Row) cols(j0, j1 int) admDecouple32Row {
 }
 
 func admCMNVec(r *admCM32Row, p *admCMParams) [3]int64 {
+	return admCMNSpan(r, p, false)
+}
+
+// admCMNWide runs 16-column AVX-512 blocks, then at most one AVX2 block,
+// then the portable code.
+func admCMNWide(r *admCM32Row, p *admCMParams) [3]int64 {
+	return admCMNSpan(r, p, true)
+}
+
+func admCMNSpan(r *admCM32Row, p *admCMParams, wide bool) [3]int64 {
 	n := len(r.src[0])
 	v := n &^ 7
 	if !admVecFactor(p.rf) || !r.holds(n) {
 		v = 0
 	}
+	m := 0
+	if wide {
+		m = v &^ 15
+	}
 	var acc [3]int64
 	if v > 0 {
 		vp := admCMVecBands(p)
-		acc[0], acc[1], acc[2] = admCMNAVX2(&r.src[0], &vp[0].rf[0], v)
+		if m > 0 {
+			acc[0], acc[1], acc[2] = admCMNAVX512(&r.src[0], &vp[0].rf[0], m)
+		}
+		if m < v {
+			rest := r.from(m)
+			h, vv, d := admCMNAVX2(&rest.src[0], &vp[0].rf[0], v-m)
+			acc[0], acc[1], acc[2] = acc[0]+h, acc[1]+vv, acc[2]+d
+		}
 	}
 	if v < n {
 		tail := r.from(v)

@@ -54,6 +54,16 @@ DATA motionRound15<>+24(SB)/4, $0x00008000
 DATA motionRound15<>+28(SB)/4, $0x00008000
 GLOBL motionRound15<>(SB), RODATA|NOPTR, $32
 
+DATA motionTaps01<>+0(SB)/4, $0x3e840df3
+DATA motionTaps01<>+4(SB)/4, $0x3e840df3
+DATA motionTaps01<>+8(SB)/4, $0x3e840df3
+DATA motionTaps01<>+12(SB)/4, $0x3e840df3
+DATA motionTaps01<>+16(SB)/4, $0x3e840df3
+DATA motionTaps01<>+20(SB)/4, $0x3e840df3
+DATA motionTaps01<>+24(SB)/4, $0x3e840df3
+DATA motionTaps01<>+28(SB)/4, $0x3e840df3
+GLOBL motionTaps01<>(SB), RODATA|NOPTR, $32
+
 // func motionVert8AVX2(out *uint32, a *byte, b *byte, c *byte, d *byte, e *byte, n int)
 // Requires: AVX, AVX2
 TEXT ·motionVert8AVX2(SB), NOSPLIT, $0-56
@@ -226,5 +236,41 @@ sadDone:
 	VPADDD       X0, X1, X1
 	VMOVD        X1, AX
 	MOVL         AX, ret+16(FP)
+	VZEROUPPER
+	RET
+
+// func motionVert8AVX512(out *uint32, a *byte, b *byte, c *byte, d *byte, e *byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VNNI
+TEXT ·motionVert8AVX512(SB), NOSPLIT, $0-56
+	MOVQ         out+0(FP), AX
+	MOVQ         a+8(FP), CX
+	MOVQ         b+16(FP), DX
+	MOVQ         c+24(FP), BX
+	MOVQ         d+32(FP), SI
+	MOVQ         e+40(FP), DI
+	MOVQ         n+48(FP), R8
+	VPBROADCASTD motionTaps01<>+0(SB), Z0
+	VPBROADCASTD motionTap2<>+0(SB), Z1
+	XORQ         R9, R9
+
+vertw:
+	CMPQ      R9, R8
+	JAE       vertwDone
+	VPMOVZXBD (CX)(R9*1), Z2
+	VPMOVZXBD (DX)(R9*1), Z3
+	VPMOVZXBD (BX)(R9*1), Z4
+	VPMOVZXBD (SI)(R9*1), Z5
+	VPMOVZXBD (DI)(R9*1), Z6
+	VPADDD    Z6, Z2, Z2
+	VPADDD    Z5, Z3, Z3
+	VPSLLD    $0x10, Z3, Z3
+	VPORD     Z3, Z2, Z2
+	VPMADDWD  Z0, Z2, Z2
+	VPDPWSSD  Z4, Z1, Z2
+	VMOVDQU32 Z2, (AX)(R9*4)
+	ADDQ      $0x10, R9
+	JMP       vertw
+
+vertwDone:
 	VZEROUPPER
 	RET

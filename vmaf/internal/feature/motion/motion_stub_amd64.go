@@ -27,3 +27,8 @@ func motionDiffAVX2(v *int32, p *uint32, c *uint32, n int, shift uint64, half ui
 //
 //go:noescape
 func motionRowSADAVX2(row *int32, n int) uint32
+
+// motionVert8AVX512 is motionVert8AVX2 for n a multiple of 16.
+//
+//go:noescape
+func motionVert8AVX512(out *uint32, a *byte, b *byte, c *byte, d *byte, e *byte, n int)

@@ -198,8 +198,8 @@ func TestVIFKernelFramesAgree(t *testing.T) {
 					ref, dist := vifKernelFrame(sz[0], sz[1], bpc, kind, uint64(100*i+kind))
 					for _, egl := range []float64{vifDefaultEnhnGainLimit, 1} {
 						opt := vifOptions{enhnGainLimit: egl}
-						want := newVIFWith(sz[0], sz[1], bpc, opt, &vifScalarKernels).scaleSums(ref.Plane(0), dist.Plane(0))
-						got := newVIFWith(sz[0], sz[1], bpc, opt, k).scaleSums(ref.Plane(0), dist.Plane(0))
+						want := newVIFWith(sz[0], sz[1], bpc, opt, &vifScalarKernels).scaleSums(ref.Plane(0), dist.Plane(0), 0, 3)
+						got := newVIFWith(sz[0], sz[1], bpc, opt, k).scaleSums(ref.Plane(0), dist.Plane(0), 0, 3)
 						if got != want {
 							t.Errorf("%s %dx%d %d-bit content %d egl %g: sums %+v, portable %+v",
 								k.name, sz[0], sz[1], bpc, kind, egl, got, want)

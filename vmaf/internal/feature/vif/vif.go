@@ -99,30 +99,57 @@ func newVIFWith(w, h, bpc int, opt vifOptions, k *vifKernels) *vif {
 // the geometry and depth given to newVIF, and the extractor a supported
 // one; otherwise every score is NaN.
 func (v *vif) compute(ref, dist feature.Plane) [4]float64 {
-	if !v.fits(ref) || !v.fits(dist) {
-		nan := math.NaN()
-		return [4]float64{nan, nan, nan, nan}
+	return v.computeScales(ref, dist, 0, 3)
+}
+
+// vifPartScales are the scales of part p of the extractor: scale 0, or
+// the decimated scales 1 to 3.
+func vifPartScales(p int) (first, last int) {
+	if p == 0 {
+		return 0, 0
 	}
-	sums := v.scaleSums(ref, dist)
+	return 1, 3
+}
+
+// computeScales is compute for scales first to last only (first 0 or 1,
+// last 0 or 3); the other scores are left 0.
+func (v *vif) computeScales(ref, dist feature.Plane, first, last int) [4]float64 {
 	var out [4]float64
-	for s := range sums {
+	if !v.fits(ref) || !v.fits(dist) {
+		for s := first; s <= last; s++ {
+			out[s] = math.NaN()
+		}
+		return out
+	}
+	sums := v.scaleSums(ref, dist, first, last)
+	for s := first; s <= last; s++ {
 		out[s] = sums[s].score()
 	}
 	return out
 }
 
-// scaleSums accumulates every scale's sums for planes that fit.
-func (v *vif) scaleSums(ref, dist feature.Plane) [4]vifSums {
+// scaleSums accumulates the sums of scales first to last for planes that
+// fit. Scale 0 and the decimated scales depend only on the input, so
+// either can be computed without the other.
+func (v *vif) scaleSums(ref, dist feature.Plane, first, last int) [4]vifSums {
 	// The kernels are called through function values, which escape
 	// analysis cannot see through: sums live in the extractor so that
 	// passing them does not allocate.
 	sums := &v.sums
 	*sums = [4]vifSums{}
+	if first == 0 {
+		if v.bpc == 8 {
+			v.statsScale0Bytes(ref, dist, &sums[0])
+		} else {
+			v.statsScale0Words(ref, dist, &sums[0])
+		}
+	}
+	if last == 0 {
+		return *sums
+	}
 	if v.bpc == 8 {
-		v.statsScale0Bytes(ref, dist, &sums[0])
 		v.subsampleBytes(ref, dist, &v.levels[1])
 	} else {
-		v.statsScale0Words(ref, dist, &sums[0])
 		v.subsampleWords(ref, dist, &v.levels[1])
 	}
 	for s := 1; s < 4; s++ {

@@ -54,9 +54,9 @@ func TestVIFGoldens(t *testing.T) {
 				printedSame := 0
 				for i := range g.Ref {
 					ref, dist := g.Ref[i].Plane(0), g.Dist[i].Plane(0)
-					sums := v.scaleSums(ref, dist)
+					sums := v.scaleSums(ref, dist, 0, 3)
 					for x, other := range extractors[1:] {
-						if o := other.scaleSums(ref, dist); o != sums {
+						if o := other.scaleSums(ref, dist, 0, 3); o != sums {
 							t.Errorf("frame %d: %s kernels' sums %+v, portable %+v", i, sets[x+1].name, o, sums)
 						}
 					}

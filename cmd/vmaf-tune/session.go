@@ -1,0 +1,58 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/vmafsink/vmafsink/tune"
+)
+
+// sessionFlags are the options of the commands that measure a source in
+// a session (compare, ladder, per-shot).
+type sessionFlags struct {
+	so                           tune.SessionOptions
+	cacheDir                     string
+	noCache, asJSON, quiet, help bool
+}
+
+func (f *sessionFlags) options() []option {
+	return []option{
+		stringOpt(&f.so.Source, "-i", "--input"),
+		stringOpt(&f.so.Model, "-m", "--model"),
+		intOpt(&f.so.Threads, 0, 256, "--threads"),
+		stringOpt(&f.cacheDir, "--cache-dir"),
+		flagOpt(&f.noCache, "--no-cache"),
+		flagOpt(&f.asJSON, "--json"),
+		flagOpt(&f.quiet, "-q", "--quiet"),
+		flagOpt(&f.help, "--help", "-h"),
+	}
+}
+
+// runInSession opens the cache and the source, runs job in the session,
+// and prints its result: as JSON with --json, otherwise with text.
+func runInSession[R any](f *sessionFlags, stdout, stderr io.Writer, job func(*tune.Session) (R, error), text func(io.Writer, R)) int {
+	var err error
+	if f.so.Cache, err = openCache(f.cacheDir, f.noCache); err != nil {
+		return failure(stderr, err)
+	}
+	if !f.quiet && isTerminal(stderr) {
+		f.so.OnProbe = newProgress(stderr).probe
+	}
+	s, err := tune.OpenSession(f.so)
+	if err != nil {
+		return failure(stderr, err)
+	}
+	defer s.Close()
+	r, err := job(s)
+	if err != nil {
+		return failure(stderr, err)
+	}
+	if f.asJSON {
+		b, _ := json.MarshalIndent(r, "", "  ")
+		fmt.Fprintf(stdout, "%s\n", b)
+		return exitOK
+	}
+	text(stdout, r)
+	return exitOK
+}

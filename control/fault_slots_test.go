@@ -1,0 +1,170 @@
+package control
+
+import (
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+// pipeWire is a socket-like client for track: a wireConn over a pipe that
+// has sent initialize.
+func pipeWire(t *testing.T) *wireConn {
+	t.Helper()
+	a, b := net.Pipe()
+	t.Cleanup(func() { a.Close(); b.Close() })
+	go func() { // drain what the server writes, such as a refusal
+		buf := make([]byte, 4096)
+		for {
+			if _, err := b.Read(buf); err != nil {
+				return
+			}
+		}
+	}()
+	w := newWireConn(a, 1<<20, time.Second)
+	w.opened.Store(true)
+	return w
+}
+
+// TestFaultReservedSlots: read-only peers (two processes holding silent,
+// idle or initialized connections) took all 32 slots and the owner's
+// vmafctl status was refused every time. Read-only peers now get all but
+// the reserved slots, and the owner still gets in.
+func TestFaultReservedSlots(t *testing.T) {
+	const readOnly = 4242
+	s := startTest(t, newFake(), Options{MaxSessions: 6, ReservedSlots: 2, MaxSessionsPerPeer: 6, ReadOnlyGID: readOnly,
+		HandshakeTimeout: time.Minute, ReclaimIdle: time.Minute})
+	for i := range 4 {
+		if reason := s.track(pipeWire(t), peer{pid: int32(100 + i%2), uid: 5000, gid: readOnly}); reason != "" {
+			t.Fatalf("read-only peer %d: %s", i, reason)
+		}
+	}
+	if reason := s.track(pipeWire(t), peer{pid: 102, uid: 5000, gid: readOnly}); !strings.Contains(reason, "kept for the server's own user") {
+		t.Errorf("fifth read-only peer: %q", reason)
+	}
+	// The owner gets the reserved slots.
+	for i := range 2 {
+		cs, _ := connectTest(t, s, "2025-11-25")
+		var st Status
+		decode(t, callTool(t, cs, toolStatus, nil), &st)
+		_ = i
+	}
+	// All taken, none idle: even the owner waits.
+	c := dialRaw(t, s.Path())
+	if code, msg := errorCode(c.recv(t)); code != -32002 || !strings.Contains(msg, "6 clients already connected") {
+		t.Errorf("seventh client: %v %q", code, msg)
+	}
+}
+
+// TestFaultReclaimIdle: silent connections (never sending initialize,
+// the handshake deadline aside) and initialized idle clients held every
+// slot. When a newcomer finds none free, the longest-idle client it may
+// displace is closed and told why; a read-only peer may not displace the
+// owner's clients.
+func TestFaultReclaimIdle(t *testing.T) {
+	opts := Options{MaxSessions: 4, MaxSessionsPerPeer: 8, ReservedSlots: -1, ReadOnlyGID: 4242,
+		HandshakeTimeout: time.Minute, ReclaimIdle: 200 * time.Millisecond}
+	t.Run("silent", func(t *testing.T) {
+		s := startTest(t, newFake(), opts)
+		var silent []*rawClient
+		for range 4 {
+			silent = append(silent, dialRaw(t, s.Path()))
+		}
+		waitFor(t, 10*time.Second, "four connections", func() bool { return s.Clients() == 4 })
+		time.Sleep(300 * time.Millisecond) // idle past ReclaimIdle
+		cs, _ := connectTest(t, s, "2025-11-25")
+		var st Status
+		decode(t, callTool(t, cs, toolStatus, nil), &st)
+		told := 0
+		for _, c := range silent {
+			c.conn.SetReadDeadline(time.Now().Add(100 * time.Millisecond))
+			if line, err := c.r.ReadString('\n'); err == nil && strings.Contains(line, "without initialize") {
+				told++
+			}
+		}
+		if told != 1 {
+			t.Errorf("%d silent connections closed for the newcomer, want 1", told)
+		}
+	})
+	t.Run("initialized", func(t *testing.T) {
+		s := startTest(t, newFake(), opts)
+		for range 4 {
+			dialRaw(t, s.Path()).initialize(t, "2025-11-25")
+		}
+		time.Sleep(300 * time.Millisecond)
+		// A read-only peer may not displace the owner's idle clients.
+		if reason := s.track(pipeWire(t), peer{pid: 100, uid: 5000, gid: 4242}); !strings.Contains(reason, "4 clients already connected") {
+			t.Errorf("read-only newcomer: %q", reason)
+		}
+		cs, _ := connectTest(t, s, "2025-11-25")
+		var st Status
+		decode(t, callTool(t, cs, toolStatus, nil), &st)
+	})
+	t.Run("busy clients stay", func(t *testing.T) {
+		s := startTest(t, newFake(), opts)
+		var active []*rawClient
+		for range 4 {
+			c := dialRaw(t, s.Path())
+			c.initialize(t, "2025-11-25")
+			active = append(active, c)
+		}
+		time.Sleep(300 * time.Millisecond)
+		for _, c := range active { // each asks something: no longer idle
+			c.send(t, `{"jsonrpc":"2.0","id":1,"method":"ping"}`)
+			c.recvLine(t)
+		}
+		c := dialRaw(t, s.Path())
+		if code, msg := errorCode(c.recv(t)); code != -32002 || !strings.Contains(msg, "none of them idle") {
+			t.Errorf("newcomer while every client is active: %v %q", code, msg)
+		}
+	})
+}
+
+// TestFaultHTTPHoldsSlots: 32 Streamable HTTP initializes without DELETE
+// (no token file) held every slot for about 10 minutes and the owner was
+// refused. HTTP clients cannot take the reserved slots, an idle HTTP
+// session gives its slot to a newcomer, and sessions expire after a
+// minute idle.
+func TestFaultHTTPHoldsSlots(t *testing.T) {
+	s := startHTTPTest(t, newFake(), Options{MaxSessions: 6, ReservedSlots: 2, ReclaimIdle: time.Minute})
+	if s.opts.HTTPIdleTimeout != time.Minute {
+		t.Errorf("HTTP idle timeout %v, want 1m", s.opts.HTTPIdleTimeout)
+	}
+	ok, refused := 0, 0
+	for range 10 {
+		resp, body := post(t, s, initBody, nil)
+		switch resp.StatusCode {
+		case http.StatusOK:
+			ok++
+		case http.StatusServiceUnavailable:
+			refused++
+			if !strings.Contains(body, "kept for the server's own user") {
+				t.Errorf("refusal: %s", body)
+			}
+		}
+	}
+	if ok != 4 || refused != 6 {
+		t.Errorf("%d HTTP sessions opened, %d refused; want 4 and 6", ok, refused)
+	}
+	for range 2 {
+		cs, _ := connectTest(t, s, "2025-11-25")
+		var st Status
+		decode(t, callTool(t, cs, toolStatus, nil), &st)
+	}
+
+	// Idle HTTP sessions make room for a newcomer.
+	s2 := startHTTPTest(t, newFake(), Options{MaxSessions: 3, ReservedSlots: 1, ReclaimIdle: 200 * time.Millisecond})
+	for range 2 {
+		if resp, body := post(t, s2, initBody, nil); resp.StatusCode != http.StatusOK {
+			t.Fatalf("HTTP session: %d %s", resp.StatusCode, body)
+		}
+	}
+	if resp, _ := post(t, s2, initBody, nil); resp.StatusCode != http.StatusServiceUnavailable {
+		t.Errorf("third HTTP session at once: %d", resp.StatusCode)
+	}
+	time.Sleep(300 * time.Millisecond)
+	if resp, body := post(t, s2, initBody, nil); resp.StatusCode != http.StatusOK {
+		t.Errorf("HTTP session after the others idled: %d %s", resp.StatusCode, body)
+	}
+}

@@ -60,7 +60,7 @@ const (
 func (s *settings) kindOf(path string, isDist bool) inputKind {
 	ext := strings.ToLower(filepath.Ext(path))
 	switch {
-	case s.useFFmpeg, isDist && s.scaleDist != "":
+	case s.useFFmpeg, isDist && s.scaleDist != "", s.scale != "":
 		return readFFmpeg
 	case s.raw:
 		return readRaw

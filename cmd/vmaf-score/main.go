@@ -80,6 +80,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 func score(ctx context.Context, s *settings, stdout, stderr io.Writer) error {
 	vmaf.SetCPUMask(uint64(s.cpuMask))
+	if s.scale == "auto" {
+		w, h, err := s.probeReference()
+		if err != nil {
+			return err
+		}
+		s.resolveScale(w, h, func(msg string) {
+			if !s.quiet {
+				fmt.Fprintf(stderr, "vmaf-score: %s\n", msg)
+			}
+		})
+	}
 	if len(s.dists) > 1 {
 		return scoreMany(ctx, s, stdout, stderr)
 	}
@@ -201,6 +212,9 @@ func isStream(path string) bool {
 // shallower input to the deeper one's bit depth when a preset asks for a
 // common bit depth.
 func conform(s *settings, ref, dist source, buffers int) (source, source, error) {
+	if s.scale != "" {
+		return ref, dist, scaleBoth(s, ref, dist)
+	}
 	rf, df := ref.format(), dist.format()
 	cv, isFF := dist.(converter)
 	if rf.Width != df.Width || rf.Height != df.Height {

@@ -73,6 +73,7 @@ func (s *settings) checkMany() error {
 		{s.mcpSocket != "" || s.mcpHTTP != "", "--mcp-uds/--mcp-http"},
 		{s.metricsAddr != "", "--metrics-addr"},
 		{s.plot != "", "--plot"},
+		{s.worstDir != "", "--worst-dir"},
 	} {
 		if o.set {
 			return usagef("%s serves or draws one run; score one distorted input at a time with it", o.name)

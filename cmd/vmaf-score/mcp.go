@@ -29,6 +29,10 @@ type runnerSink struct {
 	srv    io.Closer
 	rec    vmaf.Result  // a record seen as a Result, for pooling
 	push   *metricsPush // --metrics-push; nil without
+	// worstDir is --worst-dir, written by finish; stderr for its lines
+	// (nil with -q).
+	worstDir string
+	stderr   io.Writer
 }
 
 func (j *job) newRunnerSink() (sink, error) {
@@ -49,7 +53,10 @@ func (j *job) newRunnerSink() (sink, error) {
 	if err != nil {
 		return nil, err
 	}
-	rs := &runnerSink{r: r}
+	rs := &runnerSink{r: r, worstDir: j.s.worstDir}
+	if !j.s.quiet {
+		rs.stderr = j.stderr
+	}
 	rs.cancel = r.Subscribe(func(rec *pipeline.Record) {
 		rs.rec = vmaf.Result{Index: rec.Index, Models: rec.Models, Metrics: rec.Metrics}
 		model := ""
@@ -153,6 +160,9 @@ func (rs *runnerSink) submit(r, d frame) error {
 // stops serving.
 func (rs *runnerSink) finish() error {
 	err := rs.r.Finish()
+	if err == nil && rs.worstDir != "" {
+		err = rs.writeWorst()
+	}
 	if perr := rs.pushMetrics(); err == nil {
 		err = perr
 	}

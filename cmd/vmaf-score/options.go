@@ -42,20 +42,27 @@ type settings struct {
 	skipRef, skipDist   int
 	quiet, showProgress bool
 
-	engine        string    // "", "native" or "libvmaf"
-	useFFmpeg     bool      // decode both inputs with FFmpeg whatever their names
-	scaleDist     string    // swscale algorithm to bring the distorted input to the reference's size
-	streams       [2]int    // which video stream of each FFmpeg input: 0 the first
-	align         string    // "order" or "pts"
-	fps           frameRate // --fps: both inputs conformed to it; zero: as they come
-	sync          int       // --sync auto=WINDOW: the window in frames; 0: none
-	mcpSocket     string
-	mcpHTTP       string   // loopback HOST:PORT for MCP over HTTP
-	mcpTokenFile  string   // bearer token file for --mcp-http
-	mcpMaxClients int      // 0: the control plane's default
-	modelDirs     []string // directories whose model files an agent may swap in
+	engine    string // "", "native" or "libvmaf"
+	useFFmpeg bool   // decode both inputs with FFmpeg whatever their names
+	scaleDist string // swscale algorithm to bring the distorted input to the reference's size
+	// scale is --scale as given ("auto" or WxH); scaleW, scaleH the
+	// size both inputs are scored at (auto: settled from the reference).
+	scale          string
+	scaleW, scaleH int
+	streams        [2]int    // which video stream of each FFmpeg input: 0 the first
+	align          string    // "order" or "pts"
+	fps            frameRate // --fps: both inputs conformed to it; zero: as they come
+	sync           int       // --sync auto=WINDOW: the window in frames; 0: none
+	mcpSocket      string
+	mcpHTTP        string   // loopback HOST:PORT for MCP over HTTP
+	mcpTokenFile   string   // bearer token file for --mcp-http
+	mcpMaxClients  int      // 0: the control plane's default
+	modelDirs      []string // directories whose model files an agent may swap in
 	// worstFrames is --worst-frames; nil: pipeline.DefaultWorstFrames.
 	worstFrames *int
+	// worstDir is --worst-dir: where the worst frames' pictures go as
+	// PNG when the run ends; "" none.
+	worstDir string
 	// mcpRecent is --mcp-recent: the frames whose full records the
 	// control plane keeps (0: pipeline.DefaultRecent).
 	mcpRecent int
@@ -203,6 +210,8 @@ var options = []option{
 			s.scaleDist = v
 			return nil
 		}},
+	{0, "scale", "WxH|auto", "scale both inputs to this viewing resolution before scoring (swscale bicubic, or --scale-dist's algorithm; aspect kept by auto only); auto: 1080p, or 2160p for inputs above 1440p, with the matching model when no -m is given, inputs within 90% of it kept at their size",
+		func(s *settings, v string) error { return parseScale(v, s) }},
 	{0, "ref-stream", "N", "score the reference's Nth video stream (FFmpeg inputs; 0, the first, by default)",
 		func(s *settings, v string) error { return parseUint(v, "--ref-stream", &s.streams[0]) }},
 	{0, "dist-stream", "N", "score the distorted input's Nth video stream",
@@ -268,7 +277,15 @@ var options = []option{
 			}
 			return nil
 		}},
-	{0, "worst-frames", "N", fmt.Sprintf("with --mcp-uds or --mcp-http: keep the N worst frames' pictures, downscaled, for vmaf_worst_frames (default %d, 0: none, at most %d)", pipeline.DefaultWorstFrames, pipeline.MaxWorstRecords),
+	{0, "worst-dir", "DIR", "when the run ends, write the worst frames' pictures (reference, distorted, difference heatmap; downscaled to at most 640 wide) as DIR/frame-NNNNNN-KIND.png, as many as --worst-frames",
+		func(s *settings, v string) error {
+			if v == "" {
+				return invalid(v, "--worst-dir", "a directory")
+			}
+			s.worstDir = v
+			return nil
+		}},
+	{0, "worst-frames", "N", fmt.Sprintf("with --mcp-uds, --mcp-http or --worst-dir: keep the N worst frames' pictures, downscaled, for vmaf_worst_frames and --worst-dir (default %d, 0: none, at most %d)", pipeline.DefaultWorstFrames, pipeline.MaxWorstRecords),
 		func(s *settings, v string) error {
 			var n int
 			if err := parseUint(v, "--worst-frames", &n); err != nil {
@@ -509,11 +526,23 @@ func (s *settings) check() error {
 	if s.controlLog != "" && s.mcpSocket == "" && s.mcpHTTP == "" {
 		return usagef("--control-log needs --mcp-uds or --mcp-http")
 	}
-	if s.worstFrames != nil && s.mcpSocket == "" && s.mcpHTTP == "" {
-		return usagef("--worst-frames needs --mcp-uds or --mcp-http")
+	if s.worstFrames != nil && s.mcpSocket == "" && s.mcpHTTP == "" && s.worstDir == "" {
+		return usagef("--worst-frames needs --mcp-uds, --mcp-http or --worst-dir")
+	}
+	if s.worstDir != "" && s.worstFrames != nil && *s.worstFrames == 0 {
+		return usagef("--worst-dir with --worst-frames 0 would write nothing")
+	}
+	if s.worstDir != "" && s.engine == "libvmaf" {
+		return usagef("--worst-dir keeps the pictures of frames the native engine scores; libvmaf's engine copies them away")
 	}
 	if s.mcpRecent != 0 && s.mcpSocket == "" && s.mcpHTTP == "" {
 		return usagef("--mcp-recent needs --mcp-uds or --mcp-http")
+	}
+	if s.scale != "" && s.raw {
+		return usagef("--scale reads the inputs through FFmpeg, which cannot read raw .yuv (-w/-h/-p/-b); convert them to .y4m")
+	}
+	if s.scale == "auto" && s.ref == "-" {
+		return usagef("--scale auto reads the reference's size before the run, which standard input cannot give twice")
 	}
 	if s.sync > 0 && (s.ref == "-" || s.dist == "-") {
 		return usagef("--sync reads the inputs' first frames twice, which standard input cannot give")

@@ -447,7 +447,9 @@ func enumSpec(name, nick, blurb string, typ C.GType, def int) *glib.ParamSpec {
 	return glib.ToParamSpec(unsafe.Pointer(p))
 }
 
-func enumOf(v *glib.Value) int { return int(C.vs_value_get_enum((*C.GValue)(unsafe.Pointer(v.GValue)))) }
+func enumOf(v *glib.Value) int {
+	return int(C.vs_value_get_enum((*C.GValue)(unsafe.Pointer(v.GValue))))
+}
 
 func enumValue(typ C.GType, v int) *glib.Value {
 	return glib.ValueFromNativeOwned(unsafe.Pointer(C.vs_value_new_enum(typ, C.gint(v))))

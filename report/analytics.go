@@ -147,7 +147,7 @@ func (w *Writer) appendJSONAnalytics(b []byte) []byte {
 		b = append(b, w.alerts.b...)
 		b = append(b, "\n  ]"...)
 	}
-	return b
+	return w.appendJSONWarnings(b)
 }
 
 func (w *Writer) appendXMLAnalytics(b []byte) []byte {
@@ -161,7 +161,7 @@ func (w *Writer) appendXMLAnalytics(b []byte) []byte {
 		b = append(b, w.alerts.b...)
 		b = append(b, "  </alerts>\n"...)
 	}
-	return b
+	return w.appendXMLWarnings(b)
 }
 
 // entryField is one field of a window or drop entry: a JSON object's

@@ -88,6 +88,8 @@ type Writer struct {
 	// The windows and drops, each laid out once when added (JSON or
 	// XML), so that rewriting the trailer does not lay them out again.
 	windows, alerts entries
+	warnings        []string // AddWarning's, in order
+	notes           []string // AddNote's, in order
 	section         *section // the document's own section; nil: none
 
 	frames      int

@@ -10,7 +10,7 @@ deps_packages=(
   libavfilter-dev libswresample-dev ffmpeg
   nodejs npm
   python3-gi gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0
-  prometheus
+  prometheus prometheus-pushgateway
 )
 
 deps_install() {

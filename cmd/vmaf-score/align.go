@@ -19,6 +19,7 @@ type aligner struct {
 	held    [2]*frame // pts mode: a frame read but not yet paired
 	heldBuf [2]frame
 	dropped [2]int // pts mode: frames without a partner
+	read    [2]int // frames each input gave, skipped ones included
 
 	// Set once next has returned io.EOF or an error.
 	ended [2]bool
@@ -43,6 +44,7 @@ func (a *aligner) skip(side, n int) error {
 		if err != nil {
 			return err
 		}
+		a.read[side]++
 		f.release()
 	}
 	return nil
@@ -85,6 +87,8 @@ func (a *aligner) take(side int) (frame, error) {
 	f, err := a.src(side).next()
 	if err != nil {
 		a.ended[side] = true
+	} else {
+		a.read[side]++
 	}
 	return f, err
 }
@@ -154,6 +158,7 @@ func (a *aligner) finish() string {
 		if err != nil {
 			break
 		}
+		a.read[long]++
 		f.release()
 		left++
 	}

@@ -156,6 +156,9 @@ func (j *job) onLiveEvent(ev analytics.Event) {
 	if w := ev.Window; w != nil && j.out != nil {
 		j.out.AddWindow(*w)
 	}
+	if w := ev.Window; w != nil && j.plot != nil {
+		j.plot.window(*w)
+	}
 	a := ev.Alert
 	if a == nil {
 		return

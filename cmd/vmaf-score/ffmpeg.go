@@ -75,9 +75,11 @@ func (f ffInput) next() (frame, error) {
 	return frame{pic: fr.Picture, pts: pts, dur: fr.Duration, release: fr.ReleaseFunc()}, nil
 }
 
-func (f ffInput) format() picFormat { return picFormat(f.src.Info().Format) }
-func (f ffInput) total() int        { return f.src.Info().Frames }
-func (f ffInput) close()            { f.src.Close() }
+func (f ffInput) format() picFormat    { return picFormat(f.src.Info().Format) }
+func (f ffInput) total() int           { return f.src.Info().Frames }
+func (f ffInput) frameRate() float64   { return f.src.Info().FrameRate }
+func (f ffInput) dynamicRange() string { return f.src.Info().HDR }
+func (f ffInput) close()               { f.src.Close() }
 
 // convertTo has FFmpeg convert (and with scale, resize) the input's
 // pictures to format f.

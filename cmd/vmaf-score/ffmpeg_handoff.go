@@ -25,12 +25,15 @@ const ffmpegBuild = "vmaf-score-ffmpeg"
 // or the hand-off fails.
 func (s *settings) handOff() error {
 	var needs string
-	switch {
-	case s.kindOf(s.ref, false) == readFFmpeg:
+	if s.kindOf(s.ref, false) == readFFmpeg {
 		needs = "reference " + s.ref
-	case s.kindOf(s.dist, true) == readFFmpeg:
-		needs = "distorted " + s.dist
-	default:
+	}
+	for _, d := range append([]string{s.dist}, s.dists...) {
+		if needs == "" && s.kindOf(d, true) == readFFmpeg {
+			needs = "distorted " + d
+		}
+	}
+	if needs == "" {
 		return nil
 	}
 	path, err := findFFmpegBuild()

@@ -60,7 +60,7 @@ const (
 func (s *settings) kindOf(path string, isDist bool) inputKind {
 	ext := strings.ToLower(filepath.Ext(path))
 	switch {
-	case s.useFFmpeg, isDist && s.scaleDist != "":
+	case s.useFFmpeg, isDist && s.scaleDist != "", s.scale != "":
 		return readFFmpeg
 	case s.raw:
 		return readRaw
@@ -91,7 +91,12 @@ func (s *settings) openInput(path string, isDist bool, buffers int) (source, err
 			return nil, err
 		}
 		rf := y4m.Format{Width: s.width, Height: s.height, BitDepth: s.bitDepth, Chroma: s.pixFmt}
-		r, err := y4m.NewRawReaderLayout(f, rf, rawLayout(f, rf))
+		layout := rawLayout(f, rf)
+		if err := checkRawSize(path, f, rf, layout); err != nil {
+			f.Close()
+			return nil, err
+		}
+		r, err := y4m.NewRawReaderLayout(f, rf, layout)
 		if err != nil {
 			f.Close()
 			return nil, fmt.Errorf("%s: %w", path, err)
@@ -146,6 +151,7 @@ type y4mSource struct {
 	fmt    picFormat
 	frames int
 	dur    time.Duration
+	rate   frameRate // the header's; zero for raw input
 	free   chan *y4mBuffer
 	index  int
 }
@@ -172,6 +178,7 @@ func newY4MSource(name string, file *os.File, r *y4m.Reader, buffers, perFrame i
 	}
 	if f.FrameRateNum > 0 && f.FrameRateDen > 0 {
 		s.dur = time.Duration(int64(time.Second) * int64(f.FrameRateDen) / int64(f.FrameRateNum))
+		s.rate = frameRate{int64(f.FrameRateNum), int64(f.FrameRateDen)}
 	}
 	if st, err := file.Stat(); err == nil && st.Mode().IsRegular() {
 		// Frame parameters after a y4m FRAME marker are rare enough to
@@ -197,9 +204,14 @@ func (s *y4mSource) next() (frame, error) {
 		}
 		return frame{}, fmt.Errorf("%s: %w", s.name, err)
 	}
+	if err := sampleRange(b.fr, s.fmt.BitDepth, s.index, s.name); err != nil {
+		s.free <- b
+		return frame{}, err
+	}
 	pts := noPTS
 	if s.dur > 0 {
-		pts = time.Duration(s.index) * s.dur
+		// From the exact rate, so that timestamps do not drift.
+		pts = s.rate.timeOf(int64(s.index))
 	}
 	s.index++
 	return frame{pic: &b.pic, pts: pts, dur: s.dur, release: b.release}, nil
@@ -207,6 +219,12 @@ func (s *y4mSource) next() (frame, error) {
 
 func (s *y4mSource) format() picFormat { return s.fmt }
 func (s *y4mSource) total() int        { return s.frames }
+func (s *y4mSource) frameRate() float64 {
+	if s.rate.num == 0 {
+		return 0
+	}
+	return s.rate.float()
+}
 func (s *y4mSource) close() {
 	if s.file != os.Stdin {
 		s.file.Close()

@@ -80,42 +80,99 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 func score(ctx context.Context, s *settings, stdout, stderr io.Writer) error {
 	vmaf.SetCPUMask(uint64(s.cpuMask))
+	if s.scale == "auto" {
+		w, h, err := s.probeReference()
+		if err != nil {
+			return err
+		}
+		s.resolveScale(w, h, func(msg string) {
+			if !s.quiet {
+				fmt.Fprintf(stderr, "vmaf-score: %s\n", msg)
+			}
+		})
+	}
+	if len(s.dists) > 1 {
+		return scoreMany(ctx, s, stdout, stderr)
+	}
 	models, err := s.loadModels()
 	if err != nil {
 		return err
 	}
-	// Each input holds the frames the engine has in flight (one per
-	// pair it takes at once) and one being read; openInput adds room for
-	// FFmpeg's decoding ahead.
-	buffers := enginePairs(s.threads) + 1
+	buffers := s.inputBuffers()
 	ref, err := s.openInput(s.ref, false, buffers)
 	if err != nil {
 		return fmt.Errorf("reference %w", err)
 	}
 	defer ref.close()
+	_, err = scoreAgainst(ctx, s, models, ref, buffers, stdout, stderr)
+	return err
+}
+
+// inputBuffers is how many frames each input is read into: the frames
+// the engine has in flight (one per pair it takes at once) and one being
+// read; openInput adds room for FFmpeg's decoding ahead.
+func (s *settings) inputBuffers() int {
+	buffers := enginePairs(s.threads) + 1
+	if s.fps.num > 0 {
+		// --fps holds the frame it repeats and reads one ahead.
+		buffers += 2
+	}
+	return buffers
+}
+
+// scoreAgainst scores s.dist against the opened reference; the job it
+// returns holds the pooled scores.
+func scoreAgainst(ctx context.Context, s *settings, models []*vmaf.Model, ref source, buffers int, stdout, stderr io.Writer) (*job, error) {
 	dist, err := s.openInput(s.dist, true, buffers)
 	if err != nil {
-		return fmt.Errorf("distorted %w", err)
+		return nil, fmt.Errorf("distorted %w", err)
 	}
 	defer dist.close()
 	if ref, dist, err = conform(s, ref, dist, buffers); err != nil {
-		return err
+		return nil, err
+	}
+	warnings := s.inputWarnings(models, ref, dist)
+	ref, dist = s.conformRates(ref, dist, buffers)
+	if s.fps.num > 0 {
+		defer ref.close()
+		defer dist.close()
 	}
 
 	if s.threads > 0 {
 		s.features = dropUnfitMSSSIM(s.features, ref.format(), stderr)
 	}
 
+	syncNote, err := s.applySync(buffers)
+	if err != nil {
+		return nil, err
+	}
+
 	j := &job{s: s, models: models, stdout: stdout, stderr: stderr, ref: ref, dist: dist}
+	j.noteConformed()
+	j.watchOffset()
+	if syncNote != "" {
+		j.note(syncNote)
+	}
+	for _, w := range warnings {
+		j.warn(w)
+	}
 	closeOut, err := j.prepare(ref.format(), nil)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer closeOut()
-	if s.shard != nil {
-		return j.runShard(ctx)
+	if j.out != nil {
+		for _, w := range j.warnings {
+			j.out.AddWarning(w)
+		}
+		for _, n := range j.notes {
+			j.out.AddNote(n)
+		}
 	}
-	return j.run(ctx)
+	if s.shard != nil {
+		return j, j.runShard(ctx)
+	}
+	return j, j.run(ctx)
 }
 
 // dropUnfitMSSSIM leaves float_ms_ssim out of features when the pictures
@@ -155,12 +212,15 @@ func isStream(path string) bool {
 // shallower input to the deeper one's bit depth when a preset asks for a
 // common bit depth.
 func conform(s *settings, ref, dist source, buffers int) (source, source, error) {
+	if s.scale != "" {
+		return ref, dist, scaleBoth(s, ref, dist)
+	}
 	rf, df := ref.format(), dist.format()
 	cv, isFF := dist.(converter)
 	if rf.Width != df.Width || rf.Height != df.Height {
 		if !isFF || s.scaleDist == "" {
-			return ref, dist, fmt.Errorf("dimensions do not match: reference %dx%d, distorted %dx%d (use --scale-dist ALGO to scale the distorted video)",
-				rf.Width, rf.Height, df.Width, df.Height)
+			return ref, dist, fmt.Errorf("dimensions do not match: reference %dx%d, distorted %dx%d (%s)",
+				rf.Width, rf.Height, df.Width, df.Height, sizeFix(rf, df))
 		}
 	}
 	if rf == df {

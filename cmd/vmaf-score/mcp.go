@@ -27,7 +27,12 @@ type runnerSink struct {
 	r      *pipeline.Runner
 	cancel func()
 	srv    io.Closer
-	rec    vmaf.Result // a record seen as a Result, for pooling
+	rec    vmaf.Result  // a record seen as a Result, for pooling
+	push   *metricsPush // --metrics-push; nil without
+	// worstDir is --worst-dir, written by finish; stderr for its lines
+	// (nil with -q).
+	worstDir string
+	stderr   io.Writer
 }
 
 func (j *job) newRunnerSink() (sink, error) {
@@ -48,7 +53,10 @@ func (j *job) newRunnerSink() (sink, error) {
 	if err != nil {
 		return nil, err
 	}
-	rs := &runnerSink{r: r}
+	rs := &runnerSink{r: r, worstDir: j.s.worstDir}
+	if !j.s.quiet {
+		rs.stderr = j.stderr
+	}
 	rs.cancel = r.Subscribe(func(rec *pipeline.Record) {
 		rs.rec = vmaf.Result{Index: rec.Index, Models: rec.Models, Metrics: rec.Metrics}
 		model := ""
@@ -100,6 +108,11 @@ func (j *job) newRunnerSink() (sink, error) {
 		rs.close()
 		return nil, err
 	}
+	if err := rs.startPush(j.s.metricsPush); err != nil {
+		rs.cancel()
+		rs.close()
+		return nil, err
+	}
 	return rs, nil
 }
 
@@ -147,6 +160,12 @@ func (rs *runnerSink) submit(r, d frame) error {
 // stops serving.
 func (rs *runnerSink) finish() error {
 	err := rs.r.Finish()
+	if err == nil && rs.worstDir != "" {
+		err = rs.writeWorst()
+	}
+	if perr := rs.pushMetrics(); err == nil {
+		err = perr
+	}
 	rs.cancel()
 	if cerr := rs.closeServer(); err == nil && cerr != nil {
 		err = cerr
@@ -157,6 +176,9 @@ func (rs *runnerSink) finish() error {
 func (rs *runnerSink) aggregates() []vmaf.Metric { return rs.r.Aggregates() }
 
 func (rs *runnerSink) close() {
+	if rs.push != nil {
+		rs.push.ex.Close()
+	}
 	rs.closeServer()
 	rs.r.Close()
 }

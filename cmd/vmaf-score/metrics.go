@@ -19,7 +19,9 @@ const metricsElement = "vmaf-score"
 
 // useRunner reports whether the run scores through a pipeline.Runner:
 // for the control plane or for the metrics.
-func (s *settings) useRunner() bool { return s.serveMCP() || s.metricsAddr != "" }
+func (s *settings) useRunner() bool {
+	return s.serveMCP() || s.metricsAddr != "" || s.metricsPush != "" || s.worstDir != ""
+}
 
 // noControl stands for startControl when only --metrics-addr asked for
 // a Runner.

@@ -15,6 +15,7 @@ import (
 // settings is the parsed command line.
 type settings struct {
 	ref, dist string
+	dists     []string // every -d, globs expanded, in order; dist is the first
 
 	// Raw .yuv geometry; any of -w/-h/-p/-b marks the inputs as raw.
 	width, height int
@@ -33,6 +34,7 @@ type settings struct {
 	format    report.Format
 	formatSet bool
 	plot      string // --plot: the picture of the per-frame scores, .svg or .png
+	summary   string // --summary: with several -d, the JSON summary's path
 
 	threads, subsample  int
 	cpuMask             int // libvmaf's --cpumask: kernel sets turned off
@@ -40,23 +42,33 @@ type settings struct {
 	skipRef, skipDist   int
 	quiet, showProgress bool
 
-	engine        string // "", "native" or "libvmaf"
-	useFFmpeg     bool   // decode both inputs with FFmpeg whatever their names
-	scaleDist     string // swscale algorithm to bring the distorted input to the reference's size
-	streams       [2]int // which video stream of each FFmpeg input: 0 the first
-	align         string // "order" or "pts"
-	mcpSocket     string
-	mcpHTTP       string   // loopback HOST:PORT for MCP over HTTP
-	mcpTokenFile  string   // bearer token file for --mcp-http
-	mcpMaxClients int      // 0: the control plane's default
-	modelDirs     []string // directories whose model files an agent may swap in
+	engine    string // "", "native" or "libvmaf"
+	useFFmpeg bool   // decode both inputs with FFmpeg whatever their names
+	scaleDist string // swscale algorithm to bring the distorted input to the reference's size
+	// scale is --scale as given ("auto" or WxH); scaleW, scaleH the
+	// size both inputs are scored at (auto: settled from the reference).
+	scale          string
+	scaleW, scaleH int
+	streams        [2]int    // which video stream of each FFmpeg input: 0 the first
+	align          string    // "order" or "pts"
+	fps            frameRate // --fps: both inputs conformed to it; zero: as they come
+	sync           int       // --sync auto=WINDOW: the window in frames; 0: none
+	mcpSocket      string
+	mcpHTTP        string   // loopback HOST:PORT for MCP over HTTP
+	mcpTokenFile   string   // bearer token file for --mcp-http
+	mcpMaxClients  int      // 0: the control plane's default
+	modelDirs      []string // directories whose model files an agent may swap in
 	// worstFrames is --worst-frames; nil: pipeline.DefaultWorstFrames.
 	worstFrames *int
+	// worstDir is --worst-dir: where the worst frames' pictures go as
+	// PNG when the run ends; "" none.
+	worstDir string
 	// mcpRecent is --mcp-recent: the frames whose full records the
 	// control plane keeps (0: pipeline.DefaultRecent).
 	mcpRecent int
-	// metricsAddr is --metrics-addr: HOST:PORT for Prometheus' /metrics.
-	metricsAddr string
+	// metricsAddr is --metrics-addr: HOST:PORT for Prometheus' /metrics;
+	// metricsPush is --metrics-push: a Pushgateway's URL.
+	metricsAddr, metricsPush string
 	// mcpReadOnlyGID is --mcp-readonly-gid (0: none); controlLog is
 	// --control-log, the control plane's log ("-": stderr; "": none).
 	mcpReadOnlyGID int
@@ -72,6 +84,10 @@ type settings struct {
 	demuxers, protocols string
 
 	help, version, listFeatures bool
+
+	// valueOf holds each option's value as given, to refuse a second
+	// value that would silently replace the first.
+	valueOf map[string]string
 
 	// shard is --shard or --frames: the part of the run to score (nil:
 	// all of it); given is every option as parsed, in order, which a
@@ -105,8 +121,8 @@ type option struct {
 var options = []option{
 	{'r', "reference", "PATH", "reference video: .y4m, .yuv, or any file FFmpeg opens; - for stdin",
 		func(s *settings, v string) error { s.ref = v; return nil }},
-	{'d', "distorted", "PATH", "distorted video, as --reference",
-		func(s *settings, v string) error { s.dist = v; return nil }},
+	{'d', "distorted", "PATH", "distorted video, as --reference; repeat it (or give a glob) to score several against one reading of the reference",
+		func(s *settings, v string) error { return s.addDistorted(v) }},
 	{'w', "width", "N", "width of raw .yuv input",
 		func(s *settings, v string) error { s.raw = true; return parseUint(v, "-w/--width", &s.width) }},
 	{'h', "height", "N", "height of raw .yuv input",
@@ -194,6 +210,8 @@ var options = []option{
 			s.scaleDist = v
 			return nil
 		}},
+	{0, "scale", "WxH|auto", "scale both inputs to this viewing resolution before scoring (swscale bicubic, or --scale-dist's algorithm; aspect kept by auto only); auto: 1080p, or 2160p for inputs above 1440p, with the matching model when no -m is given, inputs within 90% of it kept at their size",
+		func(s *settings, v string) error { return parseScale(v, s) }},
 	{0, "ref-stream", "N", "score the reference's Nth video stream (FFmpeg inputs; 0, the first, by default)",
 		func(s *settings, v string) error { return parseUint(v, "--ref-stream", &s.streams[0]) }},
 	{0, "dist-stream", "N", "score the distorted input's Nth video stream",
@@ -206,6 +224,19 @@ var options = []option{
 			s.align = v
 			return nil
 		}},
+	{0, "fps", "RATE", "conform both inputs to RATE frames per second (24, 30000/1001, 29.97) as FFmpeg's fps filter does: frames repeated or dropped by timestamp",
+		func(s *settings, v string) error {
+			r, err := parseFrameRate(v)
+			if err != nil {
+				return invalid(v, "--fps", "a frame rate such as 24, 30000/1001 or 29.97")
+			}
+			s.fps = r
+			return nil
+		}},
+	{0, "summary", "FILE", "with several -d: also write the summary (each input's frames and pooled scores) as JSON to FILE",
+		func(s *settings, v string) error { s.summary = v; return nil }},
+	{0, "sync", "auto[=FRAMES]", fmt.Sprintf("find the frame offset between the inputs within FRAMES of the start (default %d) by their downscaled luma, report it and score with it", defaultSyncWindow),
+		func(s *settings, v string) (err error) { s.sync, err = parseSync(v); return err }},
 	{0, "mcp-uds", "SOCK", "serve live scores and commands over MCP on this Unix socket",
 		func(s *settings, v string) error { s.mcpSocket = v; return nil }},
 	{0, "mcp-http", "ADDR:PORT", "serve the same over MCP Streamable HTTP (/mcp) and HTTP+SSE (/sse) on this loopback address (port 0: any free port, printed on stderr)",
@@ -246,7 +277,15 @@ var options = []option{
 			}
 			return nil
 		}},
-	{0, "worst-frames", "N", fmt.Sprintf("with --mcp-uds or --mcp-http: keep the N worst frames' pictures, downscaled, for vmaf_worst_frames (default %d, 0: none, at most %d)", pipeline.DefaultWorstFrames, pipeline.MaxWorstRecords),
+	{0, "worst-dir", "DIR", "when the run ends, write the worst frames' pictures (reference, distorted, difference heatmap; downscaled to at most 640 wide) as DIR/frame-NNNNNN-KIND.png, as many as --worst-frames",
+		func(s *settings, v string) error {
+			if v == "" {
+				return invalid(v, "--worst-dir", "a directory")
+			}
+			s.worstDir = v
+			return nil
+		}},
+	{0, "worst-frames", "N", fmt.Sprintf("with --mcp-uds, --mcp-http or --worst-dir: keep the N worst frames' pictures, downscaled, for vmaf_worst_frames and --worst-dir (default %d, 0: none, at most %d)", pipeline.DefaultWorstFrames, pipeline.MaxWorstRecords),
 		func(s *settings, v string) error {
 			var n int
 			if err := parseUint(v, "--worst-frames", &n); err != nil {
@@ -264,6 +303,14 @@ var options = []option{
 				return invalid(v, "--metrics-addr", "HOST:PORT, e.g. 127.0.0.1:9464")
 			}
 			s.metricsAddr = v
+			return nil
+		}},
+	{0, "metrics-push", "URL", "when the run ends, push its final metrics (as --metrics-addr serves them) to the Prometheus Pushgateway at URL, job vmaf-score",
+		func(s *settings, v string) error {
+			if err := checkPushURL(v); err != nil {
+				return err
+			}
+			s.metricsPush = v
 			return nil
 		}},
 	{0, "pool-percentiles", "P,P,...", "add these percentiles (0-100) of each model's score to the pooled metrics, as p1, p5, ... (e.g. 1,5,10,50)",
@@ -306,7 +353,13 @@ var options = []option{
 }
 
 func setFormat(f report.Format) func(*settings, string) error {
-	return func(s *settings, _ string) error { s.format, s.formatSet = f, true; return nil }
+	return func(s *settings, _ string) error {
+		if s.formatSet && s.format != f {
+			return usagef("--%s and --%s both given: one run writes one format (run it again for the other)", s.format, f)
+		}
+		s.format, s.formatSet = f, true
+		return nil
+	}
 }
 
 func invalid(v, opt, want string) error {
@@ -355,7 +408,7 @@ func parseArgs(args []string) (*settings, error) {
 				i++
 				val = args[i]
 			}
-			if err := o.set(s, val); err != nil {
+			if err := s.apply(o, val); err != nil {
 				return nil, err
 			}
 			s.given = append(s.given, givenOption{o.long, val})
@@ -381,7 +434,7 @@ func parseShortGroup(s *settings, group string, rest []string) (int, error) {
 			return 0, usagef("unknown option -%c", group[j])
 		}
 		if o.value == "" {
-			if err := o.set(s, ""); err != nil {
+			if err := s.apply(o, ""); err != nil {
 				return 0, err
 			}
 			s.given = append(s.given, givenOption{o.long, ""})
@@ -395,7 +448,7 @@ func parseShortGroup(s *settings, group string, rest []string) (int, error) {
 			v, used = rest[0], 1
 		}
 		s.given = append(s.given, givenOption{o.long, v})
-		return used, o.set(s, v)
+		return used, s.apply(o, v)
 	}
 	return 0, nil
 }
@@ -473,11 +526,32 @@ func (s *settings) check() error {
 	if s.controlLog != "" && s.mcpSocket == "" && s.mcpHTTP == "" {
 		return usagef("--control-log needs --mcp-uds or --mcp-http")
 	}
-	if s.worstFrames != nil && s.mcpSocket == "" && s.mcpHTTP == "" {
-		return usagef("--worst-frames needs --mcp-uds or --mcp-http")
+	if s.worstFrames != nil && s.mcpSocket == "" && s.mcpHTTP == "" && s.worstDir == "" {
+		return usagef("--worst-frames needs --mcp-uds, --mcp-http or --worst-dir")
+	}
+	if s.worstDir != "" && s.worstFrames != nil && *s.worstFrames == 0 {
+		return usagef("--worst-dir with --worst-frames 0 would write nothing")
+	}
+	if s.worstDir != "" && s.engine == "libvmaf" {
+		return usagef("--worst-dir keeps the pictures of frames the native engine scores; libvmaf's engine copies them away")
 	}
 	if s.mcpRecent != 0 && s.mcpSocket == "" && s.mcpHTTP == "" {
 		return usagef("--mcp-recent needs --mcp-uds or --mcp-http")
+	}
+	if s.scale != "" && s.raw {
+		return usagef("--scale reads the inputs through FFmpeg, which cannot read raw .yuv (-w/-h/-p/-b); convert them to .y4m")
+	}
+	if s.scale == "auto" && s.ref == "-" {
+		return usagef("--scale auto reads the reference's size before the run, which standard input cannot give twice")
+	}
+	if s.sync > 0 && (s.ref == "-" || s.dist == "-") {
+		return usagef("--sync reads the inputs' first frames twice, which standard input cannot give")
+	}
+	if s.sync > 0 && (s.skipRef > 0 || s.skipDist > 0) {
+		return usagef("--sync finds the frames to skip itself; leave out --frame_skip_ref and --frame_skip_dist")
+	}
+	if err := s.checkMany(); err != nil {
+		return err
 	}
 	if s.plot != "" && s.noPrediction {
 		return usagef("--plot draws the models' scores, which --no_prediction leaves out")

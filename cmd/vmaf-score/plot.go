@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/vmafsink/vmafsink/analytics"
@@ -29,6 +30,14 @@ type plotData struct {
 
 	threshold float64     // the alert threshold; 0 without alerts
 	drops     []plot.Drop // the quality drops that ended
+	windows   []plot.Window
+}
+
+// window records a window of the run's analytics.
+func (p *plotData) window(w analytics.Window) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.windows = append(p.windows, plot.Window{First: w.First, Last: w.Last, Mean: w.Mean})
 }
 
 func newPlotData() *plotData { return &plotData{byKey: map[string]int{}, pausedAt: -1} }
@@ -103,7 +112,7 @@ func (j *job) onApplied() func(pipeline.CommandKind, int) {
 func (p *plotData) data(title string) plot.Data {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	d := plot.Data{Title: title, Series: p.series, Swaps: p.swaps, Pauses: p.pauses, Threshold: p.threshold, Drops: p.drops}
+	d := plot.Data{Title: title, Series: p.series, Swaps: p.swaps, Pauses: p.pauses, Threshold: p.threshold, Drops: p.drops, Windows: p.windows}
 	if p.pausedAt >= 0 {
 		d.Pauses = append(d.Pauses, plot.Pause{From: p.pausedAt, To: -1})
 	}
@@ -118,7 +127,7 @@ func (j *job) writePlot() error {
 		return err
 	}
 	var buf bytes.Buffer
-	if err := plot.Render(&buf, f, j.plot.data(plotTitle(j.s))); err != nil {
+	if err := plot.Render(&buf, f, j.plot.data(plotTitle(j.s, j.models))); err != nil {
 		return err
 	}
 	if err := os.WriteFile(j.s.plot, buf.Bytes(), 0o666); err != nil {
@@ -127,6 +136,15 @@ func (j *job) writePlot() error {
 	return nil
 }
 
-func plotTitle(s *settings) string {
-	return fmt.Sprintf("%s vs %s", filepath.Base(s.dist), filepath.Base(s.ref))
+// plotTitle names the inputs and the models that score them.
+func plotTitle(s *settings, models []*vmaf.Model) string {
+	names := make([]string, 0, len(models))
+	for _, m := range models {
+		names = append(names, m.Version)
+	}
+	t := fmt.Sprintf("%s vs %s", filepath.Base(s.dist), filepath.Base(s.ref))
+	if len(names) > 0 {
+		t += " — " + strings.Join(names, ", ")
+	}
+	return t
 }

@@ -61,7 +61,7 @@ func TestPlotGoldenPair(t *testing.T) {
 	want := []string{">vmaf<", ">vmaf_neg<",
 		fmt.Sprintf(">vmaf mean %.3f<", l.Pooled["vmaf"]["mean"]),
 		fmt.Sprintf(">vmaf_neg mean %.3f<", l.Pooled["vmaf_neg"]["mean"]),
-		">" + smallDist + " vs " + smallRef + "<"}
+		">" + smallDist + " vs " + smallRef + " — vmaf_v0.6.1, vmaf_v0.6.1neg<"}
 	labels := worstLabels(l, []string{"vmaf", "vmaf_neg"}, plot.DefaultWorst)
 	if len(labels) != plot.DefaultWorst {
 		t.Fatalf("worst frames: %v", labels)

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/vmafsink/vmafsink/internal/y4m"
@@ -106,8 +107,9 @@ func TestMotionSADName(t *testing.T) {
 	}
 }
 
-// A raw file shorter than a frame ends the run with an error, as a
-// truncated frame does.
+// A raw file that is not a whole number of frames is refused before
+// scoring, with what the size would fit; from a pipe, whose size is not
+// known, the partial frame ends the run with an error.
 func TestRawTruncatedFrame(t *testing.T) {
 	dir := t.TempDir()
 	r := filepath.Join(dir, "ref.yuv")
@@ -121,8 +123,50 @@ func TestRawTruncatedFrame(t *testing.T) {
 		t.Fatal(err)
 	}
 	res := vmafScore(t, "-r", r, "-d", d, "-w", "321", "-h", "179", "-p", "420", "-b", "8", "-q")
-	if res.code != exitError || !strings.Contains(res.stderr, io.ErrUnexpectedEOF.Error()) {
+	want := "dis.yuv: 171778 bytes is not a whole number of 321x179 420 8-bit frames (85939 bytes each; 2.00 frames)"
+	if res.code != exitError || !strings.Contains(res.stderr, want) || strings.Contains(res.stderr, "vmaf_v0.6.1:") {
 		t.Errorf("exit %d, stderr %q", res.code, res.stderr)
+	}
+	pipe := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(pipe, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		if f, err := os.OpenFile(pipe, os.O_WRONLY, 0); err == nil {
+			f.Write(data[:len(data)-100])
+			f.Close()
+		}
+	}()
+	res = vmafScore(t, "-r", r, "-d", pipe, "-w", "321", "-h", "179", "-p", "420", "-b", "8", "-q")
+	if res.code != exitError || !strings.Contains(res.stderr, io.ErrUnexpectedEOF.Error()) {
+		t.Errorf("from a pipe: exit %d, stderr %q", res.code, res.stderr)
+	}
+}
+
+// The wrong geometry for a raw file: its size names the likely fix; 8-bit
+// data read with -b 10 is refused, not scored.
+func TestRawWrongGeometry(t *testing.T) {
+	dir := t.TempDir()
+	r := filepath.Join(dir, "ref.yuv")
+	writeRaw(t, goldenY4M(t, "flower_576x324_ref.y4m"), r, y4m.Truncated, 4)
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"wrong height", []string{"-w", "576", "-h", "320", "-p", "420", "-b", "8"},
+			"is not a whole number of 576x320 420 8-bit frames (276480 bytes each; 4.05 frames); check -w/-h/-p/-b: the size fits -w 576 -h 324 -p 420 -b 8 (4 frames)"},
+		{"8-bit read as 10-bit", []string{"-w", "576", "-h", "324", "-p", "420", "-b", "10"},
+			"ref.yuv: frame 0 has samples above 1023, out of range for 10-bit input (is it 8-bit? then -b 8)"},
+	}
+	for _, tc := range tests {
+		res := vmafScore(t, append([]string{"-r", r, "-d", r, "-q"}, tc.args...)...)
+		if res.code != exitError || !strings.Contains(res.stderr, tc.want) || strings.Contains(res.stderr, "vmaf_v0.6.1:") {
+			t.Errorf("%s: exit %d, stderr %q, want %q", tc.name, res.code, res.stderr, tc.want)
+		}
+	}
+	if res := vmafScore(t, "-r", r, "-d", r, "-q", "-w", "576", "-h", "324", "-p", "420", "-b", "8"); res.code != 0 {
+		t.Errorf("the right geometry: exit %d, stderr %q", res.code, res.stderr)
 	}
 }
 

@@ -36,6 +36,16 @@ type job struct {
 	live      *liveRun  // nil without the analytics options
 	shard     *shardRun // a part of the run (--shard, --frames); nil for all of it
 	prog      *progress
+	// warnings are what the run found wrong with its inputs, printed on
+	// stderr when found and written to the results.
+	warnings []string
+	// conformed are the inputs --fps converts, for their summary.
+	conformed []*fpsSource
+	// notes say what the run did to its inputs (--sync's offset).
+	notes []string
+	// sigs record the first frames of each input, for the hint that
+	// they look offset; nil when not watched.
+	sigs [2]*sigRecorder
 }
 
 // loadModels reads the -m specs; without any, libvmaf's default.
@@ -284,6 +294,7 @@ func (j *job) run(ctx context.Context) error {
 				fmt.Fprintf(j.stderr, "vmaf-score: %s\n", note)
 				prog.w = nil
 			}
+			j.truncationWarnings(al, n)
 			break
 		}
 		if err != nil {
@@ -305,6 +316,8 @@ func (j *job) run(ctx context.Context) error {
 	}
 	j.live.finish()
 	prog.finish(n)
+	j.reportConformed()
+	j.offsetHint()
 	if j.out != nil {
 		for _, m := range sk.aggregates() {
 			j.out.SetAggregate(m.Name, m.Value)

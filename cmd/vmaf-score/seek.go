@@ -28,5 +28,8 @@ func (a *aligner) skipBy(sk frameSkipper, side, n int) error {
 	if errors.Is(err, io.EOF) {
 		return fmt.Errorf("%q has fewer than %d frames, cannot skip %d", a.name(side), n, n)
 	}
+	if err == nil {
+		a.read[side] += n // counted as read, as frames skipped by reading are
+	}
 	return err
 }

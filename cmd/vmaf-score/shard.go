@@ -88,6 +88,8 @@ func (s *settings) checkShard() error {
 		return usagef("%s needs -o/--output: the part's results are what vmaf-score merge joins", s.shard)
 	case s.format != report.XML && s.format != report.JSON:
 		return usagef("%s writes XML or JSON (a CSV or subtitle file has no room for what merge needs); merge writes any format", s.shard)
+	case s.worstDir != "":
+		return usagef("%s: --worst-dir belongs to the whole run", s.shard)
 	case s.useRunner():
 		return usagef("%s scores a part of a run for merge; --mcp-*, --metrics-addr and model swaps are for whole runs", s.shard)
 	case s.align == "pts":

@@ -43,6 +43,7 @@ const (
 
 const usage = `usage: vmafctl [-s SOCKET] [-json] [-timeout D] [-server-uid UID] COMMAND [ARGS]
        vmafctl -version
+       vmafctl help [COMMAND]       (or COMMAND -h) a command's flags
 
 commands:
   status                      state, model, counters, swap history, warnings
@@ -56,7 +57,7 @@ commands:
   extractors                  every feature extractor, its outputs and options
   watch [-n N]                stream per-frame scores live, with a sparkline of
                               the last 40 scaled to their min-max
-  plot -o FILE.svg|.png [-n N] [-worst N]
+  plot [RESULTS.json] -o FILE.svg|.png [-n N] [-worst N]
                               draw every frame's score the control plane keeps
                               (the whole run, or the last N scored frames): a line
                               per model, its mean over them, swaps, frames not
@@ -121,12 +122,22 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, usage)
 		return exitUsage
 	}
+	if fs.Arg(0) == "help" {
+		if fs.NArg() == 1 {
+			fmt.Fprint(stdout, usage)
+			return exitOK
+		}
+		return helpFor(ctx, fs.Arg(1), stdout, stderr)
+	}
+	if _, ok := commands[fs.Arg(0)]; ok && wantsHelp(fs.Args()[1:]) {
+		return helpFor(ctx, fs.Arg(0), stdout, stderr)
+	}
 	cmd, ok := commands[fs.Arg(0)]
 	if !ok {
 		fmt.Fprintf(stderr, "vmafctl: unknown command %q\n\n%s", fs.Arg(0), usage)
 		return exitUsage
 	}
-	if g.socket == "" {
+	if g.socket == "" && !offlinePlot(fs.Args()) {
 		fmt.Fprintln(stderr, "vmafctl: no socket: give -s SOCKET or set VMAF_SOCKET")
 		return exitUsage
 	}

@@ -128,6 +128,7 @@ func serve(t *testing.T) (*target, string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
+	servers.Store(path, s)
 	return tg, path
 }
 

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -19,11 +21,15 @@ func cmdPlot(ctx context.Context, g globals, args []string, stdout, stderr io.Wr
 	out := fs.String("o", "", "the picture to write: FILE.svg or FILE.png")
 	n := fs.Int("n", 0, "plot the last N scored frames (0: every frame whose score the control plane keeps, the whole run)")
 	worst := fs.Int("worst", plot.DefaultWorst, "label the N worst frames plotted (0: none)")
-	if _, err := parse(fs, args); err != nil {
+	pos, err := parse(fs, args)
+	if err != nil {
 		return report(stderr, err)
 	}
 	if *out == "" {
 		return report(stderr, fail(exitUsage, "plot: -o FILE.svg or -o FILE.png is required"))
+	}
+	if len(pos) > 1 {
+		return report(stderr, fail(exitUsage, "plot: one results file at a time"))
 	}
 	format, err := plot.FormatOf(*out)
 	if err != nil {
@@ -34,6 +40,17 @@ func cmdPlot(ctx context.Context, g globals, args []string, stdout, stderr io.Wr
 	}
 	if *worst < 0 {
 		return report(stderr, fail(exitUsage, "plot: -worst %d: want 0 or more", *worst))
+	}
+	if len(pos) == 1 {
+		d, err := resultsData(pos[0])
+		if err != nil {
+			return report(stderr, err)
+		}
+		d.Worst = *worst
+		if *worst == 0 {
+			d.Worst = -1
+		}
+		return writePlot(d, format, *out, stdout, stderr)
 	}
 	var (
 		recs   []control.Record
@@ -166,7 +183,7 @@ func readJSON(ctx context.Context, s *session, uri string, out any) error {
 // the alerts resource lists only the latest ones, or -1.
 func liveData(recs []control.Record, st control.Status, al control.Alerts) (d plot.Data, older int64) {
 	first, last := recs[0].Frame, recs[len(recs)-1].Frame
-	d = plot.Data{Title: fmt.Sprintf("%s (frames %d to %d)", st.Socket, first, last)}
+	d = plot.Data{Title: liveTitle(st, first, last)}
 	byModel := map[string]int{}
 	add := func(model string, frame int64, score float64) {
 		k, ok := byModel[model]
@@ -244,4 +261,21 @@ func drops(al control.Alerts, first, last int64) []plot.Drop {
 		out = append(out, plot.Drop{First: int(max(a.FirstFrame, first)), Last: int(min(a.LastFrame, last))})
 	}
 	return out
+}
+
+// liveTitle names what was measured: the models, the picture, the frames
+// drawn and the socket that served them (a live run's inputs are the
+// pipeline's, which the control plane does not know).
+func liveTitle(st control.Status, first, last int64) string {
+	models := st.Model
+	if len(st.Models) > 0 {
+		models = strings.Join(st.Models, ", ")
+	}
+	if len(st.Swaps) > 0 {
+		models = st.Swaps[0].From
+		for _, sw := range st.Swaps {
+			models += " → " + sw.To
+		}
+	}
+	return fmt.Sprintf("%s on %dx%d %s (frames %d to %d) · %s", models, st.Width, st.Height, st.Format, first, last, filepath.Base(st.Socket))
 }

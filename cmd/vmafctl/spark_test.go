@@ -50,7 +50,7 @@ func TestSparkShowsScale(t *testing.T) {
 		p.n++
 	}
 	want := "▁█▅" + strings.Repeat(" ", sparkWidth-3) + " [93.00–98.00]"
-	if got := p.spark(); got != want {
+	if got := p.sparkOf(sparkWidth); got != want {
 		t.Errorf("spark = %q, want %q", got, want)
 	}
 	// The oldest scores leave the window and the scale with it.
@@ -58,7 +58,7 @@ func TestSparkShowsScale(t *testing.T) {
 		p.recent[p.n%sparkWidth] = 80
 		p.n++
 	}
-	if got := p.spark(); !strings.HasSuffix(got, " [79.50–80.50]") || strings.ContainsAny(got, "▁█") {
+	if got := p.sparkOf(sparkWidth); !strings.HasSuffix(got, " [79.50–80.50]") || strings.ContainsAny(got, "▁█") {
 		t.Errorf("spark after the window moved = %q", got)
 	}
 }

@@ -33,7 +33,15 @@ func cmdWatch(ctx context.Context, g globals, args []string, stdout, stderr io.W
 	feed := make(chan live, 1024)
 	var localDrops atomic.Uint64
 	alerts := make(chan control.Alert, 64)
+	changed := make(chan struct{}, 1)
 	opts := &mcp.ClientOptions{ResourceUpdatedHandler: func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) {
+		if req.Params.URI == statusURI {
+			select {
+			case changed <- struct{}{}:
+			default:
+			}
+			return
+		}
 		if req.Params.URI == alertsURI {
 			if a, ok := decodeAlert(req.Params.Meta); ok {
 				select {
@@ -67,11 +75,26 @@ func cmdWatch(ctx context.Context, g globals, args []string, stdout, stderr io.W
 	// Drops are marked when the server has alerts (a server without
 	// analytics refuses the subscription: nothing to mark).
 	s.subscribe(ctx, alertsURI, g.timeout)
+	// Pauses, resumes and the end of the stream come as status changes.
+	s.subscribe(ctx, statusURI, g.timeout)
 	closed := s.ended()
 
 	p := newPrinter(stdout, g.json, isTerminal(stdout))
 	p.local = &localDrops
+	p.width = func() int { return terminalWidth(stdout) }
 	defer p.end()
+	status := func() bool {
+		var st control.Status
+		callCtx, cancel := context.WithTimeout(ctx, g.timeout)
+		defer cancel()
+		if s.call(callCtx, "vmaf_status", nil, &st) != nil {
+			return false
+		}
+		return p.stateSeen(st)
+	}
+	if status() {
+		return exitOK // nothing more will come: the stream has ended
+	}
 	for n := 0; *limit == 0 || n < *limit; n++ {
 		select {
 		case l := <-feed:
@@ -79,7 +102,22 @@ func cmdWatch(ctx context.Context, g globals, args []string, stdout, stderr io.W
 		case a := <-alerts:
 			p.alert(a)
 			n--
+		case <-changed:
+			if status() {
+				p.drain(feed)
+				return exitOK
+			}
+			n--
 		case <-closed:
+			p.drain(feed)
+			if p.state == control.StateFinished || p.n > 0 {
+				// A server ends its sessions when its stream ends: the
+				// end of the stream, not a failure.
+				if p.state != control.StateFinished {
+					p.event("■ stream ended (the server closed the connection after %d frames)", p.n)
+				}
+				return exitOK
+			}
 			p.end()
 			return report(stderr, fail(exitConnect, "the server closed the connection"))
 		case <-ctx.Done():
@@ -87,6 +125,18 @@ func cmdWatch(ctx context.Context, g globals, args []string, stdout, stderr io.W
 		}
 	}
 	return exitOK
+}
+
+// drain prints the records that arrived before the end.
+func (p *printer) drain(feed chan live) {
+	for {
+		select {
+		case l := <-feed:
+			p.print(l)
+		default:
+			return
+		}
+	}
 }
 
 func decodeLive(m mcp.Meta) (live, bool) {
@@ -133,6 +183,10 @@ type printer struct {
 	drawn    bool
 	open     *control.Alert // the drop open, if any
 	sparkBuf strings.Builder
+	// width gives the columns a line may take (tty only).
+	width     func() int
+	lastModel string // the model of the last record, to show swaps
+	state     string // the measurement's state as last seen
 }
 
 const sparkWidth = 40
@@ -152,37 +206,21 @@ func (p *printer) print(l live) {
 		fmt.Fprintf(p.w, "%s\n", b)
 		return
 	}
+	p.swapSeen(l.rec)
 	p.recent[p.n%sparkWidth] = l.rec.Score
 	p.n++
 	p.sum += l.rec.Score
-	line := fmt.Sprintf("frame %6d  %-10s %7.3f  %s  mean %7.3f", l.rec.Frame, l.rec.Model, l.rec.Score, p.spark(), p.sum/float64(p.n))
-	if d := p.dropped + p.local.Load(); d > 0 {
-		line += fmt.Sprintf("  (%d dropped)", d)
+	cols := 0
+	if p.tty && p.width != nil {
+		cols = p.width()
 	}
-	line += p.alertMark()
+	line := p.frameLine(l.rec, cols)
 	if p.tty {
 		fmt.Fprintf(p.w, "\r\033[K%s", line)
 		p.drawn = true
 	} else {
 		fmt.Fprintln(p.w, line)
 	}
-}
-
-// spark draws the recent scores, oldest first, scaled to their range,
-// followed by that range.
-func (p *printer) spark() string {
-	count := min(p.n, sparkWidth)
-	p.ordered = p.ordered[:0]
-	for i := p.n - count; i < p.n; i++ {
-		p.ordered = append(p.ordered, p.recent[i%sparkWidth])
-	}
-	p.sparkBuf.Reset()
-	lo, hi := sparkline(&p.sparkBuf, p.ordered)
-	for range sparkWidth - count {
-		p.sparkBuf.WriteByte(' ')
-	}
-	fmt.Fprintf(&p.sparkBuf, " [%.2f–%.2f]", lo, hi)
-	return p.sparkBuf.String()
 }
 
 // minSparkSpan is the narrowest range a sparkline shows, in score

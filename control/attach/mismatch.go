@@ -27,3 +27,7 @@ func mismatch(m *vmaf.Model, w, h int) string {
 	}
 	return ""
 }
+
+// ModelMismatch is the same judgement for programs that score without a
+// control plane (vmaf-score's warnings).
+func ModelMismatch(m *vmaf.Model, w, h int) string { return mismatch(m, w, h) }

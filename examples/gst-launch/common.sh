@@ -30,9 +30,11 @@ sample_clip() {
 }
 
 # print_scores: reads gst-launch-1.0 -m output and prints one line per
-# frame (index, score) and the pooled summary.
+# frame (index, score) and the pooled summary. A field's type is matched
+# loosely (index is an (int), counters (guint64)), so that a change of
+# integer type does not silence the output.
 print_scores() {
   sed -nE \
-    -e 's/.*VMAF, type=\(string\)frame, index=\(guint64\)([0-9]+), score=\(double\)([0-9.e+-]+).*/frame \1  vmaf \2/p' \
-    -e 's/.*VMAF, type=\(string\)pooled.*frames-scored=\(guint64\)([0-9]+).*score=\(double\)([0-9.e+-]+).*/pooled: \1 frames, vmaf \2/p'
+    -e 's/.*VMAF, type=\(string\)frame, index=\([a-z0-9]+\)([0-9]+), score=\(double\)([0-9.e+-]+).*/frame \1  vmaf \2/p' \
+    -e 's/.*VMAF, type=\(string\)pooled.*frames-scored=\([a-z0-9]+\)([0-9]+).*score=\(double\)([0-9.e+-]+).*/pooled: \1 frames, vmaf \2/p'
 }

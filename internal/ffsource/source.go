@@ -55,6 +55,10 @@ type Info struct {
 	// (zero when unknown), for encoders that need an exact time base.
 	FrameRateQ astiav.Rational
 	Frames     int // frame count the container announces, or estimated from its duration; 0 when unknown
+	// HDR names the stream's high-dynamic-range transfer function as
+	// its parameters give it, "PQ" (SMPTE ST 2084) or "HLG"; "" for any
+	// other (SDR, or not said).
+	HDR string
 }
 
 // Frame is one decoded picture.
@@ -240,6 +244,12 @@ func (s *Source) openDecoder(opts Options) error {
 		Format:      Format{Width: cp.Width(), Height: cp.Height(), BitDepth: depth, Chroma: chroma},
 		Codec:       codec.Name(),
 		PixelFormat: pf.Name(),
+	}
+	switch cp.ColorTransferCharacteristic() {
+	case astiav.ColorTransferCharacteristicSmpte2084:
+		s.info.HDR = "PQ"
+	case astiav.ColorTransferCharacteristicAribStdB67:
+		s.info.HDR = "HLG"
 	}
 	if r := s.stream.AvgFrameRate(); r.Num() > 0 && r.Den() > 0 {
 		s.info.FrameRate = r.Float64()

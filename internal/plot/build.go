@@ -11,7 +11,6 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
-	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
@@ -34,28 +33,32 @@ func build(d Data) (*plot.Plot, error) {
 		// The threshold is in view even when every score is above it.
 		ymin, ymax = min(ymin, d.Threshold), max(ymax, d.Threshold)
 	}
-	// Room above the highest score for the legend (two entries a model),
-	// below the lowest for the marks' labels, and at least a point of
-	// range so a flat series is not drawn on the frame.
+	// Room below the lowest score for the marks' labels, a little above
+	// the highest, and at least a point of range so a flat series is not
+	// drawn on the frame. The legend is outside the data (Render).
 	span := max(ymax-ymin, 1)
-	bottom := 0.08
-	top := min(0.55, float64(2*len(d.Series))*legendRow/plotRows+0.04)
+	bottom := 0.08 + 0.06*float64(min(len(d.Swaps), 4))
+	top := 0.06
 	r := span / (1 - bottom - top)
 	ymin, ymax = ymin-bottom*r, ymax+top*r
 	x0, x1 := float64(xmin)-0.5, float64(xmax)+0.5
 
 	p := plot.New()
 	p.Title.Text = d.Title
+	p.Title.Padding = vg.Points(8)
 	p.X.Label.Text = "frame"
 	p.Y.Label.Text = "score"
 	p.Legend.Top = true
 	p.Legend.Left = true
 	p.Legend.TextStyle.Font.Size = vg.Points(9)
-	p.Legend.XOffs = vg.Points(6)
+	p.Legend.Padding = vg.Points(2)
 	p.X.Tick.Marker = frameTicks{}
 	p.Add(plotter.NewGrid())
 	p.X.Min, p.X.Max = x0, x1
 
+	// Shades first, then the lines and the legend entries they make;
+	// the labels last, laid out once the legend's width (and so the
+	// data's) is known, each where it overlaps no other.
 	for _, pa := range d.Pauses {
 		if err := addPause(p, pa, x1, ymin, ymax); err != nil {
 			return nil, err
@@ -71,10 +74,8 @@ func build(d Data) (*plot.Plot, error) {
 			return nil, err
 		}
 	}
-	for _, sw := range d.Swaps {
-		if err := addMark(p, float64(sw.Frame)-0.5, ymin, ymax, "→ "+sw.To, 0); err != nil {
-			return nil, err
-		}
+	if err := addWindows(p, d.Windows); err != nil {
+		return nil, err
 	}
 	for i, s := range d.Series {
 		if len(s.Scores) == 0 {
@@ -84,7 +85,16 @@ func build(d Data) (*plot.Plot, error) {
 			return nil, err
 		}
 	}
-	if err := addWorst(p, d.Series, worstCount(d.Worst), x0, x1, ymin, ymax); err != nil {
+	lay := newLayout(p, x0, x1, ymin, ymax)
+	for _, pa := range d.Pauses {
+		if err := lay.pauseLabel(p, pa); err != nil {
+			return nil, err
+		}
+	}
+	if err := lay.addSwaps(p, d.Swaps); err != nil {
+		return nil, err
+	}
+	if err := lay.addWorst(p, d.Series, worstCount(d.Worst)); err != nil {
 		return nil, err
 	}
 	p.X.Min, p.X.Max = x0, x1
@@ -121,6 +131,9 @@ func extent(ss []Series) (xmin, xmax int, ymin, ymax float64) {
 // two frames are further apart than the series' usual step (1, or the
 // subsampling interval). A frame alone between two breaks is a dot.
 func addSeries(p *plot.Plot, s Series, c color.Color) error {
+	if len(s.Frames) > envelopeAbove {
+		return addEnvelope(p, s, c)
+	}
 	var line *plotter.Line
 	for _, seg := range segments(s.Frames) {
 		start, end := seg[0], seg[1]
@@ -185,9 +198,8 @@ func segments(frames []int) [][2]int {
 	return segs
 }
 
-// addMark draws a vertical line at x with a label at its foot, raised by
-// dy.
-func addMark(p *plot.Plot, x, ymin, ymax float64, label string, dy vg.Length) error {
+// addMark draws a dashed vertical line at x.
+func addMark(p *plot.Plot, x, ymin, ymax float64) error {
 	l, err := plotter.NewLine(plotter.XYs{{X: x, Y: ymin}, {X: x, Y: ymax}})
 	if err != nil {
 		return fmt.Errorf("plot: %w", err)
@@ -195,17 +207,7 @@ func addMark(p *plot.Plot, x, ymin, ymax float64, label string, dy vg.Length) er
 	l.Color = markColor
 	l.Width = vg.Points(1)
 	l.Dashes = []vg.Length{vg.Points(2), vg.Points(2)}
-	lb, err := plotter.NewLabels(plotter.XYLabels{XYs: plotter.XYs{{X: x, Y: ymin}}, Labels: []string{label}})
-	if err != nil {
-		return fmt.Errorf("plot: %w", err)
-	}
-	lb.Offset = vg.Point{X: vg.Points(3), Y: vg.Points(3) + dy}
-	if x > p.X.Max-0.1*(p.X.Max-p.X.Min) {
-		// Near the right edge the label goes left of its line.
-		lb.Offset.X = -vg.Points(3)
-		lb.TextStyle[0].XAlign = text.XRight
-	}
-	p.Add(l, lb)
+	p.Add(l)
 	return nil
 }
 
@@ -216,9 +218,8 @@ func addPause(p *plot.Plot, pa Pause, xEnd, ymin, ymax float64) error {
 	if pa.To < 0 {
 		to = xEnd
 	}
-	label := cmp.Or(pa.Label, "paused")
 	if to <= from {
-		return addMark(p, from, ymin, ymax, label, vg.Points(12))
+		return addMark(p, from, ymin, ymax)
 	}
 	poly, err := plotter.NewPolygon(plotter.XYs{{X: from, Y: ymin}, {X: to, Y: ymin}, {X: to, Y: ymax}, {X: from, Y: ymax}})
 	if err != nil {
@@ -226,12 +227,7 @@ func addPause(p *plot.Plot, pa Pause, xEnd, ymin, ymax float64) error {
 	}
 	poly.Color = pauseShade
 	poly.LineStyle.Width = 0
-	lb, err := plotter.NewLabels(plotter.XYLabels{XYs: plotter.XYs{{X: from, Y: ymin}}, Labels: []string{label}})
-	if err != nil {
-		return fmt.Errorf("plot: %w", err)
-	}
-	lb.Offset = vg.Point{X: vg.Points(3), Y: vg.Points(15)}
-	p.Add(poly, lb)
+	p.Add(poly)
 	return nil
 }
 
@@ -293,69 +289,17 @@ func worst(ss []Series, n int) []point {
 // WorstLabel is the label of a worst frame.
 func WorstLabel(frame int, score float64) string { return fmt.Sprintf("#%d %.2f", frame, score) }
 
-// addWorst marks the worst frames and labels them. Each label takes the
-// first place, right of its point and alternately above and below it,
-// where it overlaps no label placed before.
-func addWorst(p *plot.Plot, ss []Series, n int, x0, x1, y0, y1 float64) error {
-	pts := worst(ss, n)
-	if len(pts) == 0 {
-		return nil
-	}
-	xys := make(plotter.XYs, len(pts))
-	for i, pt := range pts {
-		xys[i] = plotter.XY{X: float64(pt.frame), Y: pt.score}
-	}
-	sc, err := plotter.NewScatter(xys)
-	if err != nil {
-		return fmt.Errorf("plot: %w", err)
-	}
-	sc.GlyphStyle = draw.GlyphStyle{Color: color.RGBA{R: 200, A: 255}, Radius: vg.Points(2.5), Shape: draw.CircleGlyph{}}
-	p.Add(sc)
-
-	// Where things land, in points, estimated from the plot area's size.
-	xPt := dataWidth / max(x1-x0, 1)
-	yPt := plotRows / max(y1-y0, 1e-9)
-	var placed []box
-	for _, pt := range pts {
-		label := WorstLabel(pt.frame, pt.score)
-		px, py := (float64(pt.frame)-x0)*xPt, (pt.score-y0)*yPt
-		w := float64(len(label)) * labelChar
-		var dy float64
-		for try := 0; ; try++ {
-			dy = 1 + 9*float64((try+1)/2)
-			if try%2 == 1 {
-				dy = -10 - 9*float64(try/2)
-			}
-			b := box{px + 4, py + dy, px + 4 + w, py + dy + labelHigh}
-			if try == 8 || !slices.ContainsFunc(placed, b.overlaps) {
-				placed = append(placed, b)
-				break
-			}
-		}
-		lb, err := plotter.NewLabels(plotter.XYLabels{XYs: plotter.XYs{{X: float64(pt.frame), Y: pt.score}}, Labels: []string{label}})
-		if err != nil {
-			return fmt.Errorf("plot: %w", err)
-		}
-		lb.Offset = vg.Point{X: vg.Points(4), Y: vg.Points(dy)}
-		lb.TextStyle[0].Font.Size = vg.Points(8)
-		p.Add(lb)
-	}
-	return nil
-}
-
 // box is a label's extent in points.
 type box struct{ x0, y0, x1, y1 float64 }
 
 func (a box) overlaps(b box) bool { return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1 }
 
-// Layout, in points: a legend row's height, and the plot area's height
-// and width (the picture less title and axes).
+// Layout, in points: the data area's height (the picture less title and
+// axis) and the room the score axis takes left of it.
 const (
-	legendRow = 11.0
 	plotRows  = 260.0
-	dataWidth = 880.0
-	labelChar = 4.6 // a character's width at 8 points
-	labelHigh = 8.0 // and its height
+	yAxisRoom = 48.0
+	labelHigh = 8.0 // a worst frame's label's height
 )
 
 // frameTicks labels the frame axis with whole frame numbers only.

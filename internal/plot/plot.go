@@ -13,7 +13,11 @@ import (
 	"path/filepath"
 	"strings"
 
+	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
 )
 
 // Format is an output format.
@@ -73,6 +77,15 @@ type Data struct {
 	// plot; Drops are the quality drops below it, shaded.
 	Threshold float64
 	Drops     []Drop
+	// Windows are the run's windows (--window-frames, window-frames):
+	// each drawn as its mean across its frames.
+	Windows []Window
+}
+
+// Window is a window of frames and the mean score over them.
+type Window struct {
+	First, Last int
+	Mean        float64
 }
 
 // Drop is a quality drop: frames First to Last scored below the alert
@@ -93,23 +106,46 @@ const (
 // ErrNoScores is returned for data without a single score to draw.
 var ErrNoScores = errors.New("plot: no scores to draw")
 
-// Render draws d in format f and writes it to w.
+// Render draws d in format f and writes it to w. The legend goes right
+// of the plot, outside the data.
 func Render(w io.Writer, f Format, d Data) error {
-	if f != SVG && f != PNG {
+	var c vg.CanvasWriterTo
+	switch f {
+	case SVG:
+		c = vgsvg.New(Width, Height)
+	case PNG:
+		c = vgimg.PngCanvas{Canvas: vgimg.New(Width, Height)}
+	default:
 		return fmt.Errorf("plot: unknown format %q", f)
 	}
 	p, err := build(d)
 	if err != nil {
 		return err
 	}
-	wt, err := p.WriterTo(Width, Height, string(f))
-	if err != nil {
-		return fmt.Errorf("plot: %w", err)
-	}
-	if _, err := wt.WriteTo(w); err != nil {
+	legend := p.Legend
+	p.Legend = plot.NewLegend() // drawn apart, beside the plot
+	dc := draw.New(c)
+	lw := legendWidth(&legend)
+	plotArea := dc
+	plotArea.Max.X -= lw + legendGap
+	p.Draw(plotArea)
+	legendArea := dc
+	legendArea.Min.X = plotArea.Max.X + legendGap/2
+	legendArea.Max.Y -= p.Title.TextStyle.Height(p.Title.Text) + p.Title.Padding + vg.Points(6)
+	legend.Draw(legendArea)
+	if _, err := c.WriteTo(w); err != nil {
 		return fmt.Errorf("plot: %w", err)
 	}
 	return nil
+}
+
+// legendGap is the space between the plot and its legend.
+const legendGap = vg.Length(16)
+
+// legendWidth is the width the legend's entries take.
+func legendWidth(l *plot.Legend) vg.Length {
+	r := l.Rectangle(draw.Canvas{})
+	return r.Max.X - r.Min.X
 }
 
 // Mean returns the mean of s's scores, the pooled mean libvmaf reports.

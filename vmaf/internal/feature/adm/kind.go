@@ -20,7 +20,9 @@ var Kind = &feature.Kind{Name: "adm", Options: []feature.Option{
 	{Name: "adm_skip_aim", Type: feature.Bool},
 	{Name: "adm_skip_scale0", Alias: "ssz", Type: feature.Bool, Param: true},
 	{Name: "adm_min_val", Alias: "min", Type: feature.Double, Default: 0, Min: 0, Max: 1, Param: true},
-}, Outputs: kit.Suffixed("integer_adm2", "integer_adm_scale0", "integer_adm_scale1", "integer_adm_scale2", "integer_adm_scale3", "integer_aim", "integer_adm3"),
+	// libvmaf's extractor writes the scores in this order, which its
+	// output files keep.
+}, Outputs: kit.Suffixed("integer_adm2", "integer_aim", "integer_adm3", "integer_adm_scale0", "integer_adm_scale1", "integer_adm_scale2", "integer_adm_scale3"),
 	New: newExtractor, Check: check}
 
 type extractor struct{ a *adm }
@@ -39,9 +41,8 @@ func newExtractor(f feature.Format, s feature.Settings) (feature.Extractor, erro
 
 func (x extractor) Extract(_ int, ref, dist *feature.Frame, out []float64) error {
 	s := x.a.compute(ref.Planes[0], dist.Planes[0])
-	out[0] = s.adm2
-	copy(out[1:5], s.scale[:])
-	out[5], out[6] = s.aim, s.adm3
+	out[0], out[1], out[2] = s.adm2, s.aim, s.adm3
+	copy(out[3:7], s.scale[:])
 	return nil
 }
 

@@ -28,18 +28,19 @@ var Kind = &feature.Kind{
 	NewSequential: newSequential,
 }
 
-// The values an instance writes, in this order; motion only in debug mode
+// The values an instance writes, in this order, libvmaf's (whose files
+// keep the order its extractor writes in); motion only in debug mode
 // (libvmaf's default).
 const (
-	outMotion = iota
-	outMotion2
+	outMotion2 = iota
+	outMotion
 	outMotion3
 )
 
 func outputs(_ feature.Format, s feature.Settings) []string {
-	names := []string{"motion", "motion2", "motion3"}
+	names := []string{"motion2", "motion", "motion3"}
 	if !s.Bool("debug") {
-		names = names[1:]
+		names = []string{"motion2", "motion3"}
 	}
 	for i := range names {
 		names[i] += s.Suffix()

@@ -73,11 +73,11 @@ func minOf(a, b float64) float64 {
 }
 
 func (m *motion) emit(emit feature.Emit, index int, motion, motion2, motion3 float64) {
-	out := m.scratch[:0]
+	out := append(m.scratch[:0], motion2)
 	if m.debug {
 		out = append(out, motion)
 	}
-	emit(index, append(out, motion2, motion3))
+	emit(index, append(out, motion3))
 }
 
 func (m *motion) Push(index int, ref, _ *feature.Frame, emit feature.Emit) error {

@@ -77,7 +77,11 @@ func (s *nativeScorer) collect(n int) {
 			}
 			pending.Pop()
 			if j.scored && !s.closed.Load() && s.cfg.OnResult != nil {
-				s.cfg.OnResult(em.result(j))
+				if r, err := em.result(j); err != nil {
+					s.fail(fmt.Errorf("%w (frame %d)", err, j.index))
+				} else {
+					s.cfg.OnResult(r)
+				}
 			}
 			s.free <- j
 		}
@@ -199,7 +203,7 @@ type emitter struct {
 	out []float64
 }
 
-func (e *emitter) result(j *job) *Result {
+func (e *emitter) result(j *job) (*Result, error) {
 	p := j.plan
 	e.r.Index = j.index
 	e.r.Models = p.models
@@ -216,12 +220,14 @@ func (e *emitter) result(j *job) *Result {
 		}
 		names := p.outputs[mi]
 		out := grow(&e.out, len(names))
-		m.predict(in, out)
+		if err := m.score(in, out); err != nil {
+			return nil, err
+		}
 		for i, name := range names {
 			e.r.Metrics = append(e.r.Metrics, Metric{name, out[i]})
 		}
 	}
-	return &e.r
+	return &e.r, nil
 }
 
 func grow(buf *[]float64, n int) []float64 {

@@ -18,10 +18,10 @@ type Model struct {
 	// path of a model read from a file; ParseModel leaves it empty.
 	Version string
 
-	inputs  []modelInput // every submodel's features, each once, first use first
-	main    subModel     // the model, or member "0" of a collection
-	members []subModel   // a bootstrap collection's members "1".."N"
-	names   []string     // metricNames
+	inputs  []modelInput  // every submodel's features, each once, first use first
+	main    subModel      // the model, or member "0" of a collection
+	members []subModel    // a bootstrap collection's members "1".."N"
+	names   []string      // metricNames
 	learned *learnedModel // a learned (ONNX) model; main and members are then unused
 }
 

@@ -25,10 +25,10 @@ type plan struct {
 	// internal marks values only a model reads (a learned model's picture
 	// stage), never reported.
 	internal map[int]bool
-	inputs       [][]int    // per model: feature offsets in the model's input order
-	metrics      []string   // reported names: features, then every model's outputs
-	outputs      [][]string // per model: its metric names
-	scratch      int        // longest model input vector
+	inputs   [][]int    // per model: feature offsets in the model's input order
+	metrics  []string   // reported names: features, then every model's outputs
+	outputs  [][]string // per model: its metric names
+	scratch  int        // longest model input vector
 }
 
 // unitKey identifies an extractor instance a worker can reuse across

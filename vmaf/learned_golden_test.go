@@ -145,3 +145,59 @@ func TestLearnedFRPlumbing(t *testing.T) {
 		}
 	}
 }
+
+// TestLearnedNROracle scores each distorted clip alone with nr_metric_v1
+// (and its int8 copy) against ONNX Runtime fed FFmpeg's area-scaled
+// luma: within 0.01 MOS. The scaling matches FFmpeg's to a level in a few
+// percent of the 224x224 samples (its x86 vertical pass truncates each
+// tap); the int8 copy, which quantises its activations at run time,
+// turns those into up to two hundredths, so its bound is 0.03.
+func TestLearnedNROracle(t *testing.T) {
+	dir := tinyDir(t)
+	worst := map[string]float64{}
+	for _, pair := range tinyPairs(t, "nr") {
+		oracle := tinyOracle(t, pair, "nr")
+		g := loadGolden(t, pair, 0)
+		var models []*Model
+		for _, key := range []string{"nr_metric_v1", "nr_metric_v1.int8"} {
+			m, err := ParseModelSpec("path=" + filepath.Join(dir, key+".onnx") + ":name=" + strings.ReplaceAll(key, ".", "_"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !m.NoReference() {
+				t.Fatalf("%s: not a no-reference model", key)
+			}
+			models = append(models, m)
+		}
+		// No reference: the distorted picture stands in for it.
+		results := scoreAll(t, Config{Models: models, Threads: 2}, g.dist, g.dist)
+		for _, key := range []string{"nr_metric_v1", "nr_metric_v1.int8"} {
+			want := oracle[key]
+			if len(want) != len(results) {
+				t.Fatalf("%s %s: %d oracle frames, %d results", pair, key, len(want), len(results))
+			}
+			for i, r := range results {
+				got, _ := r.Get(strings.ReplaceAll(key, ".", "_"))
+				d := math.Abs(got - want[i])
+				worst[key+" "+pair] = max(worst[key+" "+pair], d)
+				bound := 0.01
+				if strings.HasSuffix(key, ".int8") {
+					bound = 0.03
+				}
+				if d > bound {
+					t.Errorf("%s frame %d %s: %.5f, ONNX Runtime on FFmpeg's area-scaled luma %.5f (|d| %.3g > %g)", pair, i, key, got, want[i], d, bound)
+				}
+			}
+		}
+		for _, r := range results {
+			for _, m := range r.Metrics {
+				if strings.HasPrefix(m.Name, "nr_model") {
+					t.Fatalf("the picture stage's value %s is reported", m.Name)
+				}
+			}
+		}
+	}
+	for k, w := range worst {
+		t.Logf("%-48s worst |d| %.3g", k, w)
+	}
+}

@@ -394,3 +394,22 @@ func (m *Model) NoReference() bool { return m.learned != nil && m.learned.kind =
 
 // Learned reports whether the model is a learned (ONNX) model.
 func (m *Model) Learned() bool { return m.learned != nil }
+
+// UseONNXRuntime names the ONNX Runtime library learned models run on,
+// instead of the one found beside the program ($VMAF_ORT_LIBRARY, then
+// beside the program or plugin, then the system's). It must come before
+// the first learned model loads.
+func UseONNXRuntime(path string) error { return onnx.SetLibrary(path) }
+
+// LearnedRuntime names what runs the learned models among models,
+// "onnxruntime <version>", or "" when there are none.
+func LearnedRuntime(models []*Model) string {
+	for _, m := range models {
+		if m.learned != nil {
+			if v, err := onnx.Version(); err == nil {
+				return "onnxruntime " + v
+			}
+		}
+	}
+	return ""
+}

@@ -85,14 +85,20 @@ func score(ctx context.Context, s *settings, stdout, stderr io.Writer) error {
 	// pair it takes at once) and one being read; openInput adds room for
 	// FFmpeg's decoding ahead.
 	buffers := enginePairs(s.threads) + 1
-	ref, err := s.openInput(s.ref, false, buffers)
-	if err != nil {
-		return fmt.Errorf("reference %w", err)
-	}
-	defer ref.close()
-	dist, err := s.openInput(s.dist, true, buffers)
-	if err != nil {
-		return fmt.Errorf("distorted %w", err)
+	var ref, dist source
+	if s.tiny.noReference {
+		if ref, dist, err = s.openNoReference(buffers); err != nil {
+			return err
+		}
+		defer ref.close()
+	} else {
+		if ref, err = s.openInput(s.ref, false, buffers); err != nil {
+			return fmt.Errorf("reference %w", err)
+		}
+		defer ref.close()
+		if dist, err = s.openInput(s.dist, true, buffers); err != nil {
+			return fmt.Errorf("distorted %w", err)
+		}
 	}
 	defer dist.close()
 	if ref, dist, err = conform(s, ref, dist, buffers); err != nil {

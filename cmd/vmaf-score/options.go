@@ -71,6 +71,9 @@ type settings struct {
 	// may open (see ffsource.Options).
 	demuxers, protocols string
 
+	// tiny is the learned models' options (learned.go).
+	tiny tinySettings
+
 	help, version, listFeatures bool
 }
 
@@ -438,7 +441,7 @@ var ownOptions = func() int {
 
 // check applies libvmaf's rules for what must be given together.
 func (s *settings) check() error {
-	if s.ref == "" {
+	if s.ref == "" && !s.tiny.noReference {
 		return usagef("reference (-r/--reference) is required")
 	}
 	if s.dist == "" {

@@ -76,8 +76,11 @@ func (s *nativeScorer) collect(n int) {
 				break
 			}
 			pending.Pop()
-			if j.scored && !s.closed.Load() && s.cfg.OnResult != nil {
+			if j.scored && !s.closed.Load() && s.cfg.OnResult != nil && !em.failed {
 				if r, err := em.result(j); err != nil {
+					// A model that cannot score a frame ends the run there:
+					// no later frame is reported as if the stream were whole.
+					em.failed = true
 					s.fail(fmt.Errorf("%w (frame %d)", err, j.index))
 				} else {
 					s.cfg.OnResult(r)
@@ -198,9 +201,10 @@ func (j *job) releasePictures() {
 
 // emitter turns a finished job into the reused Result.
 type emitter struct {
-	r   Result
-	in  []float64
-	out []float64
+	r      Result
+	failed bool // a model failed to score a frame
+	in     []float64
+	out    []float64
 }
 
 func (e *emitter) result(j *job) (*Result, error) {

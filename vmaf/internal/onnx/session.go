@@ -91,7 +91,7 @@ func open(path string, threads int, device string) (s *Session, err error) {
 	defer recoverTo(&err)
 	ins, outs, err := ort.GetInputOutputInfo(path)
 	if err != nil {
-		return nil, fmt.Errorf("ONNX Runtime cannot read it (not an ONNX model, or truncated): %s", firstLine(err.Error()))
+		return nil, refusal(err)
 	}
 	so, err := ort.NewSessionOptions()
 	if err != nil {
@@ -116,7 +116,7 @@ func open(path string, threads int, device string) (s *Session, err error) {
 	}
 	ds, err := ort.NewDynamicAdvancedSession(path, names(ins), names(outs), so)
 	if err != nil {
-		return nil, fmt.Errorf("ONNX Runtime cannot load it (an operator this library lacks, or a malformed graph): %s", firstLine(err.Error()))
+		return nil, refusal(err)
 	}
 	s = &Session{Device: device, Threads: threads, s: ds}
 	for _, in := range ins {
@@ -237,4 +237,16 @@ func recoverTo(err *error) {
 	if r := recover(); r != nil {
 		*err = fmt.Errorf("ONNX Runtime failed: %v\n%s", r, debug.Stack())
 	}
+}
+
+// refusal says why ONNX Runtime would not open a model.
+func refusal(err error) error {
+	msg := firstLine(err.Error())
+	switch {
+	case strings.Contains(msg, "No Op registered") || strings.Contains(msg, "Could not find an implementation"):
+		return fmt.Errorf("it uses an operator this ONNX Runtime (%s) does not have: %s", state.version, msg)
+	case strings.Contains(msg, "INVALID_PROTOBUF") || strings.Contains(msg, "Protobuf parsing failed") || strings.Contains(msg, "protobuf"):
+		return fmt.Errorf("ONNX Runtime cannot read it: not an ONNX model, or cut short: %s", msg)
+	}
+	return fmt.Errorf("ONNX Runtime cannot load it: %s", msg)
 }

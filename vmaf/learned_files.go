@@ -37,13 +37,13 @@ type sidecar struct {
 	FeatureStd   []float64 `json:"feature_std"`
 	// input_mean/input_std describe a scaler baked into the graph: the
 	// runtime feeds raw values, so they are for reading only.
-	InputMean        []float64       `json:"input_mean"`
-	CodecAware       bool            `json:"codec_aware"`
-	CodecBlockLayout []string        `json:"codec_block_layout"`
-	EncoderVocab     []string        `json:"encoder_vocab"`
-	VocabVersion     int             `json:"encoder_vocab_version"`
-	Notes            string          `json:"notes"`
-	Training         json.RawMessage `json:"training"`
+	InputMean        []float64      `json:"input_mean"`
+	CodecAware       bool           `json:"codec_aware"`
+	CodecBlockLayout []string       `json:"codec_block_layout"`
+	EncoderVocab     []string       `json:"encoder_vocab"`
+	VocabVersion     int            `json:"encoder_vocab_version"`
+	Notes            string         `json:"notes"`
+	Training         map[string]any `json:"training"`
 }
 
 // registryEntry is one model of a registry.json, which pins each file's

@@ -3,8 +3,11 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/vmafsink/vmafsink/vmaf"
 )
@@ -155,4 +158,53 @@ func (s *settings) openNoReference(buffers int) (ref, dist source, err error) {
 	}
 	ref, dist = newMirror(d)
 	return ref, dist, nil
+}
+
+// tinyArgs are vmaf_score_files's arguments for learned models, named as
+// the libvmaf fork's tool names its options.
+type tinyArgs struct {
+	TinyModel       string `json:"tiny_model,omitempty" jsonschema:"a learned ONNX model (a .onnx file in an allowed directory, or its base name there), as vmaf-score --tiny-model"`
+	NoReference     bool   `json:"no_reference,omitempty" jsonschema:"score the distorted video alone with a no-reference tiny_model (no reference argument)"`
+	TinyDevice      string `json:"tiny_device,omitempty" jsonschema:"where learned models run: cpu (default), or cuda, tensorrt, openvino when the server's ONNX Runtime has them"`
+	TinyThreads     int    `json:"tiny_threads,omitempty" jsonschema:"ONNX Runtime's threads per learned model (default 1)"`
+	TinyModelVerify bool   `json:"tiny_model_verify,omitempty" jsonschema:"refuse learned models whose sha256 no registry.json beside them pins"`
+}
+
+// tinyArgv turns the learned-model arguments into command-line options,
+// the model held to the allowed directories as any model file is.
+func (s *filesServer) tinyArgv(argv []string, a tinyArgs) ([]string, error) {
+	if a.TinyModel != "" {
+		spec, err := s.allowed.Resolve(a.TinyModel, "")
+		if err != nil {
+			return nil, fmt.Errorf("tiny_model: %q: %w", a.TinyModel, err)
+		}
+		p, err := vmaf.ParseModelSpecString(spec)
+		if err != nil || !vmaf.IsLearnedModelPath(p.Path) {
+			return nil, fmt.Errorf("tiny_model: %q is not a .onnx model file", a.TinyModel)
+		}
+		argv = append(argv, "--model="+spec)
+	}
+	if a.NoReference {
+		argv = append(argv, "--no-reference")
+	}
+	if a.TinyDevice != "" {
+		argv = append(argv, "--tiny-device="+a.TinyDevice)
+	}
+	if a.TinyThreads != 0 {
+		argv = append(argv, "--tiny-threads="+strconv.Itoa(a.TinyThreads))
+	}
+	if a.TinyModelVerify {
+		argv = append(argv, "--tiny-model-verify")
+	}
+	return argv, nil
+}
+
+// tinySchema lets vmaf_score_files go without a reference (no_reference)
+// and bounds tiny_threads.
+func tinySchema(in *jsonschema.Schema) {
+	in.Required = slices.DeleteFunc(in.Required, func(s string) bool { return s == "reference" })
+	in.Properties["reference"].Description += "; required unless no_reference"
+	lo, hi := 0.0, 256.0
+	in.Properties["tiny_threads"].Minimum, in.Properties["tiny_threads"].Maximum = &lo, &hi
+	in.Properties["tiny_device"].Enum = []any{"cpu", "cuda", "tensorrt", "openvino"}
 }

@@ -89,7 +89,7 @@ func parseLearnedOptions(opts []string, name string) (learnedConfig, error) {
 
 // learnedModel is the learned half of a Model.
 type learnedModel struct {
-	files   *learnedFiles
+	files   *onnx.Files
 	sess    *onnx.Session
 	id      string
 	kind    string // "fr" or "nr"
@@ -107,17 +107,17 @@ type learnedModel struct {
 }
 
 func loadLearnedModel(path string, cfg learnedConfig) (*Model, error) {
-	lf, err := readLearnedFiles(path, cfg.strict)
+	lf, err := onnx.ReadFiles(path, cfg.strict)
 	if err != nil {
 		return nil, err
 	}
-	sess, err := onnx.Open(path, lf.sha, onnx.Options{Threads: cfg.threads, Device: cfg.device})
+	sess, err := onnx.Open(path, lf.SHA256, onnx.Options{Threads: cfg.threads, Device: cfg.device})
 	if err != nil {
 		return nil, err
 	}
 	lm := &learnedModel{files: lf, sess: sess, cfg: cfg}
 	lm.id = strings.TrimSuffix(filepath.Base(path), ".onnx")
-	if s := lf.side; s != nil && s.ONNX == filepath.Base(path) && s.ID != "" {
+	if s := lf.Card; s != nil && s.ONNX == filepath.Base(path) && s.ID != "" {
 		lm.id = s.ID
 	}
 	if err := lm.checkGraph(); err != nil {
@@ -152,7 +152,7 @@ func (lm *learnedModel) checkGraph() error {
 		return fmt.Errorf("outputs %s: want one float score per picture ([N] or [N,1])", tensorList(outs))
 	}
 	lm.outRank = len(outs[0].Shape)
-	side := lm.files.side
+	side := lm.files.Card
 	if side != nil {
 		want := side.InputNames
 		if len(want) == 0 && side.InputName != "" && len(ins) == 1 {
@@ -160,11 +160,11 @@ func (lm *learnedModel) checkGraph() error {
 		}
 		if len(want) > 0 {
 			if len(want) != len(ins) {
-				return fmt.Errorf("inputs %s: its card %s names %d inputs (%s)", tensorList(ins), filepath.Base(lm.files.sideFile), len(want), strings.Join(want, ", "))
+				return fmt.Errorf("inputs %s: its card %s names %d inputs (%s)", tensorList(ins), filepath.Base(lm.files.CardFile), len(want), strings.Join(want, ", "))
 			}
 			for i, w := range want {
 				if ins[i].Name != w {
-					return fmt.Errorf("input %d is %q, its card %s says %q", i, ins[i].Name, filepath.Base(lm.files.sideFile), w)
+					return fmt.Errorf("input %d is %q, its card %s says %q", i, ins[i].Name, filepath.Base(lm.files.CardFile), w)
 				}
 			}
 		}
@@ -209,7 +209,7 @@ func tensorList(ts []onnx.Tensor) string {
 // setupFR lays out the regressor's inputs: the card's features, in its
 // order, as the engine's integer features; standardisation; codec block.
 func (lm *learnedModel) setupFR(m *Model) error {
-	side := lm.files.side
+	side := lm.files.Card
 	lm.order = canonicalOrder
 	if side != nil {
 		switch {
@@ -266,7 +266,7 @@ func (lm *learnedModel) setupNR() error {
 	size := lm.sess.Inputs[0].Shape[2]
 	var err error
 	for _, kv := range [][2]string{
-		{"model_path", lm.files.path}, {"model_sha256", lm.files.sha},
+		{"model_path", lm.files.Path}, {"model_sha256", lm.files.SHA256},
 		{"threads", strconv.Itoa(lm.sess.Threads)}, {"device", lm.sess.Device}, {"size", strconv.FormatInt(size, 10)},
 	} {
 		if s, err = s.With(kv[0], kv[1]); err != nil {
@@ -413,3 +413,7 @@ func LearnedRuntime(models []*Model) string {
 	}
 	return ""
 }
+
+// MaxLearnedModelBytes bounds a learned model: its .onnx file and its
+// external weights (.onnx.data) together.
+const MaxLearnedModelBytes = onnx.MaxModelBytes

@@ -30,7 +30,7 @@ type LearnedDescription struct {
 
 func (lm *learnedModel) describe(d *ModelDescription) {
 	d.Type = "ONNX"
-	ld := &LearnedDescription{ID: lm.id, SHA256: lm.files.sha, Pinned: lm.files.pinnedBy,
+	ld := &LearnedDescription{ID: lm.id, SHA256: lm.files.SHA256, Pinned: lm.files.PinnedBy,
 		Device: lm.sess.Device, Threads: lm.sess.Threads, Runtime: LearnedRuntime([]*Model{{learned: lm}})}
 	for _, in := range lm.sess.Inputs {
 		ld.Inputs = append(ld.Inputs, in.String())
@@ -56,11 +56,11 @@ func (lm *learnedModel) describe(d *ModelDescription) {
 		ld.Preparation = "the distorted luma alone, area-scaled to " + itoa(n) + "x" + itoa(n) + " in 8 bits as FFmpeg's scale=" +
 			itoa(n) + ":" + itoa(n) + ":flags=area to gray (full range), divided by 255"
 	}
-	if r := lm.files.reg; r != nil {
+	if r := lm.files.Registry; r != nil {
 		ld.License, ld.LicenseURL, ld.Notes = r.License, r.LicenseURL, r.Notes
 	}
-	if s := lm.files.side; s != nil {
-		ld.Card = lm.files.sideFile
+	if s := lm.files.Card; s != nil {
+		ld.Card = lm.files.CardFile
 		if s.Notes != "" {
 			ld.Notes = s.Notes
 		}
@@ -68,7 +68,7 @@ func (lm *learnedModel) describe(d *ModelDescription) {
 	}
 	d.Learned = ld
 	d.Viewing = Viewing{Resolution: "unknown", Display: "unknown",
-		Basis: "a learned model's card (" + filepath.Base(lm.files.path) + ") carries no resolution or viewing distance"}
+		Basis: "a learned model's card (" + filepath.Base(lm.files.Path) + ") carries no resolution or viewing distance"}
 }
 
 func itoa(n int64) string {

@@ -201,3 +201,36 @@ func TestLearnedNROracle(t *testing.T) {
 		t.Logf("%-48s worst |d| %.3g", k, w)
 	}
 }
+
+// TestLPIPSOracle checks the lpips feature against ONNX Runtime fed the
+// card's conversion: within 1e-4.
+func TestLPIPSOracle(t *testing.T) {
+	model := filepath.Join(tinyDir(t), "lpips_sq.onnx")
+	worst := 0.0
+	for _, pair := range tinyPairs(t, "lpips") {
+		want := tinyOracle(t, pair, "lpips")["lpips_sq"]
+		// The network costs tens of milliseconds a frame: twelve frames
+		// of each pair (four with -short) keep the suite quick.
+		max := min(len(want), 12)
+		if testing.Short() {
+			max = 4
+		}
+		g := loadGolden(t, pair, max)
+		results := scoreAll(t, Config{Features: []string{"lpips=model_path=" + model}, Threads: 2}, g.ref, g.dist)
+		if len(results) != max {
+			t.Fatalf("%s: %d results for %d frames", pair, len(results), max)
+		}
+		for i, r := range results {
+			got, ok := r.Get("lpips")
+			if !ok {
+				t.Fatalf("%s frame %d: no lpips in %v", pair, i, r.Metrics)
+			}
+			d := math.Abs(got - want[i])
+			worst = math.Max(worst, d)
+			if d > 1e-4 {
+				t.Errorf("%s frame %d: lpips %.6f, ONNX Runtime %.6f (|d| %.2g > 1e-4)", pair, i, got, want[i], d)
+			}
+		}
+	}
+	t.Logf("worst |d| %.3g", worst)
+}

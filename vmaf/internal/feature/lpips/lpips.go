@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/vmafsink/vmafsink/vmaf/internal/feature"
 	"github.com/vmafsink/vmafsink/vmaf/internal/onnx"
@@ -24,13 +25,32 @@ var Kind = &feature.Kind{
 	Name: "lpips",
 	Options: []feature.Option{
 		{Name: "model_path", Type: feature.String},
-		{Name: "threads", Type: feature.Int, Default: 1, Min: 1, Max: 256},
+		{Name: "threads", Type: feature.Int, Default: 1, Min: 1, Max: 64},
 		{Name: "device", Type: feature.String, DefaultString: "cpu"},
 		{Name: "verify", Type: feature.Bool},
 	},
 	Outputs: func(feature.Format, feature.Settings) []string { return []string{"lpips"} },
 	New:     newExtractor,
-	Check:   func(s feature.Settings) error { _, err := open(s); return err },
+	Check:   check,
+}
+
+// check refuses what needs no model opened: no model path, a path that
+// is not a file, an unknown device. The model itself is checked when the
+// first frame's instances are made.
+func check(s feature.Settings) error {
+	path, err := modelPath(s)
+	if err != nil {
+		return err
+	}
+	if fi, err := os.Stat(path); err != nil {
+		return fmt.Errorf("feature lpips: model %w", err)
+	} else if !fi.Mode().IsRegular() {
+		return fmt.Errorf("feature lpips: model %s is not a regular file", path)
+	}
+	if !slices.Contains(onnx.Devices, s.String("device")) {
+		return fmt.Errorf("feature lpips: device %q: unknown (want one of %v)", s.String("device"), onnx.Devices)
+	}
+	return nil
 }
 
 func modelPath(s feature.Settings) (string, error) {

@@ -27,6 +27,8 @@ type ModelDescription struct {
 	ChromaCorrection bool            `json:"chroma_correction,omitempty" jsonschema:"the model sets chroma_correction_parameter"`
 	Outputs          []string        `json:"outputs" jsonschema:"the metrics the model reports per frame"`
 	Viewing          ModelViewing    `json:"intended_viewing" jsonschema:"the display the model is meant for, as far as anything says"`
+	// Learned is a learned (ONNX) model's card; absent for libvmaf's models.
+	Learned *vmaf.LearnedDescription `json:"learned,omitempty" jsonschema:"a learned (ONNX) model: kind (full-reference or no-reference), inputs, output, preparation, codec block, sha256 and what pins it, licence, its card's notes and training record, runtime, device, threads"`
 	// The stream's fit, when frames have been seen.
 	MismatchedModelWarning string `json:"mismatched_model_warning,omitempty" jsonschema:"why the model may not suit the running stream's resolution"`
 }
@@ -124,7 +126,7 @@ func DescribeModel(m *vmaf.Model) ModelDescription {
 	out := ModelDescription{
 		Name: d.Name, Model: d.Version, Source: "file", Type: d.Type, Bootstrap: d.Members > 0, Members: d.Members,
 		Norm: d.Norm, Features: make([]ModelFeature, 0, len(d.Features)), ClipDisabled: d.ClipDisabled,
-		ChromaCorrection: d.ChromaCorrection, Outputs: d.Outputs,
+		ChromaCorrection: d.ChromaCorrection, Outputs: d.Outputs, Learned: d.Learned,
 		Viewing: ModelViewing{Resolution: d.Viewing.Resolution, Width: d.Viewing.Width, Height: d.Viewing.Height,
 			Display: d.Viewing.Display, Basis: d.Viewing.Basis},
 	}

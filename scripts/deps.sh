@@ -40,6 +40,45 @@ deps_install() {
       return 1
     fi
   fi
+  deps_onnxruntime
+}
+
+# ONNX Runtime for the learned models: Debian has no package, so the
+# library comes from the onnxruntime-node npm package, fetched without
+# running its install scripts (they download more from elsewhere) and
+# checked against a pinned sha256. Programs open it at run time.
+deps_ort_version=1.24.1
+deps_ort_sha256=53ef1ac028dd1b05554b8da28d9159eb3876f99868193d2aaa6e67f0243c23d4
+deps_ort_dir=.deps/onnxruntime-$deps_ort_version
+deps_onnxruntime() {
+  local lib=$deps_ort_dir/libonnxruntime.so.1
+  if [ -f "$lib" ] && echo "$deps_ort_sha256  $lib" | sha256sum -c --status; then
+    return 0
+  fi
+  echo "fetching ONNX Runtime $deps_ort_version (npm onnxruntime-node, library only)" >&2
+  local tmp
+  tmp=$(mktemp -d)
+  (cd "$tmp" && npm pack --silent --ignore-scripts "onnxruntime-node@$deps_ort_version" >/dev/null) || { rm -rf "$tmp"; return 1; }
+  tar -xzf "$tmp/onnxruntime-node-$deps_ort_version.tgz" -C "$tmp" package/bin/napi-v6/linux/x64/libonnxruntime.so.1
+  if ! echo "$deps_ort_sha256  $tmp/package/bin/napi-v6/linux/x64/libonnxruntime.so.1" | sha256sum -c --status; then
+    echo "onnxruntime-node@$deps_ort_version: libonnxruntime.so.1 does not have the pinned sha256 $deps_ort_sha256" >&2
+    rm -rf "$tmp"
+    return 1
+  fi
+  mkdir -p "$deps_ort_dir"
+  install -m 0644 "$tmp/package/bin/napi-v6/linux/x64/libonnxruntime.so.1" "$lib"
+  rm -rf "$tmp"
+}
+
+# deps_place_onnxruntime puts the library beside the built programs and the
+# plugin, where they look for it.
+deps_place_onnxruntime() {
+  local lib=$deps_ort_dir/libonnxruntime.so.1
+  [ -f "$lib" ] || return 0
+  cmp -s "$lib" build/libonnxruntime.so.1 || install -m 0644 "$lib" build/libonnxruntime.so.1
+  if [ -d build/plugin/vmafsink ]; then
+    ln -sfn ../../libonnxruntime.so.1 build/plugin/vmafsink/libonnxruntime.so.1
+  fi
 }
 
 # deps_builddir configures ./build with meson (once) and compiles it.
@@ -48,4 +87,5 @@ deps_build() {
     meson setup build "$@"
   fi
   meson compile -C build
+  deps_place_onnxruntime
 }

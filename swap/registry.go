@@ -123,7 +123,7 @@ func (r *Registry) List(ctx context.Context) ([]Entry, error) {
 			if n++; n > maxModelFiles {
 				return out, nil
 			}
-			e := Entry{Name: strings.TrimSuffix(filepath.Base(path), ".json"), Path: path}
+			e := Entry{Name: strings.TrimSuffix(strings.TrimSuffix(filepath.Base(path), ".json"), ".onnx"), Path: path}
 			if m, err := load(vmaf.ModelSpec{Path: path}); err != nil {
 				e.Err = err
 			} else {
@@ -144,7 +144,7 @@ func (r *Registry) modelFiles(dir string) []string {
 	}
 	var out []string
 	for _, e := range ents {
-		if !strings.HasSuffix(e.Name(), ".json") {
+		if !isModelFileName(dir, e.Name()) {
 			continue
 		}
 		path := filepath.Join(dir, e.Name())
@@ -220,6 +220,9 @@ func (r *Registry) Resolve(model, name string) (string, error) {
 // ".json", in the allowed directories; base itself when there is none.
 func (r *Registry) inDirs(base string) string {
 	file := strings.TrimSuffix(base, ".json") + ".json"
+	if vmaf.IsLearnedModelPath(base) {
+		file = base
+	}
 	for _, d := range r.dirs {
 		if p := filepath.Join(d, file); isFile(p) {
 			return p
@@ -265,10 +268,16 @@ func (r *Registry) allowedFile(path string) (string, error) {
 	if !fi.Mode().IsRegular() {
 		return "", fmt.Errorf("%w: %s is not a regular file", ErrInvalidModel, path)
 	}
+	if vmaf.IsLearnedModelPath(real) {
+		if fi.Size() > vmaf.MaxLearnedModelBytes {
+			return "", fmt.Errorf("%w: %s is %d bytes; learned models are at most %d", ErrInvalidModel, path, fi.Size(), vmaf.MaxLearnedModelBytes)
+		}
+		return real, nil
+	}
 	if !strings.HasSuffix(real, ".json") {
 		// Only model files: a client must not make the host parse other
 		// files that happen to sit beside them.
-		return "", fmt.Errorf("%w: %s is not a .json model file", ErrInvalidModel, path)
+		return "", fmt.Errorf("%w: %s is not a .json or .onnx model file", ErrInvalidModel, path)
 	}
 	if fi.Size() > vmaf.MaxModelFileBytes {
 		return "", fmt.Errorf("%w: %s is %d bytes; model files are at most %d", ErrInvalidModel, path, fi.Size(), vmaf.MaxModelFileBytes)
@@ -307,4 +316,17 @@ func load(s vmaf.ModelSpec) (*vmaf.Model, error) {
 		return nil, fmt.Errorf("%w: %w", ErrInvalidModel, err)
 	}
 	return nil, fmt.Errorf("%w: %w", ErrBadSpec, err)
+}
+
+// isModelFileName says whether a file in dir is a model: a libvmaf .json
+// model or a learned .onnx model, but not a learned model's card (X.json
+// beside X.onnx) nor the learned models' registry.json.
+func isModelFileName(dir, name string) bool {
+	switch {
+	case vmaf.IsLearnedModelPath(name):
+		return true
+	case !strings.HasSuffix(name, ".json") || name == "registry.json":
+		return false
+	}
+	return !isFile(filepath.Join(dir, strings.TrimSuffix(name, ".json")+".onnx"))
 }

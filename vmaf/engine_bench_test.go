@@ -36,14 +36,17 @@ func BenchmarkContext(b *testing.B) {
 
 // benchContext times b.N pairs through one Context after a warm-up, so that
 // allocs/op counts steady-state allocations only, not every worker's first
-// frame.
-func benchContext(b *testing.B, ref, dist []*Picture, threads int) {
-	m, err := BuiltinModel("vmaf_v0.6.1")
-	if err != nil {
-		b.Fatal(err)
+// frame. The models are vmaf_v0.6.1 unless given.
+func benchContext(b *testing.B, ref, dist []*Picture, threads int, models ...*Model) {
+	if len(models) == 0 {
+		m, err := BuiltinModel("vmaf_v0.6.1")
+		if err != nil {
+			b.Fatal(err)
+		}
+		models = []*Model{m}
 	}
 	var results atomic.Int64
-	ctx, err := NewContext(Config{Models: []*Model{m}, Threads: threads, Engine: "native",
+	ctx, err := NewContext(Config{Models: models, Threads: threads, Engine: "native",
 		OnResult: func(*Result) { results.Add(1) }})
 	if err != nil {
 		b.Fatal(err)

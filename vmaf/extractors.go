@@ -16,6 +16,7 @@ import (
 	"github.com/vmafsink/vmafsink/vmaf/internal/feature/floatmotion"
 	"github.com/vmafsink/vmafsink/vmaf/internal/feature/floatpsnr"
 	"github.com/vmafsink/vmafsink/vmaf/internal/feature/floatvif"
+	"github.com/vmafsink/vmafsink/vmaf/internal/feature/lpips"
 	"github.com/vmafsink/vmafsink/vmaf/internal/feature/motion"
 	"github.com/vmafsink/vmafsink/vmaf/internal/feature/psnr"
 	"github.com/vmafsink/vmafsink/vmaf/internal/feature/psnrhvs"
@@ -29,7 +30,7 @@ import (
 var extractorKinds = func() map[string]*feature.Kind {
 	m := map[string]*feature.Kind{}
 	for _, k := range []*feature.Kind{vif.Kind, adm.Kind, motion.Kind, psnr.Kind, ssim.Kind, ssim.MSKind,
-		floatvif.Kind, floatadm.Kind, floatmotion.Kind, floatpsnr.Kind, floatansnr.Kind, floatmoment.Kind,
+		floatvif.Kind, floatadm.Kind, floatmotion.Kind, floatpsnr.Kind, floatansnr.Kind, floatmoment.Kind, lpips.Kind,
 		cambi.Kind, ciede.Kind, psnrhvs.Kind, speed.ChromaKind, speed.TemporalKind} {
 		m[k.Name] = k
 	}

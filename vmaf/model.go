@@ -18,10 +18,11 @@ type Model struct {
 	// path of a model read from a file; ParseModel leaves it empty.
 	Version string
 
-	inputs  []modelInput // every submodel's features, each once, first use first
-	main    subModel     // the model, or member "0" of a collection
-	members []subModel   // a bootstrap collection's members "1".."N"
-	names   []string     // metricNames
+	inputs  []modelInput  // every submodel's features, each once, first use first
+	main    subModel      // the model, or member "0" of a collection
+	members []subModel    // a bootstrap collection's members "1".."N"
+	names   []string      // metricNames
+	learned *learnedModel // a learned (ONNX) model; main and members are then unused
 }
 
 // modelInput is one feature a model reads.
@@ -79,6 +80,9 @@ func ParseModel(data []byte) (*Model, error) {
 // LoadModelFile reads a model file in libvmaf's JSON format. The model's
 // Version is path.
 func LoadModelFile(path string) (*Model, error) {
+	if IsLearnedModelPath(path) {
+		return loadLearnedSpec(ModelSpec{Path: path}, path)
+	}
 	return loadModelFile(path, modelConfig{name: defaultModelName, version: path})
 }
 

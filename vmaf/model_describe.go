@@ -31,6 +31,8 @@ type ModelDescription struct {
 	ChromaCorrection bool     // chroma_correction_parameter is set
 	Outputs          []string // the metrics the model reports, see OutputNames
 	Viewing          Viewing
+	// Learned describes a learned (ONNX) model; nil for libvmaf's models.
+	Learned *LearnedDescription
 }
 
 // ModelFeature is one of a model's inputs.
@@ -107,7 +109,11 @@ func (m *Model) Describe() ModelDescription {
 		}
 		d.Transform = t
 	}
-	d.Viewing = m.Viewing()
+	if m.learned != nil {
+		m.learned.describe(&d)
+	} else {
+		d.Viewing = m.Viewing()
+	}
 	return d
 }
 

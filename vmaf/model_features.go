@@ -148,6 +148,9 @@ func reportedName(feature string, opts []featureOpt) string {
 // featureSpecs lists the model's inputs as the native engine computes
 // them, or says which input or setting it cannot compute.
 func (m *Model) featureSpecs() ([]featureSpec, error) {
+	if m.learned != nil {
+		return m.learned.featureSpecs(m)
+	}
 	for _, s := range m.subModels() {
 		if s.chroma {
 			return nil, fmt.Errorf("chroma_correction_parameter (speed_chroma post-processing) is not supported by the native engine")

@@ -10,8 +10,23 @@ import (
 // fusing multiply-adds, which round once instead of twice and so would
 // drift from libvmaf's results.
 
-// predict scores one frame: features holds the values of featureSpecs()
-// in order; out receives metricNames() in order. It does not allocate.
+// score scores one frame: features holds the values of featureSpecs()
+// in order; out receives metricNames() in order. Only a learned model
+// can fail (ONNX Runtime's error, or a score that is not a number).
+func (m *Model) score(features []float64, out []float64) error {
+	if m.learned != nil {
+		if err := m.learned.predict(features, out); err != nil {
+			return fmt.Errorf("vmaf: model %s: %w", m.Name, err)
+		}
+		return nil
+	}
+	m.predict(features, out)
+	return nil
+}
+
+// predict scores one frame with the SVM: features holds the values of
+// featureSpecs() in order; out receives metricNames() in order. It does
+// not allocate.
 func (m *Model) predict(features []float64, out []float64) {
 	out[0] = m.main.finish(m.main.raw(features))
 	if len(m.members) == 0 {

@@ -114,6 +114,9 @@ func (s ModelSpec) load(text string) (*Model, error) {
 				text, strings.Join(BuiltinModelVersions(), ", "), err)
 		}
 	}
+	if s.Path != "" && s.Version == "" && IsLearnedModelPath(s.Path) {
+		return loadLearnedSpec(s, text)
+	}
 	cfg := modelConfig{name: defaultModelName}
 	if s.Name != "" {
 		cfg.name = s.Name

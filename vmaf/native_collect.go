@@ -75,8 +75,15 @@ func (s *nativeScorer) collect(n int) {
 				break
 			}
 			pending.Pop()
-			if j.scored && !s.closed.Load() && s.cfg.OnResult != nil {
-				s.cfg.OnResult(em.result(j))
+			if j.scored && !s.closed.Load() && s.cfg.OnResult != nil && !em.failed {
+				if r, err := em.result(j); err != nil {
+					// A model that cannot score a frame ends the run there:
+					// no later frame is reported as if the stream were whole.
+					em.failed = true
+					s.fail(fmt.Errorf("%w (frame %d)", err, j.index))
+				} else {
+					s.cfg.OnResult(r)
+				}
 			}
 			s.free <- j
 		}
@@ -193,12 +200,13 @@ func (j *job) releasePictures() {
 
 // emitter turns a finished job into the reused Result.
 type emitter struct {
-	r   Result
-	in  []float64
-	out []float64
+	r      Result
+	failed bool // a model failed to score a frame
+	in     []float64
+	out    []float64
 }
 
-func (e *emitter) result(j *job) *Result {
+func (e *emitter) result(j *job) (*Result, error) {
 	p := j.plan
 	e.r.Index = j.index
 	e.r.Models = p.models
@@ -215,12 +223,14 @@ func (e *emitter) result(j *job) *Result {
 		}
 		names := p.outputs[mi]
 		out := grow(&e.out, len(names))
-		m.predict(in, out)
+		if err := m.score(in, out); err != nil {
+			return nil, err
+		}
 		for i, name := range names {
 			e.r.Metrics = append(e.r.Metrics, Metric{name, out[i]})
 		}
 	}
-	return &e.r
+	return &e.r, nil
 }
 
 func grow(buf *[]float64, n int) []float64 {

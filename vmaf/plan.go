@@ -25,10 +25,13 @@ type plan struct {
 	// in later, but no model or feature of this plan asks for them, so
 	// they are not reported, as libvmaf reports only what it loads.
 	motionHidden bool
-	inputs       [][]int    // per model: feature offsets in the model's input order
-	metrics      []string   // reported names: features, then every model's outputs
-	outputs      [][]string // per model: its metric names
-	scratch      int        // longest model input vector
+	// internal marks values only a model reads (a learned model's picture
+	// stage), never reported.
+	internal map[int]bool
+	inputs   [][]int    // per model: feature offsets in the model's input order
+	metrics  []string   // reported names: features, then every model's outputs
+	outputs  [][]string // per model: its metric names
+	scratch  int        // longest model input vector
 }
 
 // unitKey identifies an extractor instance a worker can reuse across
@@ -94,6 +97,14 @@ func newPlan(models []*Model, extras []string, format feature.Format) (*plan, er
 			p.units = append(p.units, spec)
 		}
 		p.features = append(p.features, outs...)
+		if s.Kind().Hidden {
+			if p.internal == nil {
+				p.internal = map[int]bool{}
+			}
+			for i := range outs {
+				p.internal[off+i] = true
+			}
+		}
 		return off, outs
 	}
 	addMotion := func(s feature.Settings) (int, []string, error) {
@@ -217,5 +228,5 @@ func (p *plan) seqOffset(k unitKey) (int, bool) {
 
 // hidden says whether feature value i is computed but not reported.
 func (p *plan) hidden(i int) bool {
-	return p.motionHidden && p.motion >= 0 && i >= p.motion && i < p.motion+len(motion.Outputs)
+	return p.internal[i] || p.motionHidden && p.motion >= 0 && i >= p.motion && i < p.motion+len(motion.Outputs)
 }

@@ -92,6 +92,9 @@ func score(ctx context.Context, s *settings, stdout, stderr io.Writer) error {
 		})
 	}
 	if len(s.dists) > 1 {
+		if s.tiny.noReference {
+			return usagef("--no-reference scores one distorted input at a time: give one -d")
+		}
 		return scoreMany(ctx, s, stdout, stderr)
 	}
 	models, err := s.loadModels()
@@ -99,6 +102,15 @@ func score(ctx context.Context, s *settings, stdout, stderr io.Writer) error {
 		return err
 	}
 	buffers := s.inputBuffers()
+	if s.tiny.noReference {
+		ref, dist, err := s.openNoReference(buffers)
+		if err != nil {
+			return err
+		}
+		defer ref.close()
+		_, err = scoreOpened(ctx, s, models, ref, dist, buffers, stdout, stderr)
+		return err
+	}
 	ref, err := s.openInput(s.ref, false, buffers)
 	if err != nil {
 		return fmt.Errorf("reference %w", err)
@@ -127,7 +139,14 @@ func scoreAgainst(ctx context.Context, s *settings, models []*vmaf.Model, ref so
 	if err != nil {
 		return nil, fmt.Errorf("distorted %w", err)
 	}
+	return scoreOpened(ctx, s, models, ref, dist, buffers, stdout, stderr)
+}
+
+// scoreOpened scores the opened inputs; the job it returns holds the
+// pooled scores.
+func scoreOpened(ctx context.Context, s *settings, models []*vmaf.Model, ref, dist source, buffers int, stdout, stderr io.Writer) (*job, error) {
 	defer dist.close()
+	var err error
 	if ref, dist, err = conform(s, ref, dist, buffers); err != nil {
 		return nil, err
 	}

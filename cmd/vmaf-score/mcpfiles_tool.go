@@ -56,6 +56,7 @@ type scoreFilesArgs struct {
 	Output        string   `json:"output,omitempty" jsonschema:"keep the results in a JSON file of this name (ending in .json, no directory) in the server's output directory; the reply then has the pooled scores and the file's path"`
 	// part is set by vmaf_score_part (mcpfiles_parts.go).
 	part *shardSpec
+	tinyArgs
 }
 
 // scoreFilesResult is vmaf_score_files's reply. Its frames and pooled and
@@ -94,6 +95,7 @@ func (s *filesServer) addTools() {
 	}
 	in.Properties["reference"].MinLength = ptrTo(1)
 	in.Properties["distorted"].MinLength = ptrTo(1)
+	tinySchema(in)
 	in.Properties["pixel_format"].Enum = []any{"420", "422", "444"}
 	in.Properties["align"].Enum = []any{"order", "pts"}
 	in.Properties["frame_metrics"].Enum = []any{"scores", "all", "none"}
@@ -246,15 +248,21 @@ func (s *filesServer) settingsFor(a scoreFilesArgs) (*settings, []*vmaf.Model, e
 	default:
 		return nil, nil, fmt.Errorf("invalid arguments: frame_metrics %q is none of scores, all, none", a.FrameMetrics)
 	}
-	ref, err := s.allowed.Within(a.Reference)
-	if err != nil {
-		return nil, nil, fmt.Errorf("reference: %w", err)
-	}
 	dist, err := s.allowed.Within(a.Distorted)
 	if err != nil {
 		return nil, nil, fmt.Errorf("distorted: %w", err)
 	}
-	argv := []string{"--reference=" + ref, "--distorted=" + dist}
+	argv := []string{"--distorted=" + dist}
+	if !a.NoReference || a.Reference != "" {
+		ref, err := s.allowed.Within(a.Reference)
+		if err != nil {
+			return nil, nil, fmt.Errorf("reference: %w", err)
+		}
+		argv = append(argv, "--reference="+ref)
+	}
+	if argv, err = s.tinyArgv(argv, a.tinyArgs); err != nil {
+		return nil, nil, err
+	}
 	for _, m := range a.Models {
 		// version=, path= and a model file's base name, with model
 		// files held to the allowed directories as a swap's are.

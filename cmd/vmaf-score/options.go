@@ -83,6 +83,9 @@ type settings struct {
 	// may open (see ffsource.Options).
 	demuxers, protocols string
 
+	// tiny is the learned models' options (learned.go).
+	tiny tinySettings
+
 	help, version, listFeatures bool
 
 	// valueOf holds each option's value as given, to refuse a second
@@ -505,7 +508,7 @@ var ownOptions = func() int {
 
 // check applies libvmaf's rules for what must be given together.
 func (s *settings) check() error {
-	if s.ref == "" {
+	if s.ref == "" && !s.tiny.noReference {
 		return usagef("reference (-r/--reference) is required")
 	}
 	if s.dist == "" {

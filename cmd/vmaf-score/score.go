@@ -54,10 +54,13 @@ func (s *settings) loadModels() ([]*vmaf.Model, error) {
 	if len(specs) == 0 {
 		specs = []string{"version=vmaf_v0.6.1"}
 	}
+	if err := vmaf.UseONNXRuntime(s.tiny.library); err != nil {
+		return nil, err
+	}
 	var models []*vmaf.Model
 	names := map[string]bool{}
 	for _, spec := range specs {
-		m, err := vmaf.ParseModelSpec(spec)
+		m, err := vmaf.ParseModelSpec(s.learnedSpec(spec))
 		if err != nil {
 			return nil, err
 		}
@@ -67,7 +70,7 @@ func (s *settings) loadModels() ([]*vmaf.Model, error) {
 		names[m.Name] = true
 		models = append(models, m)
 	}
-	return models, nil
+	return models, s.prepareLearned(models)
 }
 
 // modelOutputs returns a test for the metric names models report, so

@@ -89,6 +89,9 @@ func (c *engineCache) get(engine string, features []string, models []*vmaf.Model
 	defer c.mu.Unlock()
 	if c.engine == "" || !slices.Equal(c.models, models) {
 		c.models, c.engine = slices.Clone(models), engineFor(engine, features, models)
+		if rt := vmaf.LearnedRuntime(models); rt != "" && c.engine != "" {
+			c.engine += " + " + rt
+		}
 	}
 	return c.engine
 }

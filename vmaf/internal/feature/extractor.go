@@ -93,6 +93,9 @@ type Kind struct {
 	// this many parts.
 	Parts         int
 	NewSequential func(f Format, s Settings) (Sequential, error)
+	// Hidden marks an extractor whose values only feed a model (a learned
+	// model's picture stage): computed, never reported as features.
+	Hidden bool
 	// Check, if set, refuses settings that New would refuse whatever the
 	// stream, so that a bad request fails before the first frame.
 	Check func(s Settings) error

@@ -75,7 +75,7 @@ func TestMCPElementFloatSwap(t *testing.T) {
 			continue
 		}
 		worst = max(worst, d)
-		if d > mcpTolerance {
+		if d > scoreTolerance(name) {
 			t.Errorf("frame %d: %s %v, libvmaf %.6f", i, name, m.Fields["score"], golden[i][name])
 		}
 		if d := math.Abs(m.Float(t, "float_ssim") - golden[i]["float_ssim"]); d > 1e-5 {
@@ -93,4 +93,21 @@ func TestMCPElementFloatSwap(t *testing.T) {
 		t.Errorf("%d frame messages, want %d", frames, len(golden))
 	}
 	t.Logf("swap to vmaf_float_v0.6.1 at frame %d of %d; worst |score - libvmaf| %.2g", boundary, frames, worst)
+}
+
+// floatModelTolerance bounds |ours − libvmaf| for the float models. Float
+// ADM divides with x86's RCPSS estimate refined by one Newton-Raphson step,
+// as libvmaf does; the estimate is vendor-specific (Intel and AMD use
+// different tables within the same 1.5·2⁻¹² bound), so libvmaf itself gives
+// a float model's score only to about 1e-5 across x86 CPUs: on
+// flower_576x324/x264_crf22, estimates that all meet the bound (Intel's,
+// exact, 12-bit truncated, 12-bit midpoint) move vmaf_float by up to 7e-6.
+const floatModelTolerance = 1e-5
+
+// scoreTolerance is the bound for a model's score under its output name.
+func scoreTolerance(name string) float64 {
+	if name == "vmaf_float" {
+		return floatModelTolerance
+	}
+	return mcpTolerance
 }

@@ -29,7 +29,7 @@ func TestMCPSizeOptions(t *testing.T) {
 		{"-r r -d d --mcp-http 127.0.0.1:0 --worst-frames=32", worst, 32, ""},
 		{"-r r -d d --mcp-uds s --worst-frames 101", worst, 0, "at most 100"},
 		{"-r r -d d --mcp-uds s --worst-frames -1", worst, 0, "an integer"},
-		{"-r r -d d --worst-frames 4", worst, 0, "--worst-frames needs --mcp-uds or --mcp-http"},
+		{"-r r -d d --worst-frames 4", worst, 0, "--worst-frames needs --mcp-uds, --mcp-http or --worst-dir"},
 	} {
 		s, err := parseArgs(strings.Fields(tc.args))
 		if err == nil {

@@ -120,11 +120,13 @@ func (w *wireConn) nextLine() ([]byte, error) {
 			}
 		} else if msg := bytes.TrimSpace(line); len(msg) > 0 {
 			out, id, code, reason := w.check(msg)
-			if code == 0 {
+			switch {
+			case code == 0 && out != nil:
 				return out, nil
-			}
-			if werr := w.reply(id, code, reason); werr != nil {
-				return nil, werr
+			case code != 0:
+				if werr := w.reply(id, code, reason); werr != nil {
+					return nil, werr
+				}
 			}
 		}
 		if err != nil {
@@ -162,7 +164,7 @@ func (w *wireConn) readLine() (line []byte, oversized bool, err error) {
 }
 
 // check classifies one message: code 0 accepts it, and out is what to
-// hand the SDK for it; otherwise code and reason say why not, and id is
+// hand the SDK for it (nothing when the message is dropped); otherwise code and reason say why not, and id is
 // the request's id when it could be read.
 func (w *wireConn) check(msg []byte) (out []byte, id any, code int64, reason string) {
 	if !json.Valid(msg) {
@@ -199,8 +201,12 @@ func (w *wireConn) check(msg []byte) (out []byte, id any, code int64, reason str
 	}
 	w.lastActive.Store(time.Now().UnixNano())
 	if req, ok := m.(*jsonrpc.Request); ok {
-		if req.Method == "notifications/cancelled" {
-			w.ids.cancel(req.Params)
+		if req.Method == "notifications/cancelled" && !w.ids.cancel(req.Params) {
+			// It names no request in flight: the SDK, which handles
+			// notifications beside requests, could otherwise apply it to
+			// a later request that reuses the id. Dropped, as the
+			// protocol allows.
+			return nil, nil, 0, ""
 		}
 		if req.IsCall() {
 			if rawID, reason := w.ids.start(msg); reason != "" {

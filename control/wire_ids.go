@@ -111,23 +111,26 @@ func shortID(id json.RawMessage) string {
 }
 
 // cancel marks the request a notifications/cancelled names, if it is
-// still open; anything else is ignored, as the protocol allows.
-func (f *inFlightIDs) cancel(params json.RawMessage) {
+// still open, and reports whether it was; anything else is ignored, as
+// the protocol allows.
+func (f *inFlightIDs) cancel(params json.RawMessage) bool {
 	var p struct {
 		RequestID json.RawMessage `json:"requestId"`
 	}
 	if json.Unmarshal(params, &p) != nil {
-		return
+		return false
 	}
 	key, ok := idKey(p.RequestID)
 	if !ok {
-		return
+		return false
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if _, open := f.open[key]; open {
+	_, open := f.open[key]
+	if open {
 		f.open[key] = true
 	}
+	return open
 }
 
 // answered closes the requests a message from the server replies to, and

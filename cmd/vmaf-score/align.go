@@ -21,6 +21,9 @@ type aligner struct {
 	dropped [2]int // pts mode: frames without a partner
 	read    [2]int // frames each input gave, skipped ones included
 
+	// seekNotes say why an input could not seek to skip frames.
+	seekNotes []string
+
 	// Set once next has returned io.EOF or an error.
 	ended [2]bool
 }
@@ -34,7 +37,11 @@ const (
 func (a *aligner) skip(side, n int) error {
 	src := a.src(side)
 	if sk, ok := src.(frameSkipper); ok && n > 0 {
-		return a.skipBy(sk, side, n)
+		err := a.skipBy(sk, side, n)
+		var ri *readInstead
+		if !errors.As(err, &ri) {
+			return err
+		}
 	}
 	for i := 0; i < n; i++ {
 		f, err := src.next()

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -74,6 +75,18 @@ func (f ffInput) next() (frame, error) {
 	}
 	return frame{pic: fr.Picture, pts: pts, dur: fr.Duration, release: fr.ReleaseFunc()}, nil
 }
+
+// skipFrames seeks past n frames (see ffsource.Source.SkipFrames).
+func (f ffInput) skipFrames(n int) error {
+	err := f.src.SkipFrames(n)
+	var ns *ffsource.NotSought
+	if errors.As(err, &ns) {
+		return &readInstead{why: ns.Reason}
+	}
+	return err
+}
+
+func (f ffInput) framesDecoded() int { return f.src.FramesDecoded() }
 
 func (f ffInput) format() picFormat    { return picFormat(f.src.Info().Format) }
 func (f ffInput) total() int           { return f.src.Info().Frames }

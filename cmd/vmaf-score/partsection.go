@@ -40,6 +40,10 @@ type partSection struct {
 	// Read are the frames read, [Read[0], Read[1]): the part's and those
 	// around it that its edges depend on.
 	Read [2]int `json:"read"`
+	// Decoded are the frames each input's decoder produced for the part,
+	// those dropped before Read[0] after seeking to a keyframe included;
+	// -1 for an input read without decoding (.y4m, raw).
+	Decoded [2]int `json:"decoded"`
 	// Seconds is the part's scoring time, for the merged processing rate.
 	Seconds float64 `json:"seconds"`
 	// EndTime is the running time at the end of the part's last frame, in

@@ -277,6 +277,11 @@ func (j *job) run(ctx context.Context) error {
 	if err := al.skip(sideDist, s.skipDist); err != nil {
 		return err
 	}
+	if !s.quiet {
+		for _, n := range al.seekNotes {
+			fmt.Fprintf(j.stderr, "vmaf-score: %s\n", n)
+		}
+	}
 
 	prog := j.progress()
 	j.prog = prog

@@ -22,9 +22,29 @@ func (s *y4mSource) skipFrames(n int) error {
 	return err
 }
 
-// skipBy skips n frames of side through its skipFrames.
+// readInstead is a frameSkipper's answer when the frames must be read
+// and dropped after all; why, when set, says why seeking was not possible.
+type readInstead struct{ why string }
+
+func (e *readInstead) Error() string { return "cannot seek: " + e.why }
+
+// decodeCounter is a source that decodes, and counts the frames it
+// decoded (those dropped before the frames wanted included).
+type decodeCounter interface {
+	framesDecoded() int
+}
+
+// skipBy skips n frames of side through its skipFrames; it returns a
+// *readInstead when they must be read instead.
 func (a *aligner) skipBy(sk frameSkipper, side, n int) error {
 	err := sk.skipFrames(n)
+	var ri *readInstead
+	if errors.As(err, &ri) {
+		if ri.why != "" {
+			a.seekNotes = append(a.seekNotes, fmt.Sprintf("%q: %s; decoding from the start to skip %d frames", a.name(side), ri.why, n))
+		}
+		return err
+	}
 	if errors.Is(err, io.EOF) {
 		return fmt.Errorf("%q has fewer than %d frames, cannot skip %d", a.name(side), n, n)
 	}

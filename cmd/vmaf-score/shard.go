@@ -309,6 +309,7 @@ func (sr *shardRun) complete(n int, stopErr error) error {
 		End:     end,
 		EOS:     eos,
 		Read:    [2]int{sr.from, read},
+		Decoded: [2]int{framesDecoded(sr.j.ref), framesDecoded(sr.j.dist)},
 		Seconds: time.Since(sr.start).Seconds(),
 		EndTime: int64(sr.lastEnd),
 		Frames:  sr.rec.encode(),
@@ -323,6 +324,15 @@ func (sr *shardRun) complete(n int, stopErr error) error {
 	}
 	sr.j.out.SetSection(partSectionName, raw)
 	return nil
+}
+
+// framesDecoded is what src's decoder produced; -1 when src does not
+// decode.
+func framesDecoded(src source) int {
+	if dc, ok := src.(decodeCounter); ok {
+		return dc.framesDecoded()
+	}
+	return -1
 }
 
 // inputOf identifies an input file by its name and size.

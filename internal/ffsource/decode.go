@@ -31,6 +31,14 @@ func (s *Source) run() {
 }
 
 func (s *Source) decode() error {
+	if s.pending {
+		s.pending = false
+		err := s.send(s.pkt)
+		s.pkt.Unref()
+		if err != nil {
+			return err
+		}
+	}
 	for {
 		if err := s.fc.ReadFrame(s.pkt); err != nil {
 			if errors.Is(err, astiav.ErrEof) {
@@ -104,6 +112,7 @@ func (s *Source) receive() error {
 			}
 			return fmt.Errorf("%s: decoding frame %d: %w", s.name, s.decoded, err)
 		}
+		s.produced.Add(1)
 		sl.pts, sl.dur = s.timing(sl.in)
 		if err := s.conv.fill(sl); err != nil {
 			sl.in.Unref()

@@ -6,6 +6,7 @@ import (
 	"github.com/vmafsink/vmafsink/internal/framesize"
 	"math"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/asticode/go-astiav"
@@ -86,6 +87,8 @@ func (f Frame) ReleaseFunc() func() { return f.release }
 // Release may be called from any.
 type Source struct {
 	name   string
+	url    string
+	opts   Options
 	fc     *astiav.FormatContext
 	intr   astiav.IOInterrupter
 	cc     *astiav.CodecContext
@@ -108,6 +111,9 @@ type Source struct {
 	err     error // sticky end: io.EOF or why decoding stopped
 	decoded int   // frames delivered so far
 	spare   *slot // taken from free but not filled (the decoder wanted more input)
+
+	pending  bool         // s.pkt holds a packet the decoder has yet to take (left by SkipFrames)
+	produced atomic.Int64 // frames the decoder produced, those SkipFrames dropped included
 }
 
 type item struct {
@@ -146,6 +152,7 @@ func Open(url string, opts Options) (*Source, error) {
 }
 
 func (s *Source) open(url string, opts Options) error {
+	s.url, s.opts = url, opts
 	s.fc = astiav.AllocFormatContext()
 	if s.fc == nil {
 		return errors.New("cannot allocate a demuxer")
@@ -214,19 +221,9 @@ func (s *Source) openDecoder(opts Options) error {
 			return fmt.Errorf("video stream: %w", err)
 		}
 	}
-	codec := astiav.FindDecoder(cp.CodecID())
-	if codec == nil {
-		return fmt.Errorf("no decoder for codec %s", cp.CodecID())
-	}
-	if s.cc = astiav.AllocCodecContext(codec); s.cc == nil {
-		return errors.New("cannot allocate a decoder")
-	}
-	if err := cp.ToCodecContext(s.cc); err != nil {
-		return fmt.Errorf("decoder parameters: %w", err)
-	}
-	s.cc.SetThreadCount(opts.DecoderThreads)
-	if err := s.cc.Open(codec, nil); err != nil {
-		return fmt.Errorf("cannot open %s decoder: %w", codec.Name(), err)
+	codec, err := s.newDecoder(opts)
+	if err != nil {
+		return err
 	}
 	pf := cp.PixelFormat()
 	depth, chroma, err := planarFor(pf)
@@ -261,6 +258,26 @@ func (s *Source) openDecoder(opts Options) error {
 	}
 	s.conv.setOutput(s.info.Format, "")
 	return nil
+}
+
+// newDecoder opens a decoder for the stream, in s.cc.
+func (s *Source) newDecoder(opts Options) (*astiav.Codec, error) {
+	cp := s.stream.CodecParameters()
+	codec := astiav.FindDecoder(cp.CodecID())
+	if codec == nil {
+		return nil, fmt.Errorf("no decoder for codec %s", cp.CodecID())
+	}
+	if s.cc = astiav.AllocCodecContext(codec); s.cc == nil {
+		return nil, errors.New("cannot allocate a decoder")
+	}
+	if err := cp.ToCodecContext(s.cc); err != nil {
+		return nil, fmt.Errorf("decoder parameters: %w", err)
+	}
+	s.cc.SetThreadCount(opts.DecoderThreads)
+	if err := s.cc.Open(codec, nil); err != nil {
+		return nil, fmt.Errorf("cannot open %s decoder: %w", codec.Name(), err)
+	}
+	return codec, nil
 }
 
 // Info describes the input and the pictures Next delivers.

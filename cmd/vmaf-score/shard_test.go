@@ -326,7 +326,8 @@ func TestRunArgs(t *testing.T) {
 			}
 		}
 		s.shard, s.output, s.format, s.formatSet, s.quiet, s.showProgress = nil, "", 0, false, false, false
-		s.given, back.given = nil, nil
+		// What was given, in order and by name, is bookkeeping.
+		s.given, back.given, s.valueOf, back.valueOf = nil, nil, nil, nil
 		if fmt.Sprintf("%+v", s) != fmt.Sprintf("%+v", back) {
 			t.Errorf("%s: read back from %v:\n got %+v\nwant %+v", line, args, back, s)
 		}

@@ -1,6 +1,9 @@
 package doc
 
 import (
+	"encoding/json"
+	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -34,15 +37,34 @@ func TestPythonExamples(t *testing.T) {
 	for _, l := range strings.Split(out, "\n") {
 		counts[strings.SplitN(l, " ", 2)[0]]++
 	}
+	// The encodes are made here, and an encoder's output may differ from
+	// one machine to the next: the scores are checked against what
+	// vmaf-score gives for the same files, not against fixed values.
+	pooled := func(dist string) float64 {
+		t.Helper()
+		sh(build + "/vmaf-score -q -r ref.y4m -d " + dist + " --json -o " + dist + ".json")
+		var res struct {
+			Pooled map[string]struct{ Mean float64 } `json:"pooled_metrics"`
+		}
+		data, err := os.ReadFile(filepath.Join(dir, dist+".json"))
+		if err == nil {
+			err = json.Unmarshal(data, &res)
+		}
+		if err != nil {
+			t.Fatalf("%s's results: %v", dist, err)
+		}
+		return res.Pooled["vmaf"].Mean
+	}
+	crf38, enc30 := pooled("crf38.mp4"), pooled("enc30.mp4")
 	if counts["frame"] != 48 || counts["window"] != 4 || counts["pooled:"] != 1 ||
 		!regexp.MustCompile(`(?m)^drop 1 begin: frames \d+-\d+, min \d+\.\d+ below 70`).MatchString(out) ||
 		!regexp.MustCompile(`(?m)^drop 1 end: `).MatchString(out) ||
-		!regexp.MustCompile(`(?m)^pooled: 48 frames, 75\.\d{6}$`).MatchString(out) {
-		t.Errorf("element_scores.py printed %v:\n%s", counts, out)
+		!strings.Contains(out, fmt.Sprintf("pooled: 48 frames, %.6f\n", crf38)) {
+		t.Errorf("element_scores.py printed %v (vmaf-score pools %.6f):\n%s", counts, crf38, out)
 	}
 
 	out = sh("/usr/bin/python3 " + root + "/examples/python/score_files.py --vmaf-score " + build + "/vmaf-score ref.y4m crf38.mp4 enc30.mp4")
-	for _, want := range []string{"crf38.mp4: vmaf 75.", "  worst frames: ", "enc30.mp4: vmaf 8.", "  warning: frame rates differ (reference 24 fps, distorted 30 fps)"} {
+	for _, want := range []string{fmt.Sprintf("crf38.mp4: vmaf %.3f", crf38), "  worst frames: ", fmt.Sprintf("enc30.mp4: vmaf %.3f", enc30), "  warning: frame rates differ (reference 24 fps, distorted 30 fps)"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("score_files.py lacks %q:\n%s", want, out)
 		}

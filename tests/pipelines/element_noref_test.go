@@ -144,7 +144,7 @@ func TestElementNoReferenceMCP(t *testing.T) {
 	sock := filepath.Join(t.TempDir(), "vmaf.sock")
 	dist := gsttest.Clip(t, "flower_576x324_x264_crf22")
 	model := filepath.Join(tinyModels(t), "nr_metric_v1.onnx")
-	p := gsttest.Start(t, fmt.Sprintf("%s ! identity sleep-time=30000 ! v.dist_sink vmafsink name=v no-reference=true model=path=%s threads=2 mcp-uds=%s",
+	p := gsttest.Start(t, fmt.Sprintf("%s ! identity sleep-time=60000 ! v.dist_sink vmafsink name=v no-reference=true model=path=%s threads=2 mcp-uds=%s",
 		gsttest.Source(dist), model, sock))
 	waitSocket(t, p, sock)
 	cs, _ := mcpConnect(t, sock)

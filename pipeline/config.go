@@ -101,6 +101,10 @@ type Config struct {
 	// the stream's format changes.
 	Scorer vmaf.Config
 
+	// NoReference: both sides carry the same distorted picture, so only
+	// no-reference models may score it; a swap to any other is refused.
+	NoReference bool
+
 	Pairing      Pairing
 	Backpressure Backpressure
 	PauseMode    PauseMode

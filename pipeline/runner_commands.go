@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/vmafsink/vmafsink/vmaf"
@@ -18,6 +19,9 @@ import (
 func (r *Runner) RequestSwap(m *vmaf.Model) (*Ticket, error) {
 	if m == nil {
 		return nil, errors.New("pipeline: swap to a nil model")
+	}
+	if r.cfg.NoReference && !m.NoReference() {
+		return nil, fmt.Errorf("pipeline: model %s needs a reference, but this run scores the distorted stream alone (no-reference): swap to a no-reference model", m.Name)
 	}
 	return r.enqueue(SwapModel, m)
 }

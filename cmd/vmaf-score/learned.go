@@ -58,29 +58,7 @@ var tinyOptions = []option{
 // learnedSpec adds the --tiny-* options to a spec naming a learned
 // model, unless the spec sets them itself.
 func (s *settings) learnedSpec(spec string) string {
-	p, err := vmaf.ParseModelSpecString(spec)
-	if err != nil || p.Path == "" || !vmaf.IsLearnedModelPath(p.Path) {
-		return spec
-	}
-	has := func(key string) bool {
-		for _, o := range p.Options {
-			if k, _, _ := strings.Cut(o, "="); k == key {
-				return true
-			}
-		}
-		return false
-	}
-	if s.tiny.threads > 0 && !has("threads") {
-		p.Options = append(p.Options, "threads="+strconv.Itoa(s.tiny.threads))
-	}
-	if s.tiny.device != "" && !has("device") {
-		p.Options = append(p.Options, "device="+s.tiny.device)
-	}
-	if s.tiny.verify && !has("verify") {
-		p.Options = append(p.Options, "verify=strict")
-	}
-	p.Bare = false
-	return p.String()
+	return vmaf.LearnedOptions{Threads: s.tiny.threads, Device: s.tiny.device, Verify: s.tiny.verify}.Apply(spec)
 }
 
 // prepareLearned sets the ONNX Runtime library and checks a

@@ -33,6 +33,13 @@ func pyHost(t *testing.T, script string, args ...string) map[string]string {
 // pyHostEnv is pyHost with more environment variables.
 func pyHostEnv(t *testing.T, env []string, script string, args ...string) map[string]string {
 	t.Helper()
+	kv, _ := pyHostRun(t, env, script, args...)
+	return kv
+}
+
+// pyHostRun is pyHostEnv that also returns everything the script printed.
+func pyHostRun(t *testing.T, env []string, script string, args ...string) (map[string]string, string) {
+	t.Helper()
 	const py = "/usr/bin/python3"
 	if err := exec.Command(py, "-c", "import gi; gi.require_version('Gst', '1.0')").Run(); err != nil {
 		t.Fatal("GStreamer's Python bindings are missing (python3-gi, gir1.2-gstreamer-1.0): scripts/deps.sh installs them")
@@ -53,7 +60,7 @@ func pyHostEnv(t *testing.T, env []string, script string, args ...string) map[st
 		}
 	}
 	t.Logf("%s %v:\n%s", script, args, out)
-	return kv
+	return kv, string(out)
 }
 
 func wantKV(t *testing.T, kv map[string]string, want map[string]string) {

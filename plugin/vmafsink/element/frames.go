@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/vmafsink/vmafsink/vmaf"
@@ -105,11 +106,17 @@ type mappedFrame struct {
 	// conv holds the components that cannot be viewed in place, reused
 	// from frame to frame.
 	conv [3][]byte
+	// shares counts the Runner's holders of the frame: 1, or 2 when it
+	// is both sides of a pair (no-reference mode).
+	shares atomic.Int32
 }
 
 // Release unmaps the frame, dropping its buffer reference, and recycles
 // it. The scorer calls it from its own goroutines.
 func (m *mappedFrame) Release() {
+	if m.shares.Add(-1) > 0 {
+		return
+	}
 	m.unmap()
 	m.pic.Planes = [3][]byte{}
 	m.pool.put(m)
@@ -171,6 +178,7 @@ func (p *framePool) mapBuffer(f *videoFormat, buf *C.GstBuffer) (*mappedFrame, e
 		return nil, fmt.Errorf("cannot map a %d-byte buffer as %s", C.gst_buffer_get_size(buf), f.caps)
 	}
 	m.mapped = true
+	m.shares.Store(1)
 	pic := &m.pic
 	pic.Width = int(C.vs_info_width(&f.info))
 	pic.Height = int(C.vs_info_height(&f.info))

@@ -72,9 +72,15 @@ gboolean vs_send_upstream(GstElement *element, GstEvent *event) {
   }
   GstPad *pads[2] = {NULL, NULL};
   gint n = 0;
+  /* In no-reference mode only the distorted stream runs; ref_sink is
+   * unlinked and has no upstream to tell. */
+  gboolean dist_only = vs_lead_side(element) == VS_DIST;
   GST_OBJECT_LOCK(element);
-  for (GList *l = element->sinkpads; l != NULL && n < 2; l = l->next)
+  for (GList *l = element->sinkpads; l != NULL && n < 2; l = l->next) {
+    if (dist_only && vs_pad_side(GST_PAD(l->data)) != VS_DIST)
+      continue;
     pads[n++] = gst_object_ref(GST_PAD(l->data));
+  }
   GST_OBJECT_UNLOCK(element);
   gboolean ok = n > 0;
   for (gint i = 0; i < n; i++) {
@@ -125,7 +131,7 @@ static GstFlowReturn vs_chain(GstPad *pad, GstObject *parent, GstBuffer *buf) {
   GstFlowReturn ret = (GstFlowReturn)vmafsinkChain(parent, side, buf);
   /* Mapped frames hold their own reference. The reference stream goes on
    * to the inner sink, whose preroll and clock hold its thread. */
-  if (side != VS_REF || ret != GST_FLOW_OK) {
+  if (side != vs_lead_side(GST_ELEMENT(parent)) || ret != GST_FLOW_OK) {
     gst_buffer_unref(buf);
     return ret;
   }

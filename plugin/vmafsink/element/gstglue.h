@@ -102,6 +102,8 @@ void vs_inner_src_add(GstElement *e);
 GstPad *vs_inner_pad(GstElement *e);
 void vs_inner_sink_set_sync(GstElement *e, gboolean sync);
 void vs_inner_activate(GstElement *e, gboolean active);
+void vs_set_lead_side(GstElement *e, gint side);
+gint vs_lead_side(GstElement *e);
 GstFlowReturn vs_inner_push(GstElement *e, GstBuffer *buf);
 gboolean vs_inner_push_event(GstElement *e, GstEvent *event);
 void vs_inner_push_eos(GstElement *e);

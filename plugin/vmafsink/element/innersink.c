@@ -20,6 +20,26 @@ GstPad *vs_inner_pad(GstElement *e) {
   return GST_PAD(g_object_get_qdata(G_OBJECT(e), inner_quark()));
 }
 
+static GQuark lead_quark(void) {
+  static GQuark q = 0;
+  if (q == 0)
+    q = g_quark_from_static_string("vmafsink-lead-side");
+  return q;
+}
+
+/* The sink pad whose stream goes on to the inner sink (and so prerolls,
+ * syncs, answers position queries and carries EOS): ref_sink, or
+ * dist_sink in no-reference mode, where it is the only stream. Set at
+ * READY->PAUSED, before any pad is active. */
+void vs_set_lead_side(GstElement *e, gint side) {
+  g_object_set_qdata(G_OBJECT(e), lead_quark(), GINT_TO_POINTER(side + 1));
+}
+
+gint vs_lead_side(GstElement *e) {
+  gpointer p = g_object_get_qdata(G_OBJECT(e), lead_quark());
+  return p == NULL ? VS_REF : GPOINTER_TO_INT(p) - 1;
+}
+
 /* Upstream events from the fakesink (seeks, latency, reconfigure) go up
  * both branches, as events sent to the element do. */
 static gboolean inner_event(GstPad *pad, GstObject *parent, GstEvent *event) {
@@ -69,8 +89,9 @@ static gboolean inner_query(GstPad *pad, GstObject *parent, GstQuery *query) {
   GstElement *e = GST_ELEMENT(gst_pad_get_element_private(pad));
   if (GST_QUERY_TYPE(query) == GST_QUERY_LATENCY)
     return vs_combined_latency(e, query);
-  /* Position, duration and the rest: the reference stream's. */
-  GstPad *ref = gst_element_get_static_pad(e, "ref_sink");
+  /* Position, duration and the rest: the lead stream's (the reference,
+   * or the distorted stream in no-reference mode). */
+  GstPad *ref = gst_element_get_static_pad(e, vs_lead_side(e) == VS_DIST ? "dist_sink" : "ref_sink");
   gboolean ok = ref != NULL && gst_pad_peer_query(ref, query);
   if (ref != NULL)
     gst_object_unref(ref);

@@ -43,10 +43,12 @@ static GstFlowReturn vs_event(GstPad *pad, GstObject *parent, GstEvent *event) {
   default:
     break;
   }
-  /* The inner sink gets its EOS once both streams have ended; the
-   * distorted stream's events end here. */
-  if (side != VS_REF || type == GST_EVENT_EOS || !GST_EVENT_IS_DOWNSTREAM(event)) {
-    if (side != VS_REF)
+  /* The inner sink gets its EOS once both streams have ended; the other
+   * stream's events (the distorted one's, or in no-reference mode the
+   * reference's) end here. */
+  gint lead = vs_lead_side(e);
+  if (side != lead || type == GST_EVENT_EOS || !GST_EVENT_IS_DOWNSTREAM(event)) {
+    if (side != lead)
       GST_CAT_LOG_OBJECT(vs_cat(e), pad, "%s event kept from src", GST_EVENT_TYPE_NAME(event));
     gst_event_unref(event);
     return GST_FLOW_OK;

@@ -70,7 +70,15 @@ func recoverEvent(e **vmafSink, side C.gint, ok *C.gboolean) {
 // chain maps a buffer and pushes it into the Runner.
 func (st *runState) chain(s pipeline.Side, buf *C.GstBuffer) C.GstFlowReturn {
 	st.panicHook.buffer()
-	if s == pipeline.Dist && !st.gate.pass() {
+	noRef := st.settings.noReference
+	switch {
+	case noRef && s == pipeline.Ref:
+		st.e.fail(errSettings, "no-reference=true scores dist_sink alone, but ref_sink received a buffer",
+			"ref_sink was linked after the run started; unlink it or set no-reference=false")
+		return C.GST_FLOW_ERROR
+	case !noRef && s == pipeline.Dist && !st.gate.pass():
+		// In no-reference mode the distorted stream is the one the
+		// inner sink prerolls and holds: no gate.
 		return C.GST_FLOW_FLUSHING
 	}
 	ps := &st.pads[s]
@@ -102,7 +110,12 @@ func (st *runState) chain(s pipeline.Side, buf *C.GstBuffer) C.GstFlowReturn {
 		}
 		t0 = time.Now()
 	}
-	err = st.runner.Push(s, pipeline.Frame{Picture: &m.pic, Timing: st.timing(ps, buf), Owner: m, HoldLimit: hold})
+	f := pipeline.Frame{Picture: &m.pic, Timing: st.timing(ps, buf), Owner: m, HoldLimit: hold}
+	if noRef {
+		err = st.pushMirrored(f, m)
+	} else {
+		err = st.runner.Push(s, f)
+	}
 	if traced {
 		st.tracePush(s, &before, time.Since(t0), err)
 	}
@@ -167,6 +180,9 @@ func fromClockTime(t C.guint64) time.Duration {
 func (st *runState) event(s pipeline.Side, ev *C.GstEvent) bool {
 	if st.e.logOn(lvlDebug) {
 		st.e.logPad(lvlDebug, s, "%s event", C.GoString(C.gst_event_type_get_name(C.vs_event_type(ev))))
+	}
+	if st.settings.noReference {
+		return st.eventNoReference(s, ev)
 	}
 	switch C.vs_event_type(ev) {
 	case C.GST_EVENT_CAPS:

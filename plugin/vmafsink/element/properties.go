@@ -51,6 +51,8 @@ type settings struct {
 	pauseMode          pipeline.PauseMode
 	pauseBlockLimit    uint // milliseconds; 0: none
 	modelDirs          string
+	noReference        bool         // dist_sink alone, a no-reference model (noref.go)
+	tiny               tinySettings // learned models (noref.go)
 	live               liveSettings // windows, percentiles, alerts (analytics.go)
 	up                 upstreamSettings
 }
@@ -145,7 +147,8 @@ var properties = func() []property {
 
 // sinkOnly are the properties of the inner fakesink, which vmafpass,
 // whose reference goes out of its src pad instead, does not have.
-var sinkOnly = map[string]bool{"sync": true}
+// no-reference too: vmafpass's reference is the stream it passes on.
+var sinkOnly = map[string]bool{"sync": true, "no-reference": true}
 
 // liveProperties take effect at once in a running element; the others at
 // the next start (GST_PARAM_MUTABLE_READY).
@@ -163,6 +166,23 @@ var ownProperties = []property{
 		set: func(s *settings, v *glib.Value) error { return setString(&s.model, v, defaultModel) },
 		get: func(_ *vmafSink, s *settings) (*glib.Value, error) { return glib.GValue(s.model) },
 	},
+	boolProperty("no-reference", "No reference",
+		"Score the distorted stream alone with a no-reference learned model (model=path=/…/nr_metric_v1.onnx): "+
+			"only dist_sink is linked; a linked ref_sink refuses the start",
+		func(s *settings) *bool { return &s.noReference }),
+	uintProperty("tiny-threads", "Learned model threads", "ONNX Runtime's threads per learned model (0: the model's default, 1)",
+		0, 256, 0, func(s *settings) *uint { return &s.tiny.threads }),
+	stringProperty("tiny-device", "Learned model device",
+		"Where learned models run: cpu (unset), or cuda, tensorrt, openvino when the ONNX Runtime library has them "+
+			"(refused at start otherwise, never a silent fallback)",
+		func(s *settings) *string { return &s.tiny.device }),
+	boolProperty("tiny-model-verify", "Verify learned models",
+		"Refuse learned models whose sha256 no registry.json beside them pins",
+		func(s *settings) *bool { return &s.tiny.verify }),
+	stringProperty("ort-library", "ONNX Runtime library",
+		"The ONNX Runtime library (libonnxruntime.so.1) learned models run on (unset: $VMAF_ORT_LIBRARY, then beside "+
+			"the plugin, then the system's); the first learned model a process loads fixes it",
+		func(s *settings) *string { return &s.tiny.library }),
 	boolProperty("psnr", "PSNR", "Also compute PSNR (psnr_y, psnr_cb, psnr_cr; psnr-y in frame messages)",
 		func(s *settings) *bool { return &s.psnr }),
 	boolProperty("ssim", "SSIM", "Also compute SSIM (float_ssim; ssim in frame messages)",

@@ -27,6 +27,9 @@ func start(e *vmafSink, s settings) (*runState, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := e.prepareLearned(&s); err != nil {
+		return nil, err
+	}
 	spec, model, err := loadModel(s, features)
 	if err != nil {
 		return nil, err
@@ -43,6 +46,7 @@ func start(e *vmafSink, s settings) (*runState, error) {
 	}
 	st = &runState{e: e, settings: s, features: features, scorer: scorer, runner: runner, last: pipeline.Untimed}
 	st.gate.init()
+	C.vs_set_lead_side(e.self, C.gint(s.leadSide()))
 	for i := range st.pads {
 		C.gst_segment_init(&st.pads[i].segment, C.GST_FORMAT_TIME)
 	}
@@ -69,12 +73,15 @@ func start(e *vmafSink, s settings) (*runState, error) {
 // in a build without it, a model only libvmaf computes) is a settings
 // error at start rather than a scoring failure once the pipeline runs.
 func loadModel(s settings, features []string) (string, *vmaf.Model, error) {
-	spec := s.modelSpec()
+	spec := s.tiny.options().Apply(s.modelSpec())
 	model, err := vmaf.ParseModelSpec(spec)
 	if err != nil {
 		return "", nil, fmt.Errorf("model %q: %w", spec, err)
 	}
 	if err := s.checkModel(model); err != nil {
+		return "", nil, err
+	}
+	if err := s.checkNoReference(model, features); err != nil {
 		return "", nil, err
 	}
 	probe, err := vmaf.NewContext(vmaf.Config{Models: []*vmaf.Model{model}, Features: features, Engine: s.engine.String()})
@@ -114,6 +121,7 @@ func scorerConfig(e *vmafSink, s settings, model *vmaf.Model, features []string)
 func newRunner(e *vmafSink, s settings, scorer vmaf.Config, live analytics.Config, applied func(pipeline.CommandKind, int)) (*pipeline.Runner, error) {
 	return pipeline.New(pipeline.Config{
 		Scorer:          scorer,
+		NoReference:     s.noReference,
 		Pairing:         s.pairing,
 		Backpressure:    s.backpressure,
 		PauseMode:       s.pauseMode,

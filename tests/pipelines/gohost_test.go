@@ -3,6 +3,8 @@ package pipelines
 import (
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -36,7 +38,9 @@ func runGoHost(t *testing.T, args ...string) (stdout, stderr string) {
 // library on GST_PLUGIN_PATH, which it then never loads.
 func TestGoHostRegister(t *testing.T) {
 	out, stderr := runGoHost(t, "-frames", "24")
-	if !strings.Contains(out, "frames-scored=24 ") || !strings.Contains(out, "eos") {
+	// 24 frames, or 25 with the pair prerolled before the host's first
+	// flushing seek (see TestGoHostSeekAfterEOS).
+	if !regexp.MustCompile(`frames-scored=2[45] `).MatchString(out) || !strings.Contains(out, "eos") {
 		t.Errorf("gohost printed:\n%s", out)
 	}
 	if strings.Contains(stderr, "CRITICAL") || strings.Contains(stderr, "WARNING") {
@@ -45,13 +49,20 @@ func TestGoHostRegister(t *testing.T) {
 }
 
 // TestGoHostSeekAfterEOS: from a Go host, a flushing seek after EOS
-// plays the stream again to a new EOS, twice, each pass scored.
+// plays the stream again to a new EOS, twice, each pass scoring the
+// segment's 24 frames. The first pass may also count the pair prerolled
+// before the host's first flushing seek (it is scored if both branches
+// delivered it before the flush), so the passes are told apart by what
+// each adds.
 func TestGoHostSeekAfterEOS(t *testing.T) {
 	out, _ := runGoHost(t, "-frames", "24", "-replays", "2")
-	for _, want := range []string{"frames-scored=24 ", "frames-scored=48 ", "frames-scored=72 "} {
-		if !strings.Contains(out, want) {
-			t.Errorf("gohost printed no %q:\n%s", want, out)
-		}
+	var scored []int
+	for _, m := range regexp.MustCompile(`frames-scored=(\d+) `).FindAllStringSubmatch(out, -1) {
+		n, _ := strconv.Atoi(m[1])
+		scored = append(scored, n)
+	}
+	if len(scored) != 3 || scored[0] < 24 || scored[0] > 25 || scored[1]-scored[0] != 24 || scored[2]-scored[1] != 24 {
+		t.Errorf("frames scored at each EOS %v, want 24 (or 25 with the prerolled pair) and 24 more a pass:\n%s", scored, out)
 	}
 	if n := strings.Count(out, "eos\n"); n != 3 {
 		t.Errorf("%d EOS, want 3:\n%s", n, out)

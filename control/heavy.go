@@ -36,10 +36,12 @@ const heavyNice = 10
 
 // heavyBurst is how far ahead of its share the CPU budget may run: reads
 // may start while the time they have used is paid back within this (at
-// 10% of 2 CPUs, a burst of 12 CPU-seconds, some twenty replies with
-// every image of eight 720p frames: a client's occasional reads are never
-// held back, a flood soon is).
-const heavyBurst = time.Minute
+// 10% of 2 CPUs, a burst of 2 CPU-seconds: a couple of replies with every
+// image of eight 720p frames rendered afresh, many more once their images
+// are cached (worst_png.go)). A client's occasional reads are never held
+// back; a flood is within seconds, so scoring keeps its CPU from the start
+// of an attack, not only after it has run for a minute.
+const heavyBurst = 10 * time.Second
 
 // heavyByteCost is what a byte of a reply is charged: the SDK encodes it
 // (JSON, base64 for images) and writes it at normal priority, after the

@@ -192,6 +192,8 @@ type Server struct {
 	// heavySlots holds a place per expensive read running (heavy.go).
 	heavySlots chan struct{}
 	heavyCPU   cpuBudget
+	// worstPNGs keeps rendered worst-frame images (worst_png.go).
+	worstPNGs worstPNGs
 
 	// sendNext is the SDK's sending handler below ours, which HTTP
 	// sessions' writers call to send what the middleware queued.

@@ -1,12 +1,11 @@
 package control
 
 import (
-	"bytes"
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"image"
-	"image/png"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -178,19 +177,15 @@ func (s *Server) worstReply(ctx context.Context, src WorstSource, n int, kinds [
 				reply.ImagesOmitted++
 				continue
 			}
-			img, err := f.Image(k, maxWidth)
+			data, err := s.worstPNGs.get(f, k, maxWidth)
 			if err != nil {
-				return nil, WorstReply{}, fmt.Errorf("control: frame %d %s image: %w", f.Record.Frame, k, err)
+				return nil, WorstReply{}, err
 			}
-			var buf bytes.Buffer
-			if err := png.Encode(&buf, img); err != nil {
-				return nil, WorstReply{}, fmt.Errorf("control: encode frame %d %s image: %w", f.Record.Frame, k, err)
-			}
-			size += buf.Len()
-			b := img.Bounds()
+			size += len(data)
+			width, height := pngSize(data)
 			content = append(content,
-				&mcp.TextContent{Text: fmt.Sprintf("frame %d %s (score %.3f, %dx%d)", f.Record.Frame, k, info.Score, b.Dx(), b.Dy())},
-				&mcp.ImageContent{Data: buf.Bytes(), MIMEType: "image/png"})
+				&mcp.TextContent{Text: fmt.Sprintf("frame %d %s (score %.3f, %dx%d)", f.Record.Frame, k, info.Score, width, height)},
+				&mcp.ImageContent{Data: data, MIMEType: "image/png"})
 			info.Images = append(info.Images, k)
 		}
 		reply.Frames = append(reply.Frames, info)
@@ -206,4 +201,12 @@ func (s *Server) worstReply(ctx context.Context, src WorstSource, n int, kinds [
 	}
 	res.Content = append([]mcp.Content{&mcp.TextContent{Text: string(js)}}, content...)
 	return res, reply, nil
+}
+
+// pngSize reads a PNG's width and height from its header chunk.
+func pngSize(b []byte) (w, h int) {
+	if len(b) < 24 {
+		return 0, 0
+	}
+	return int(binary.BigEndian.Uint32(b[16:20])), int(binary.BigEndian.Uint32(b[20:24]))
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -208,6 +209,13 @@ func TestFaultMCPFilesHugeFrames(t *testing.T) {
 	big := sparseY4M(t, dir, "big.y4m", 4096, 4096, 1<<30)
 	raw := filepath.Join(dir, "wide.yuv")
 	os.WriteFile(raw, make([]byte, 12<<10), 0o644)
+	// Two frames of 4096x2160 H.264: a few KiB of file whose decoded
+	// frames the budget counts from the stream's parameters.
+	encoded := filepath.Join(dir, "big.mkv")
+	if out, err := exec.Command("ffmpeg", "-v", "error", "-f", "lavfi", "-i", "color=size=4096x2160:rate=25",
+		"-frames:v", "2", "-c:v", "libx264", "-preset", "ultrafast", encoded).CombinedOutput(); err != nil {
+		t.Fatalf("ffmpeg: %v\n%s", err, out)
+	}
 	for _, tc := range []struct {
 		name string
 		args map[string]any
@@ -217,6 +225,7 @@ func TestFaultMCPFilesHugeFrames(t *testing.T) {
 		{"raw 65536 wide", map[string]any{"reference": raw, "distorted": raw, "width": 65536, "height": 16, "pixel_format": "420", "bitdepth": 8}, "a side is at most 16384"},
 		{"raw 16384x16384", map[string]any{"reference": raw, "distorted": raw, "width": 16384, "height": 16384, "pixel_format": "420", "bitdepth": 8}, "8192x8192"},
 		{"4096x4096 over a 64 MiB budget", map[string]any{"reference": big, "distorted": big}, "need 144 MiB, more than the server's memory budget of 64 MiB"},
+		{"4096x2160 H.264 over a 64 MiB budget", map[string]any{"reference": encoded, "distorted": encoded}, "MiB, more than the server's memory budget of 64 MiB"},
 	} {
 		_, msg, err := fs.call(t, context.Background(), tc.args, false)
 		if err != nil || !strings.Contains(msg, tc.says) {

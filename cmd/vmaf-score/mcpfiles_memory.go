@@ -41,11 +41,14 @@ func (b *memoryBudget) take(n int64) (release func(), err error) {
 
 func mib(n int64) int64 { return (n + 1<<20 - 1) >> 20 }
 
-// frameMemory is what a call's y4m and raw inputs hold in frames: each
-// input's frame size times the frames it keeps (those the engine has in
-// flight and one being read, as score allocates them). It reads only a
-// y4m's header, whose size was bounded there; FFmpeg inputs are bounded
-// in size when opened and counted here as nothing.
+// frameMemory is what a call's inputs hold in frames: each input's frame
+// size times the frames it keeps (those the engine has in flight and one
+// being read, as score allocates them). It reads only a y4m's header,
+// whose size was bounded there, and opens an FFmpeg input only as far as
+// its stream parameters (the size bound applies there too, before any
+// frame is decoded), counting the frames its reader decodes ahead as
+// well. What a decoder keeps inside FFmpeg (its reference frames) is not
+// counted.
 func frameMemory(set *settings) (int64, error) {
 	buffers := int64(enginePairs(set.threads) + 1)
 	var total int64
@@ -54,6 +57,7 @@ func frameMemory(set *settings) (int64, error) {
 		isDist bool
 	}{{set.ref, false}, {set.dist, true}} {
 		var n int
+		kept := buffers
 		switch set.kindOf(in.path, in.isDist) {
 		case readY4M:
 			f, err := openFile(in.path)
@@ -71,8 +75,22 @@ func frameMemory(set *settings) (int64, error) {
 				return 0, fmt.Errorf("%s: raw input: %w", in.path, err)
 			}
 			n = y4m.Format{Width: set.width, Height: set.height, BitDepth: set.bitDepth, Chroma: set.pixFmt}.FrameSize()
+		case readFFmpeg:
+			src, err := set.openFFmpeg(in.path, in.isDist, 1)
+			if err != nil {
+				// Opening it to score fails the same way, and says
+				// which input it was.
+				continue
+			}
+			pf := src.format()
+			src.close()
+			n = y4m.Format{Width: pf.Width, Height: pf.Height, BitDepth: pf.BitDepth, Chroma: pf.Chroma.String()}.FrameSize()
+			// The reader decodes two frames ahead (openFFmpeg), and a
+			// frame may be held twice: as decoded, and converted to
+			// the engine's format.
+			kept = 2 * (buffers + 2)
 		}
-		total += int64(n) * buffers
+		total += int64(n) * kept
 	}
 	return total, nil
 }

@@ -243,10 +243,24 @@ func testWaitProgress(t *testing.T, transport string) {
 		mu.Lock()
 		got = nil
 		mu.Unlock()
+		count := func() int {
+			mu.Lock()
+			defer mu.Unlock()
+			return len(got)
+		}
 		stop := make(chan struct{})
 		go func() {
-			// Frames come after the command has waited a while.
-			time.Sleep(350 * time.Millisecond)
+			// Frames come once the command has waited a while: after
+			// the notification sent at once and two of those every
+			// 100 ms (a command without a token gets none: frames come
+			// at once).
+			for tc.token != nil && count() < 3 {
+				select {
+				case <-stop:
+					return
+				case <-time.After(5 * time.Millisecond):
+				}
+			}
 			for {
 				f.frame(80)
 				select {
@@ -268,8 +282,17 @@ func testWaitProgress(t *testing.T, transport string) {
 		var cmd Command
 		decode(t, res, &cmd)
 		// The notifications precede the reply on the wire; the handler
-		// may still be running for the last one.
-		time.Sleep(50 * time.Millisecond)
+		// may still be running for the last one, which says where the
+		// command was applied.
+		applied := "applied at frame " + itoa(int(cmd.Frame))
+		for deadline := time.Now().Add(10 * time.Second); tc.token != nil && time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+			mu.Lock()
+			done := len(got) > 0 && strings.Contains(got[len(got)-1].Message, applied)
+			mu.Unlock()
+			if done {
+				break
+			}
+		}
 		mu.Lock()
 		ps := append([]*mcp.ProgressNotificationParams(nil), got...)
 		mu.Unlock()
@@ -279,7 +302,7 @@ func testWaitProgress(t *testing.T, transport string) {
 			}
 			continue
 		}
-		// At once, then every 100 ms for 350 ms, then the last.
+		// At once, then every 100 ms until frames come, then the last.
 		if len(ps) < 4 {
 			t.Fatalf("%s: %d progress notifications, want at least 4", tc.tool, len(ps))
 		}
@@ -291,7 +314,7 @@ func testWaitProgress(t *testing.T, transport string) {
 		if !strings.Contains(ps[0].Message, "waiting for the next frame boundary") {
 			t.Errorf("%s: first message %q", tc.tool, ps[0].Message)
 		}
-		if last := ps[len(ps)-1].Message; !strings.Contains(last, "applied at frame "+itoa(int(cmd.Frame))) {
+		if last := ps[len(ps)-1].Message; !strings.Contains(last, applied) {
 			t.Errorf("%s applied at %d: last message %q", tc.tool, cmd.Frame, last)
 		}
 	}

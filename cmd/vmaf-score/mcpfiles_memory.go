@@ -56,6 +56,9 @@ func frameMemory(set *settings) (int64, error) {
 		path   string
 		isDist bool
 	}{{set.ref, false}, {set.dist, true}} {
+		if in.path == "" {
+			continue // no reference: a no-reference model scores the distorted input alone
+		}
 		var n int
 		kept := buffers
 		switch set.kindOf(in.path, in.isDist) {

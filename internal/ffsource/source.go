@@ -125,6 +125,10 @@ type item struct {
 // stream's decoder. Errors name the input and say what went wrong in one
 // line.
 func Open(url string, opts Options) (*Source, error) {
+	if url == "" {
+		// FFmpeg dereferences an empty URL.
+		return nil, errors.New("ffsource: no input named")
+	}
 	name := url
 	if url == "-" {
 		url, name = "pipe:0", "standard input"

@@ -106,7 +106,7 @@ void vs_set_lead_side(GstElement *e, gint side);
 gint vs_lead_side(GstElement *e);
 GstFlowReturn vs_inner_push(GstElement *e, GstBuffer *buf);
 gboolean vs_inner_push_event(GstElement *e, GstEvent *event);
-void vs_inner_push_eos(GstElement *e);
+void vs_inner_push_eos(GstElement *e, guint32 seqnum);
 /* The latency of the two branches together: live when either is, the
  * larger minimum, the smaller maximum. */
 gboolean vs_combined_latency(GstElement *e, GstQuery *query);

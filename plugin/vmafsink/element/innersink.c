@@ -198,8 +198,14 @@ static gboolean eos_held(GstBin *top, GstObject *child) {
   return held;
 }
 
-void vs_inner_push_eos(GstElement *e) {
-  vs_inner_push_event(e, gst_event_new_eos());
+void vs_inner_push_eos(GstElement *e, guint32 seqnum) {
+  /* The EOS message the inner sink posts carries the EOS event's seqnum,
+   * which upstream took from the seek that started the stream: an
+   * application tells the EOS of its seek from an earlier one by it. */
+  GstEvent *eos = gst_event_new_eos();
+  if (seqnum != GST_SEQNUM_INVALID)
+    gst_event_set_seqnum(eos, seqnum);
+  vs_inner_push_event(e, eos);
   /* GStreamer 1.22's bins forward their sinks' EOS only once they have
    * posted that they are PLAYING, and record that after the message is
    * out: an application that sets PLAYING as soon as it reads the

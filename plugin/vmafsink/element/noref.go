@@ -108,7 +108,7 @@ func (st *runState) eventNoReference(s pipeline.Side, ev *C.GstEvent) bool {
 		both := st.runner.EndOfStream(pipeline.Dist)
 		st.e.logf(lvlInfo, "dist_sink: EOS (no reference): ending the run")
 		if both && st.finish() {
-			C.vs_inner_push_eos(st.e.self)
+			C.vs_inner_push_eos(st.e.self, C.gst_event_get_seqnum(ev))
 		}
 	case C.GST_EVENT_FLUSH_START:
 		st.runner.FlushStart(pipeline.Ref)

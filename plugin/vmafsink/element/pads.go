@@ -205,7 +205,7 @@ func (st *runState) event(s pipeline.Side, ev *C.GstEvent) bool {
 		}
 		if both && st.finish() {
 			// The inner sink posts EOS when the pipeline is PLAYING.
-			C.vs_inner_push_eos(st.e.self)
+			C.vs_inner_push_eos(st.e.self, C.gst_event_get_seqnum(ev))
 		}
 	case C.GST_EVENT_FLUSH_START:
 		if s == pipeline.Dist {

@@ -39,6 +39,10 @@ and its frames scored as they leave the encoder. No file is written except
   --threads N           scoring threads (default: the CPUs)
   --cache-dir DIR       where probe results are kept (default $XDG_CACHE_HOME/vmaf-tune)
   --no-cache            neither read nor write the cache
+  --mcp-uds SOCK        serve the control plane (vmafctl, MCP) on this Unix socket while the
+                        sweep runs: vmaf_status names the probe being scored, vmaf_score gives
+                        its frames' scores and features, vmaf_pause holds the sweep
+  --mcp-start-paused    with --mcp-uds: wait, paused before the first frame, for a client's resume
   --json                print the result as JSON
   -q, --quiet           no progress on stderr
   --help                print this help and exit
@@ -120,7 +124,7 @@ func runCRFSearch(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		crfSearchUsage(stdout)
 		return exitOK
 	}
-	return runInSession(&a.f, stdout, stderr, func(s *tune.Session) (*tune.CRFResult, error) { return s.CRFSearch(ctx, a.o) }, writeCRFResult)
+	return runInSession("crf-search", &a.f, stdout, stderr, func(s *tune.Session) (*tune.CRFResult, error) { return s.CRFSearch(ctx, a.o) }, writeCRFResult)
 }
 
 func writeCRFResult(w io.Writer, r *tune.CRFResult) {

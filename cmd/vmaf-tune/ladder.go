@@ -40,7 +40,8 @@ the source's duration; CODECS in the manifests from the encodes' headers.
   -m, --model SPEC        the VMAF model (default version=vmaf_v0.6.1)
   --hls FILE              write the HLS master playlist
   --dash FILE             write the DASH MPD
-  --threads N, --cache-dir DIR, --no-cache, -q, --json, --help: as crf-search
+  --threads N, --cache-dir DIR, --no-cache, --mcp-uds SOCK, --mcp-start-paused,
+  -q, --json, --help: as crf-search
 `, strings.Join(tune.KnownEncoders(), ", "))
 }
 
@@ -89,7 +90,7 @@ func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		ladderUsage(stdout)
 		return exitOK
 	}
-	return runInSession(&f, stdout, stderr, func(s *tune.Session) (*tune.LadderResult, error) {
+	return runInSession("ladder", &f, stdout, stderr, func(s *tune.Session) (*tune.LadderResult, error) {
 		l, err := s.Ladder(ctx, o)
 		if err != nil {
 			return nil, err

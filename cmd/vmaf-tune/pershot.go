@@ -34,7 +34,8 @@ Shot detection: %s.
   -o, --output FILE      encode the plan into FILE (.ts, .264, .265 or .ivf: each shot carries its
                          own headers) and score it whole
   -m, --model SPEC       the VMAF model (default version=vmaf_v0.6.1)
-  --threads N, --cache-dir DIR, --no-cache, -q, --json, --help: as crf-search
+  --threads N, --cache-dir DIR, --no-cache, --mcp-uds SOCK, --mcp-start-paused,
+  -q, --json, --help: as crf-search
 `, tune.DefaultShotDetection.Method(), strings.Join(tune.KnownEncoders(), ", "),
 		tune.DefaultShotDetection.Threshold, tune.DefaultShotDetection.Ratio, tune.DefaultShotDetection.MinSeconds)
 }
@@ -69,7 +70,7 @@ func runPerShot(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		perShotUsage(stdout)
 		return exitOK
 	}
-	return runInSession(&f, stdout, stderr, func(s *tune.Session) (*tune.PerShotResult, error) { return s.PerShot(ctx, o) }, writePerShot)
+	return runInSession("per-shot", &f, stdout, stderr, func(s *tune.Session) (*tune.PerShotResult, error) { return s.PerShot(ctx, o) }, writePerShot)
 }
 
 func writePerShot(stdout io.Writer, r *tune.PerShotResult) {

@@ -13,7 +13,9 @@ import (
 type sessionFlags struct {
 	so                           tune.SessionOptions
 	cacheDir                     string
+	mcpSocket                    string
 	noCache, asJSON, quiet, help bool
+	mcpStartPaused               bool
 }
 
 func (f *sessionFlags) options() []option {
@@ -22,6 +24,8 @@ func (f *sessionFlags) options() []option {
 		stringOpt(&f.so.Model, "-m", "--model"),
 		intOpt(&f.so.Threads, 0, 256, "--threads"),
 		stringOpt(&f.cacheDir, "--cache-dir"),
+		stringOpt(&f.mcpSocket, "--mcp-uds"),
+		flagOpt(&f.mcpStartPaused, "--mcp-start-paused"),
 		flagOpt(&f.noCache, "--no-cache"),
 		flagOpt(&f.asJSON, "--json"),
 		flagOpt(&f.quiet, "-q", "--quiet"),
@@ -29,9 +33,13 @@ func (f *sessionFlags) options() []option {
 	}
 }
 
-// runInSession opens the cache and the source, runs job in the session,
-// and prints its result: as JSON with --json, otherwise with text.
-func runInSession[R any](f *sessionFlags, stdout, stderr io.Writer, job func(*tune.Session) (R, error), text func(io.Writer, R)) int {
+// runInSession opens the cache and the source, serves the control plane
+// with --mcp-uds, runs job (command) in the session, and prints its
+// result: as JSON with --json, otherwise with text.
+func runInSession[R any](command string, f *sessionFlags, stdout, stderr io.Writer, job func(*tune.Session) (R, error), text func(io.Writer, R)) int {
+	if f.mcpStartPaused && f.mcpSocket == "" {
+		return usageFailure(stderr, command, usagef("--mcp-start-paused needs --mcp-uds"))
+	}
 	var err error
 	if f.so.Cache, err = openCache(f.cacheDir, f.noCache); err != nil {
 		return failure(stderr, err)
@@ -44,6 +52,13 @@ func runInSession[R any](f *sessionFlags, stdout, stderr io.Writer, job func(*tu
 		return failure(stderr, err)
 	}
 	defer s.Close()
+	if f.mcpSocket != "" {
+		stop, err := startSweepControl(s, f, command)
+		if err != nil {
+			return failure(stderr, err)
+		}
+		defer stop()
+	}
 	r, err := job(s)
 	if err != nil {
 		return failure(stderr, err)

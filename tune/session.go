@@ -15,7 +15,9 @@ type SessionOptions struct {
 	// Model is a libvmaf model spec (vmaf-score's -m); "" is DefaultModel.
 	Model   string
 	Threads int
-	Cache   *Cache // nil: no cache
+	// Jobs is how many independent probes run at once (0: DefaultJobs).
+	Jobs  int
+	Cache *Cache // nil: no cache
 	// SourceOptions restrict how the source is opened.
 	SourceOptions ffsource.Options
 	// OnProbe, if set, is told of every probe's progress.

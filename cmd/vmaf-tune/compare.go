@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"runtime"
 
 	"github.com/vmafsink/vmafsink/tune"
 )
@@ -25,7 +24,7 @@ hull). Probes are cached and shared with the other commands.
   --tolerance T        as crf-search (default 0.5)
   --sweep N            CRFs in each encoder's BD-rate curve (default 5)
   -m, --model SPEC     the VMAF model (default version=vmaf_v0.6.1)
-  --threads N, --cache-dir DIR, --no-cache, --mcp-uds SOCK, --mcp-start-paused,
+  --threads N, --jobs N, --cache-dir DIR, --no-cache, --mcp-uds SOCK, --mcp-start-paused,
   -q, --json, --help: as crf-search
 `)
 }
@@ -102,8 +101,6 @@ func checkCompareArgs(o *tune.CompareOptions, so *tune.SessionOptions, encs, tar
 	if o.Aggregate, err = tune.ParseAggregate(agg); err != nil {
 		return usagef("%v", err)
 	}
-	if so.Threads == 0 {
-		so.Threads = runtime.NumCPU()
-	}
+	defaultJobs(so)
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"runtime"
 
 	"github.com/vmafsink/vmafsink/tune"
 )
@@ -23,6 +24,7 @@ func (f *sessionFlags) options() []option {
 		stringOpt(&f.so.Source, "-i", "--input"),
 		stringOpt(&f.so.Model, "-m", "--model"),
 		intOpt(&f.so.Threads, 0, 256, "--threads"),
+		intOpt(&f.so.Jobs, 0, 64, "--jobs"),
 		stringOpt(&f.cacheDir, "--cache-dir"),
 		stringOpt(&f.mcpSocket, "--mcp-uds"),
 		flagOpt(&f.mcpStartPaused, "--mcp-start-paused"),
@@ -30,6 +32,17 @@ func (f *sessionFlags) options() []option {
 		flagOpt(&f.asJSON, "--json"),
 		flagOpt(&f.quiet, "-q", "--quiet"),
 		flagOpt(&f.help, "--help", "-h"),
+	}
+}
+
+// defaultJobs fills in --jobs and --threads left out: probes at once from
+// the CPUs (tune.DefaultJobs), and the CPUs shared among them for scoring.
+func defaultJobs(so *tune.SessionOptions) {
+	if so.Jobs == 0 {
+		so.Jobs = tune.DefaultJobs()
+	}
+	if so.Threads == 0 {
+		so.Threads = max(1, runtime.NumCPU()/so.Jobs)
 	}
 }
 

@@ -114,14 +114,14 @@ func (s *Session) Compare(ctx context.Context, o CompareOptions) (*CompareResult
 		// (a target's searches after the previous target's, whose probes
 		// the cache may answer).
 		rows := make([]CompareRow, len(o.Encoders))
-		counts := make([][2]int, len(o.Encoders))
+		searches := make([]*CRFResult, len(o.Encoders))
 		err := s.each(ctx, len(o.Encoders), func(ctx context.Context, i int) error {
 			e := o.Encoders[i]
 			row := CompareRow{Target: target, Encoder: e.Name, Preset: e.Preset}
 			cr, err := s.CRFSearch(ctx, CRFSearchOptions{Encoder: e, Target: target, Tolerance: o.Tolerance,
 				Aggregate: o.Aggregate, MaxEncodes: 10})
+			searches[i] = cr
 			if cr != nil {
-				counts[i] = [2]int{cr.Encodes, cr.CacheHits}
 				row.Encodes = cr.Encodes
 			}
 			switch {
@@ -142,10 +142,8 @@ func (s *Session) Compare(ctx context.Context, o CompareOptions) (*CompareResult
 			rows[i] = row
 			return nil
 		})
-		for _, c := range counts {
-			res.Encodes += c[0]
-			res.CacheHits += c[1]
-		}
+		e, h := tally(searches)
+		res.Encodes, res.CacheHits = res.Encodes+e, res.CacheHits+h
 		if err != nil {
 			return res, err
 		}

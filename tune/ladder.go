@@ -145,14 +145,12 @@ func (s *Session) Ladder(ctx context.Context, o LadderOptions) (*LadderResult, e
 		searched[i] = make([]*ProbeReport, len(o.Targets))
 	}
 	for t, target := range o.Targets {
-		counts := make([][2]int, nr)
+		searches := make([]*CRFResult, nr)
 		err := s.each(ctx, nr, func(ctx context.Context, i int) error {
 			r := o.Resolutions[i]
 			cr, err := s.CRFSearch(ctx, CRFSearchOptions{Encoder: o.Encoder, Target: target, Tolerance: o.Tolerance,
 				Aggregate: o.Aggregate, Scale: scales[i], MaxEncodes: 10})
-			if cr != nil {
-				counts[i] = [2]int{cr.Encodes, cr.CacheHits}
-			}
+			searches[i] = cr
 			if errors.Is(err, ErrTargetUnreachable) {
 				return nil // this resolution cannot reach the target: no point
 			}
@@ -166,10 +164,8 @@ func (s *Session) Ladder(ctx context.Context, o LadderOptions) (*LadderResult, e
 			}
 			return nil
 		})
-		for _, c := range counts {
-			res.Encodes += c[0]
-			res.CacheHits += c[1]
-		}
+		e, h := tally(searches)
+		res.Encodes, res.CacheHits = res.Encodes+e, res.CacheHits+h
 		if err != nil {
 			return res, err
 		}

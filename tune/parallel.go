@@ -57,3 +57,14 @@ func (s *Session) each(ctx context.Context, n int, fn func(ctx context.Context, 
 	wg.Wait()
 	return context.Cause(ctx)
 }
+
+// tally sums the encodes and cache hits of searches (nil: not run).
+func tally(searches []*CRFResult) (encodes, cacheHits int) {
+	for _, cr := range searches {
+		if cr != nil {
+			encodes += cr.Encodes
+			cacheHits += cr.CacheHits
+		}
+	}
+	return encodes, cacheHits
+}

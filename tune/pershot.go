@@ -127,12 +127,7 @@ func (s *Session) PerShot(ctx context.Context, o PerShotOptions) (*PerShotResult
 		}
 		return nil
 	})
-	for _, cr := range searches {
-		if cr != nil {
-			res.Encodes += cr.Encodes
-			res.CacheHits += cr.CacheHits
-		}
-	}
+	res.Encodes, res.CacheHits = tally(searches)
 	if err != nil {
 		return res, err
 	}

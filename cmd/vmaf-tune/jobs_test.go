@@ -14,6 +14,8 @@ import (
 // cache: every probe of the second run is a cache hit (the same probes,
 // with the same keys) and the answers are the same. (Two runs that both
 // encode would not do: libx264's output varies from run to run here.)
+// One case serves the control plane in its --jobs 2 run, so that one
+// probe at a time is scored through its Runner and the others directly.
 func TestJobsAnswerAsSequential(t *testing.T) {
 	ref := clips.Y4M(t, "flower_576x324_ref.y4m")
 	cut := cutClip(t)
@@ -21,19 +23,27 @@ func TestJobsAnswerAsSequential(t *testing.T) {
 		name string
 		args []string
 		res  func() any
+		live bool // the --jobs 2 run serves the control plane: one probe at a time goes through its Runner
 	}{
 		{"ladder-crfs", []string{"ladder", "-i", ref, "--encoder", "libx264", "--preset", "veryfast",
-			"--resolutions", "576x324,384x216", "--crfs", "22,30,38"}, func() any { return &tune.LadderResult{} }},
+			"--resolutions", "576x324,384x216", "--crfs", "22,30,38"}, func() any { return &tune.LadderResult{} }, false},
+		{"ladder-crfs-mcp", []string{"ladder", "-i", ref, "--encoder", "libx264", "--preset", "veryfast",
+			"--resolutions", "576x324,384x216", "--crfs", "24,34"}, func() any { return &tune.LadderResult{} }, true},
 		{"ladder-targets", []string{"ladder", "-i", ref, "--encoder", "libx264", "--preset", "veryfast",
-			"--resolutions", "576x324,384x216", "--targets", "85,90"}, func() any { return &tune.LadderResult{} }},
+			"--resolutions", "576x324,384x216", "--targets", "85,90"}, func() any { return &tune.LadderResult{} }, false},
 		{"per-shot", []string{"per-shot", "-i", cut, "--encoder", "libx264", "--preset", "veryfast", "--target", "92"},
-			func() any { return &tune.PerShotResult{} }},
+			func() any { return &tune.PerShotResult{} }, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			cache := filepath.Join(t.TempDir(), "cache")
+			dir := t.TempDir()
+			cache := filepath.Join(dir, "cache")
 			run := func(jobs string) (any, [2]int) {
-				code, out, errOut := runTune(t, append(c.args, "--json", "-q", "--cache-dir", cache, "--jobs", jobs)...)
+				args := append(c.args, "--json", "-q", "--cache-dir", cache, "--jobs", jobs)
+				if c.live && jobs != "1" {
+					args = append(args, "--mcp-uds", filepath.Join(dir, "s"))
+				}
+				code, out, errOut := runTune(t, args...)
 				if code != exitOK {
 					t.Fatalf("--jobs %s: exit %d: %s", jobs, code, errOut)
 				}

@@ -98,6 +98,26 @@ type Status struct {
 	Warnings        []string    `json:"warnings,omitempty" jsonschema:"conditions an operator should act on, e.g. a model meant for another resolution"`
 	Health          string      `json:"health,omitempty" jsonschema:"health verdict: healthy, warning, critical or no_data (see vmaf_health for the evidence)"`
 	Alert           *Alert      `json:"alert,omitempty" jsonschema:"the open quality drop, if any"`
+	Sweep           *Sweep      `json:"sweep,omitempty" jsonschema:"for an encoding sweep (vmaf-tune): the probe whose frames are scored now; the frames and records are its"`
+}
+
+// Sweep is an encoding sweep's progress: the run scores one encode (a
+// probe) after another, each a stream of its own.
+type Sweep struct {
+	Command    string      `json:"command" jsonschema:"the sweep: crf-search, compare, ladder or per-shot"`
+	ProbesDone int         `json:"probes_done" jsonschema:"probes scored to their end here so far"`
+	Probe      *SweepProbe `json:"probe,omitempty" jsonschema:"the probe being scored; absent between probes"`
+}
+
+// SweepProbe is the probe a sweep scores now.
+type SweepProbe struct {
+	Number       int     `json:"number" jsonschema:"the sweep's probe number, from 1"`
+	Encoder      string  `json:"encoder" jsonschema:"FFmpeg encoder, as NAME:PRESET when a preset is set"`
+	CRF          float64 `json:"crf"`
+	Resolution   string  `json:"resolution" jsonschema:"the encode's WIDTHxHEIGHT; frames are scored at the source's"`
+	Frames       int     `json:"frames" jsonschema:"the probe's frames"`
+	FramesScored int     `json:"frames_scored" jsonschema:"its frames scored so far"`
+	FirstFrame   int64   `json:"first_frame" jsonschema:"index of its first frame in vmaf_score's records (-1 before one is scored): later records are this probe's"`
 }
 
 // SwapEvent records one applied model swap.

@@ -110,23 +110,27 @@ func (s *Session) Compare(ctx context.Context, o CompareOptions) (*CompareResult
 	}
 	res := &CompareResult{Source: s.ref.Path, Anchor: EncoderLabel(o.Encoders[0]), Aggregate: o.Aggregate.String()}
 	for _, target := range o.Targets {
-		var rows []CompareRow
-		for _, e := range o.Encoders {
+		// The encoders' searches are independent: they run side by side
+		// (a target's searches after the previous target's, whose probes
+		// the cache may answer).
+		rows := make([]CompareRow, len(o.Encoders))
+		searches := make([]*CRFResult, len(o.Encoders))
+		err := s.each(ctx, len(o.Encoders), func(ctx context.Context, i int) error {
+			e := o.Encoders[i]
 			row := CompareRow{Target: target, Encoder: e.Name, Preset: e.Preset}
 			cr, err := s.CRFSearch(ctx, CRFSearchOptions{Encoder: e, Target: target, Tolerance: o.Tolerance,
 				Aggregate: o.Aggregate, MaxEncodes: 10})
+			searches[i] = cr
 			if cr != nil {
-				res.Encodes += cr.Encodes
-				res.CacheHits += cr.CacheHits
 				row.Encodes = cr.Encodes
 			}
 			switch {
 			case ctx.Err() != nil:
-				return res, ctx.Err()
+				return context.Cause(ctx)
 			case errors.Is(err, ErrTargetUnreachable):
 				row.Error = err.Error()
 			case err != nil:
-				return res, fmt.Errorf("%s at %g: %w", EncoderLabel(e), target, err)
+				return fmt.Errorf("%s at %g: %w", EncoderLabel(e), target, err)
 			default:
 				row.CRF, row.VMAF, row.BitrateKbps, row.FFmpegArgs = cr.CRF, cr.VMAF, cr.BitrateKbps, cr.FFmpegArgs
 				for _, p := range cr.Probes {
@@ -135,7 +139,13 @@ func (s *Session) Compare(ctx context.Context, o CompareOptions) (*CompareResult
 					}
 				}
 			}
-			rows = append(rows, row)
+			rows[i] = row
+			return nil
+		})
+		e, h := tally(searches)
+		res.Encodes, res.CacheHits = res.Encodes+e, res.CacheHits+h
+		if err != nil {
+			return res, err
 		}
 		// Rank by bitrate; rows without an answer come last, unranked.
 		order := make([]int, 0, len(rows))
@@ -157,20 +167,39 @@ func (s *Session) Compare(ctx context.Context, o CompareOptions) (*CompareResult
 		}
 		res.Rows = append(res.Rows, ranked...)
 	}
-	for _, e := range o.Encoders {
-		c := CompareCurve{Encoder: e.Name, Preset: e.Preset}
+	// Every encoder's sweep, all probes independent of each other.
+	type sweepProbe struct {
+		enc int
+		crf float64
+	}
+	var sweep []sweepProbe
+	for i, e := range o.Encoders {
 		for _, crf := range sweepCRFs(e.Name, o.Sweep) {
-			rep, _, err := s.Measure(ctx, ProbeSpec{Encoder: e, CRF: crf, Aggregate: o.Aggregate})
-			if err != nil {
-				return res, fmt.Errorf("%s sweep: %w", EncoderLabel(e), err)
-			}
-			res.Encodes++
-			if rep.Cached {
-				res.CacheHits++
-			}
-			c.Points = append(c.Points, rep)
+			sweep = append(sweep, sweepProbe{i, crf})
 		}
-		res.Curves = append(res.Curves, c)
+	}
+	reps := make([]ProbeReport, len(sweep))
+	err := s.each(ctx, len(sweep), func(ctx context.Context, k int) error {
+		e := o.Encoders[sweep[k].enc]
+		rep, _, err := s.Measure(ctx, ProbeSpec{Encoder: e, CRF: sweep[k].crf, Aggregate: o.Aggregate})
+		if err != nil {
+			return fmt.Errorf("%s sweep: %w", EncoderLabel(e), err)
+		}
+		reps[k] = rep
+		return nil
+	})
+	if err != nil {
+		return res, err
+	}
+	for _, e := range o.Encoders {
+		res.Curves = append(res.Curves, CompareCurve{Encoder: e.Name, Preset: e.Preset})
+	}
+	for k, sp := range sweep {
+		res.Encodes++
+		if reps[k].Cached {
+			res.CacheHits++
+		}
+		res.Curves[sp.enc].Points = append(res.Curves[sp.enc].Points, reps[k])
 	}
 	anchor := curvePoints(res.Curves[0].Points)
 	for i := 1; i < len(res.Curves); i++ {

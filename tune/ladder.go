@@ -109,44 +109,79 @@ func (s *Session) Ladder(ctx context.Context, o LadderOptions) (*LadderResult, e
 	res := &LadderResult{Source: ref.Path, Encoder: o.Encoder.Name, Downscale: o.Down, Upscale: o.Up,
 		FrameRate: fmt.Sprintf("%d/%d", ref.Rate.Num(), ref.Rate.Den()), Duration: ref.Duration(),
 		Aggregate: o.Aggregate.String(), sourceSize: [2]int{ref.Format.Width, ref.Format.Height}}
-	for _, r := range o.Resolutions {
-		var sc *Scaling
+	nr := len(o.Resolutions)
+	scales := make([]*Scaling, nr)
+	for i, r := range o.Resolutions {
 		if r[0] != ref.Format.Width || r[1] != ref.Format.Height {
-			sc = &Scaling{Width: r[0], Height: r[1], Down: o.Down, Up: o.Up}
+			scales[i] = &Scaling{Width: r[0], Height: r[1], Down: o.Down, Up: o.Up}
 		}
-		add := func(rep ProbeReport) {
-			res.Points = append(res.Points, LadderPoint{Resolution: fmt.Sprintf("%dx%d", r[0], r[1]), Width: r[0], Height: r[1],
-				CRF: rep.CRF, BitrateKbps: rep.BitrateKbps, PeakKbps: rep.PeakKbps, VMAF: rep.VMAF, Codec: rep.Codec,
-				FFmpegArgs: s.FFmpegArgs(o.Encoder, rep.CRF, sc)})
+	}
+	// Every resolution's CRF grid first, each probe on its own; then
+	// each target's searches, the resolutions' side by side (a search
+	// may find the grid's probes in the cache, as it would one after
+	// another).
+	grid := make([]ProbeReport, nr*len(o.CRFs))
+	err := s.each(ctx, len(grid), func(ctx context.Context, k int) error {
+		i, crf := k/len(o.CRFs), o.CRFs[k%len(o.CRFs)]
+		rep, _, err := s.Measure(ctx, ProbeSpec{Encoder: o.Encoder, CRF: crf, Scale: scales[i], Aggregate: o.Aggregate, GlobalHeader: true})
+		if err != nil {
+			r := o.Resolutions[i]
+			return fmt.Errorf("%dx%d: %w", r[0], r[1], err)
 		}
-		for _, crf := range o.CRFs {
-			rep, _, err := s.Measure(ctx, ProbeSpec{Encoder: o.Encoder, CRF: crf, Scale: sc, Aggregate: o.Aggregate, GlobalHeader: true})
-			if err != nil {
-				return res, fmt.Errorf("%dx%d: %w", r[0], r[1], err)
-			}
-			res.Encodes++
-			if rep.Cached {
-				res.CacheHits++
-			}
-			add(rep)
+		grid[k] = rep
+		return nil
+	})
+	if err != nil {
+		return res, err
+	}
+	res.Encodes += len(grid)
+	for _, rep := range grid {
+		if rep.Cached {
+			res.CacheHits++
 		}
-		for _, target := range o.Targets {
+	}
+	searched := make([][]*ProbeReport, nr) // per resolution, per target: the answer's probe, nil when unreachable
+	for i := range searched {
+		searched[i] = make([]*ProbeReport, len(o.Targets))
+	}
+	for t, target := range o.Targets {
+		searches := make([]*CRFResult, nr)
+		err := s.each(ctx, nr, func(ctx context.Context, i int) error {
+			r := o.Resolutions[i]
 			cr, err := s.CRFSearch(ctx, CRFSearchOptions{Encoder: o.Encoder, Target: target, Tolerance: o.Tolerance,
-				Aggregate: o.Aggregate, Scale: sc, MaxEncodes: 10})
-			if cr != nil {
-				res.Encodes += cr.Encodes
-				res.CacheHits += cr.CacheHits
-			}
+				Aggregate: o.Aggregate, Scale: scales[i], MaxEncodes: 10})
+			searches[i] = cr
 			if errors.Is(err, ErrTargetUnreachable) {
-				continue // this resolution cannot reach the target: no point
+				return nil // this resolution cannot reach the target: no point
 			}
 			if err != nil {
-				return res, fmt.Errorf("%dx%d target %g: %w", r[0], r[1], target, err)
+				return fmt.Errorf("%dx%d target %g: %w", r[0], r[1], target, err)
 			}
 			for _, p := range cr.Probes {
 				if p.CRF == cr.CRF {
-					add(p)
+					searched[i][t] = &p
 				}
+			}
+			return nil
+		})
+		e, h := tally(searches)
+		res.Encodes, res.CacheHits = res.Encodes+e, res.CacheHits+h
+		if err != nil {
+			return res, err
+		}
+	}
+	for i, r := range o.Resolutions {
+		add := func(rep ProbeReport) {
+			res.Points = append(res.Points, LadderPoint{Resolution: fmt.Sprintf("%dx%d", r[0], r[1]), Width: r[0], Height: r[1],
+				CRF: rep.CRF, BitrateKbps: rep.BitrateKbps, PeakKbps: rep.PeakKbps, VMAF: rep.VMAF, Codec: rep.Codec,
+				FFmpegArgs: s.FFmpegArgs(o.Encoder, rep.CRF, scales[i])})
+		}
+		for _, rep := range grid[i*len(o.CRFs) : (i+1)*len(o.CRFs)] {
+			add(rep)
+		}
+		for _, p := range searched[i] {
+			if p != nil {
+				add(*p)
 			}
 		}
 	}
@@ -157,7 +192,6 @@ func (s *Session) Ladder(ctx context.Context, o LadderOptions) (*LadderResult, e
 	}
 	res.Hull = UpperHull(res.Points)
 	res.Rungs = chooseRungs(res.Hull, o.Rungs, o.Spacing)
-	var err error
 	if res.HLS, err = HLSMaster(res); err != nil {
 		return res, err
 	}

@@ -110,21 +110,29 @@ func (s *Session) PerShot(ctx context.Context, o PerShotOptions) (*PerShotResult
 			}
 		}
 	}()
-	for i, seg := range ref.DetectShots(o.Detection) {
+	// The shots' searches are independent (disjoint frames): they run
+	// side by side, and the plan is assembled in shot order.
+	segs := ref.DetectShots(o.Detection)
+	winners = make([]*Probe, len(segs))
+	searches := make([]*CRFResult, len(segs))
+	err := s.each(ctx, len(segs), func(ctx context.Context, i int) error {
+		seg := segs[i]
 		cr, err := s.CRFSearch(ctx, CRFSearchOptions{Encoder: o.Encoder, Target: o.Target, Tolerance: o.Tolerance,
 			Aggregate: o.Aggregate, Segments: []Segment{seg}, MaxEncodes: 10, keepWinner: o.Output != ""})
-		if cr != nil && cr.winner != nil {
-			winners = append(winners, cr.winner)
-		} else {
-			winners = append(winners, nil)
-		}
 		if cr != nil {
-			res.Encodes += cr.Encodes
-			res.CacheHits += cr.CacheHits
+			winners[i], searches[i] = cr.winner, cr
 		}
 		if err != nil {
-			return res, fmt.Errorf("shot %d (frames %d to %d): %w", i, seg.Start, seg.End-1, err)
+			return fmt.Errorf("shot %d (frames %d to %d): %w", i, seg.Start, seg.End-1, err)
 		}
+		return nil
+	})
+	res.Encodes, res.CacheHits = tally(searches)
+	if err != nil {
+		return res, err
+	}
+	for i, seg := range segs {
+		cr := searches[i]
 		sh := Shot{Index: i, StartFrame: seg.Start, EndFrame: seg.End, Frames: seg.End - seg.Start, StartTime: float64(seg.Start) / fps,
 			CRF: cr.CRF, VMAF: cr.VMAF, BitrateKbps: cr.BitrateKbps, Encodes: cr.Encodes, Bounded: cr.Bounded,
 			FFmpegArgs: append([]string{"-vf", fmt.Sprintf("trim=start_frame=%d:end_frame=%d,setpts=PTS-STARTPTS", seg.Start, seg.End)},

@@ -34,6 +34,19 @@ type ProbeConfig struct {
 	// probe, the probe's frame count, and its score with all the
 	// engine's metrics. r is valid during the call only.
 	OnFrame func(done, total int, r *vmaf.Result)
+
+	// live, when set, scores the probe through its Runner if no other
+	// probe holds it; liveProbe says which probe this is.
+	live      *Live
+	liveProbe LiveProbe
+}
+
+// pairScorer is what a segment's frame pairs are scored by: a
+// vmaf.Context of its own, or a stream on the Live Runner.
+type pairScorer interface {
+	Submit(ref, dist *vmaf.Picture, release func()) error
+	Flush() error
+	Close()
 }
 
 // Probe is one measured encode.
@@ -82,8 +95,17 @@ func (r *Reference) Probe(ctx context.Context, cfg ProbeConfig, crf float64, seg
 		total += s.End - s.Start
 	}
 	start := time.Now()
+	live := false
+	if cfg.live != nil {
+		lp := cfg.liveProbe
+		lp.Frames = total
+		var release func()
+		if release, live = cfg.live.acquire(ctx, lp); live {
+			defer release()
+		}
+	}
 	for _, s := range segs {
-		if err := r.encodeSegment(ctx, cfg, p, s, total); err != nil {
+		if err := r.encodeSegment(ctx, cfg, p, s, total, live); err != nil {
 			p.Free()
 			return nil, err
 		}
@@ -116,7 +138,8 @@ type segmentRun struct {
 	total int
 
 	enc, dec *astiav.CodecContext
-	scorer   *vmaf.Context
+	live     bool // score on cfg.live's Runner
+	scorer   pairScorer
 	pkt      *astiav.Packet
 	in       *astiav.Frame
 	encFmt   ffsource.Format // what the encoder takes: the source's format, or scaled
@@ -126,8 +149,8 @@ type segmentRun struct {
 	failure  error
 }
 
-func (r *Reference) encodeSegment(ctx context.Context, cfg ProbeConfig, p *Probe, seg Segment, total int) error {
-	sr := &segmentRun{r: r, cfg: cfg, p: p, seg: seg, total: total}
+func (r *Reference) encodeSegment(ctx context.Context, cfg ProbeConfig, p *Probe, seg Segment, total int, live bool) error {
+	sr := &segmentRun{r: r, cfg: cfg, p: p, seg: seg, total: total, live: live}
 	defer sr.close()
 	if err := sr.open(); err != nil {
 		return err
@@ -247,8 +270,24 @@ func (sr *segmentRun) open() error {
 	if err := sr.dec.Open(dcodec, nil); err != nil {
 		return fmt.Errorf("cannot open the %s decoder: %w", dcodec.Name(), err)
 	}
-	var err error
-	sr.scorer, err = vmaf.NewContext(vmaf.Config{
+	if err := sr.openScorer(); err != nil {
+		return err
+	}
+	sr.pkt = astiav.AllocPacket()
+	sr.in = astiav.AllocFrame()
+	return nil
+}
+
+// openScorer scores on the Live Runner when the probe holds it (and the
+// Runner still runs), otherwise on a vmaf.Context of the segment's own.
+func (sr *segmentRun) openScorer() error {
+	if sr.live {
+		if st, ok := sr.cfg.live.stream(sr.onResult); ok {
+			sr.scorer = st
+			return nil
+		}
+	}
+	sc, err := vmaf.NewContext(vmaf.Config{
 		Models:   []*vmaf.Model{sr.cfg.Model},
 		Threads:  sr.cfg.Threads,
 		OnResult: sr.onResult,
@@ -256,8 +295,7 @@ func (sr *segmentRun) open() error {
 	if err != nil {
 		return err
 	}
-	sr.pkt = astiav.AllocPacket()
-	sr.in = astiav.AllocFrame()
+	sr.scorer = sc
 	return nil
 }
 

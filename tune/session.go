@@ -3,6 +3,7 @@ package tune
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/vmafsink/vmafsink/internal/ffsource"
 	"github.com/vmafsink/vmafsink/vmaf"
@@ -14,7 +15,9 @@ type SessionOptions struct {
 	// Model is a libvmaf model spec (vmaf-score's -m); "" is DefaultModel.
 	Model   string
 	Threads int
-	Cache   *Cache // nil: no cache
+	// Jobs is how many independent probes run at once (0: DefaultJobs).
+	Jobs  int
+	Cache *Cache // nil: no cache
 	// SourceOptions restrict how the source is opened.
 	SourceOptions ffsource.Options
 	// OnProbe, if set, is told of every probe's progress.
@@ -31,7 +34,8 @@ type Session struct {
 	modelSpec string
 	modelID   string
 	srcHash   string
-	probes    int // probes measured so far, cached or not
+	probes    atomic.Int64 // probes measured so far, cached or not
+	live      *Live        // NewLive's; nil: probes score directly
 }
 
 // OpenSession checks the model and decodes the source.
@@ -88,8 +92,7 @@ func (s *Session) FFmpegArgs(e Encoder, crf float64, sc *Scaling) []string {
 // Probe is returned (for the caller to Free) only when spec.Keep asked
 // for its packets and it was encoded.
 func (s *Session) Measure(ctx context.Context, spec ProbeSpec) (ProbeReport, *Probe, error) {
-	s.probes++
-	n := s.probes
+	n := int(s.probes.Add(1))
 	segs := spec.Segments
 	if segs == nil {
 		segs = []Segment{{0, s.ref.Frames()}}
@@ -111,7 +114,13 @@ func (s *Session) Measure(ctx context.Context, spec ProbeSpec) (ProbeReport, *Pr
 		}
 	}
 	cfg := ProbeConfig{Encoder: spec.Encoder, Model: s.model, Threads: s.o.Threads, GlobalHeader: spec.GlobalHeader,
-		KeepPackets: spec.Keep, Scale: spec.Scale}
+		KeepPackets: spec.Keep, Scale: spec.Scale, live: s.live}
+	if s.live != nil {
+		cfg.liveProbe = LiveProbe{Probe: n, Encoder: EncoderLabel(spec.Encoder), CRF: spec.CRF, Width: s.ref.Format.Width, Height: s.ref.Format.Height}
+		if spec.Scale != nil {
+			cfg.liveProbe.Width, cfg.liveProbe.Height = spec.Scale.Width, spec.Scale.Height
+		}
+	}
 	if on != nil {
 		cfg.OnFrame = func(done, total int, r *vmaf.Result) {
 			on(ProbeEvent{Probe: n, CRF: spec.CRF, Frame: done, Frames: total, Result: r})

@@ -2,17 +2,15 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"strings"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/vmafsink/vmafsink/control"
+	"github.com/vmafsink/vmafsink/internal/mcpfiles"
 	"github.com/vmafsink/vmafsink/internal/version"
 	"github.com/vmafsink/vmafsink/swap"
 )
@@ -34,8 +32,6 @@ type mcpFilesConfig struct {
 
 // Bounds on the subcommand's options.
 const (
-	// maxMCPLine bounds one JSON-RPC message on standard input.
-	maxMCPLine    = 1 << 20
 	maxMCPJobs    = 8
 	maxMCPThreads = 256
 )
@@ -131,15 +127,11 @@ func runMCPFiles(ctx context.Context, args []string, in io.Reader, out io.Writer
 		return exitUsage
 	}
 	defer srv.close()
-	// The control socket's line checks: a bad line costs its sender an
-	// error reply, not the session.
-	err = srv.mcp.Run(ctx, control.StdioTransport(in, out, maxMCPLine))
-	switch {
-	case err == nil, errors.Is(err, io.EOF), errors.Is(err, context.Canceled), errors.Is(err, mcp.ErrConnectionClosed):
-		return exitOK
+	if err := mcpfiles.Serve(ctx, srv.mcp, in, out); err != nil {
+		fmt.Fprintf(stderr, "vmaf-score: mcp: %v\n", err)
+		return exitError
 	}
-	fmt.Fprintf(stderr, "vmaf-score: mcp: %v\n", err)
-	return exitError
+	return exitOK
 }
 
 // filesServer is the `mcp` subcommand's server.
@@ -147,7 +139,7 @@ type filesServer struct {
 	mcp     *mcp.Server
 	allowed *swap.Registry // the --allow directories, for videos and model files alike
 	outDir  string         // resolved
-	tempOut bool           // outDir was made here
+	dirs    *mcpfiles.Dirs
 	threads int
 	slots   chan struct{} // one per scoring that may run
 	memory  *memoryBudget
@@ -160,47 +152,20 @@ type filesServer struct {
 }
 
 func newFilesServer(c *mcpFilesConfig, stderr io.Writer) (*filesServer, error) {
-	// The allow list is the registry the control plane checks model files
-	// with: one rule for what a client may make this process read.
-	for _, d := range c.allow {
-		if _, err := swap.RealDir(d); err != nil {
-			return nil, fmt.Errorf("--allow %s: %w", d, err)
-		}
-	}
-	reg, err := swap.NewRegistry(c.allow...)
+	log := mcpfiles.NewLog(stderr)
+	dirs, err := mcpfiles.OpenDirs(c.allow, c.outputDir, "vmaf-score-mcp-", log)
 	if err != nil {
-		return nil, fmt.Errorf("--allow: %w", err)
+		return nil, err
 	}
-	s := &filesServer{allowed: reg, threads: c.threads, slots: make(chan struct{}, c.jobs), writing: map[string]bool{},
-		memory: &memoryBudget{limit: int64(c.memoryMiB) << 20},
-		log:    slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))}
-	if c.outputDir == "" {
-		if s.outDir, err = os.MkdirTemp("", "vmaf-score-mcp-"); err != nil {
-			return nil, fmt.Errorf("output directory: %w", err)
-		}
-		s.tempOut = true
-	} else if s.outDir, err = swap.RealDir(c.outputDir); err != nil {
-		return nil, fmt.Errorf("--output-dir: %w", err)
-	}
-	if len(c.allow) == 0 {
-		s.log.Warn("no --allow directory: every call is refused")
-	}
-	s.log.Info("serving MCP on stdio", "allow", strings.Join(reg.Dirs(), ":"), "output_dir", s.outDir)
-	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "vmaf-score", Title: "vmaf-score: VMAF of video files", Version: version.String()},
-		&mcp.ServerOptions{
-			Instructions: "Scores a distorted video against its reference with VMAF (libvmaf's models and feature extractors). " +
-				"Only files inside the directories the server was started with (--allow) can be read; give absolute paths.",
-			// The SDK's own lines at Info are about every session.
-			Logger: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
-		})
+	s := &filesServer{dirs: dirs, allowed: dirs.Allowed, outDir: dirs.Out, threads: c.threads, slots: make(chan struct{}, c.jobs), writing: map[string]bool{},
+		memory: &memoryBudget{limit: int64(c.memoryMiB) << 20}, log: log}
+	s.mcp = mcpfiles.NewServer(&mcp.Implementation{Name: "vmaf-score", Title: "vmaf-score: VMAF of video files", Version: version.String()},
+		"Scores a distorted video against its reference with VMAF (libvmaf's models and feature extractors). "+
+			"Only files inside the directories the server was started with (--allow) can be read; give absolute paths.", stderr)
 	s.addTools()
 	return s, nil
 }
 
 // close removes the temporary output directory if no result file was
 // left in it.
-func (s *filesServer) close() {
-	if s.tempOut {
-		os.Remove(s.outDir) // fails, as it should, when not empty
-	}
-}
+func (s *filesServer) close() { s.dirs.Close() }

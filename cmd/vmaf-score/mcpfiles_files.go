@@ -10,12 +10,6 @@ import (
 // The files vmaf_score_files reads and writes: inputs that are no list
 // of other files, and result files inside the output directory only.
 
-// fileDemuxers are the containers vmaf_score_files lets FFmpeg read:
-// those that hold their video themselves. Playlists, concat lists,
-// manifests and session descriptions, which make FFmpeg open other files
-// or addresses, are not among them; nor is the file protocol left.
-const fileDemuxers = "matroska,mov,avi,mpegts,mpeg,flv,nut,ivf,yuv4mpegpipe,rawvideo,h264,hevc,mpegvideo,m4v,obu,mxf,asf,ogg,mjpeg"
-
 // resultFile picks the JSON file a run writes: output, in the output
 // directory, kept after the call; or a new file there, removed once its
 // frames are in the reply (keep false). A named output is claimed until

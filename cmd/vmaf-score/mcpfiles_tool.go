@@ -16,6 +16,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/vmafsink/vmafsink/internal/mcpfiles"
 	"github.com/vmafsink/vmafsink/report"
 	"github.com/vmafsink/vmafsink/vmaf"
 )
@@ -175,7 +176,7 @@ func (s *filesServer) score(ctx context.Context, req *mcp.CallToolRequest, a sco
 	if err := a.applyPart(set); err != nil {
 		return nil, scoreFilesResult{}, err
 	}
-	set.demuxers, set.protocols = fileDemuxers, "file"
+	set.demuxers, set.protocols = mcpfiles.Demuxers, "file"
 
 	var done, total atomic.Int64
 	set.onProgress = func(d, t int) { done.Store(int64(d)); total.Store(int64(t)) }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"runtime"
 
 	"github.com/vmafsink/vmafsink/tune"
 )
@@ -25,7 +24,8 @@ hull). Probes are cached and shared with the other commands.
   --tolerance T        as crf-search (default 0.5)
   --sweep N            CRFs in each encoder's BD-rate curve (default 5)
   -m, --model SPEC     the VMAF model (default version=vmaf_v0.6.1)
-  --threads N, --cache-dir DIR, --no-cache, -q, --json, --help: as crf-search
+  --threads N, --jobs N, --cache-dir DIR, --no-cache, --mcp-uds SOCK, --mcp-start-paused,
+  -q, --json, --help: as crf-search
 `)
 }
 
@@ -53,7 +53,7 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		compareUsage(stdout)
 		return exitOK
 	}
-	return runInSession(&f, stdout, stderr, func(s *tune.Session) (*tune.CompareResult, error) { return s.Compare(ctx, o) }, writeCompare)
+	return runInSession("compare", &f, stdout, stderr, func(s *tune.Session) (*tune.CompareResult, error) { return s.Compare(ctx, o) }, writeCompare)
 }
 
 func writeCompare(stdout io.Writer, r *tune.CompareResult) {
@@ -101,8 +101,6 @@ func checkCompareArgs(o *tune.CompareOptions, so *tune.SessionOptions, encs, tar
 	if o.Aggregate, err = tune.ParseAggregate(agg); err != nil {
 		return usagef("%v", err)
 	}
-	if so.Threads == 0 {
-		so.Threads = runtime.NumCPU()
-	}
+	defaultJobs(so)
 	return nil
 }

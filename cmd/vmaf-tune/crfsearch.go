@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
 	"strings"
 
 	"github.com/vmafsink/vmafsink/tune"
@@ -36,9 +35,17 @@ and its frames scored as they leave the encoder. No file is written except
   --sample-seconds S    each cut's length (default 2)
   --full-check          with --samples: encode and score the whole source at the answer
   -o, --output FILE     keep the winning encode (container from the name: .mp4, .mkv, ...)
-  --threads N           scoring threads (default: the CPUs)
+  --threads N           scoring threads of each probe (default: the CPUs shared among --jobs)
+  --jobs N              independent probes run at once (default: one per 4 CPUs, at least 1);
+                        a search's probes depend on each other and run one after another, a
+                        compare's encoders, a ladder's grid and resolutions and a plan's shots
+                        run side by side; the answers are the same
   --cache-dir DIR       where probe results are kept (default $XDG_CACHE_HOME/vmaf-tune)
   --no-cache            neither read nor write the cache
+  --mcp-uds SOCK        serve the control plane (vmafctl, MCP) on this Unix socket while the
+                        sweep runs: vmaf_status names the probe being scored, vmaf_score gives
+                        its frames' scores and features, vmaf_pause holds the sweep
+  --mcp-start-paused    with --mcp-uds: wait, paused before the first frame, for a client's resume
   --json                print the result as JSON
   -q, --quiet           no progress on stderr
   --help                print this help and exit
@@ -86,9 +93,7 @@ func parseCRFSearch(args []string) (*crfSearchArgs, error) {
 	if a.o.Encoder.Name == "" {
 		return a, usagef("no --encoder")
 	}
-	if a.f.so.Threads == 0 {
-		a.f.so.Threads = runtime.NumCPU()
-	}
+	defaultJobs(&a.f.so)
 	a.o.Source = a.f.so.Source
 	if err := a.o.Check(); err != nil {
 		return a, usagef("%v", err)
@@ -120,7 +125,7 @@ func runCRFSearch(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		crfSearchUsage(stdout)
 		return exitOK
 	}
-	return runInSession(&a.f, stdout, stderr, func(s *tune.Session) (*tune.CRFResult, error) { return s.CRFSearch(ctx, a.o) }, writeCRFResult)
+	return runInSession("crf-search", &a.f, stdout, stderr, func(s *tune.Session) (*tune.CRFResult, error) { return s.CRFSearch(ctx, a.o) }, writeCRFResult)
 }
 
 func writeCRFResult(w io.Writer, r *tune.CRFResult) {

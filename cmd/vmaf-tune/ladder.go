@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
 	"strconv"
 	"strings"
 
@@ -40,7 +39,8 @@ the source's duration; CODECS in the manifests from the encodes' headers.
   -m, --model SPEC        the VMAF model (default version=vmaf_v0.6.1)
   --hls FILE              write the HLS master playlist
   --dash FILE             write the DASH MPD
-  --threads N, --cache-dir DIR, --no-cache, -q, --json, --help: as crf-search
+  --threads N, --jobs N, --cache-dir DIR, --no-cache, --mcp-uds SOCK, --mcp-start-paused,
+  -q, --json, --help: as crf-search
 `, strings.Join(tune.KnownEncoders(), ", "))
 }
 
@@ -89,7 +89,7 @@ func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		ladderUsage(stdout)
 		return exitOK
 	}
-	return runInSession(&f, stdout, stderr, func(s *tune.Session) (*tune.LadderResult, error) {
+	return runInSession("ladder", &f, stdout, stderr, func(s *tune.Session) (*tune.LadderResult, error) {
 		l, err := s.Ladder(ctx, o)
 		if err != nil {
 			return nil, err
@@ -158,8 +158,6 @@ func checkLadderArgs(o *tune.LadderOptions, so *tune.SessionOptions, enc []strin
 	if o.Aggregate, err = tune.ParseAggregate(agg); err != nil {
 		return usagef("%v", err)
 	}
-	if so.Threads == 0 {
-		so.Threads = runtime.NumCPU()
-	}
+	defaultJobs(so)
 	return nil
 }

@@ -2,15 +2,13 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
-	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/vmafsink/vmafsink/internal/mcpfiles"
 	"github.com/vmafsink/vmafsink/internal/version"
 	"github.com/vmafsink/vmafsink/swap"
 	"github.com/vmafsink/vmafsink/tune"
@@ -94,29 +92,19 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		return exitUsage
 	}
 	defer srv.close()
-	var t mcp.Transport = &mcp.IOTransport{Reader: io.NopCloser(stdin), Writer: nopWriteCloser{stdout}}
-	if stdin == os.Stdin && stdout == os.Stdout {
-		t = &mcp.StdioTransport{}
+	if err := mcpfiles.Serve(ctx, srv.mcp, stdin, stdout); err != nil {
+		fmt.Fprintf(stderr, "vmaf-tune: mcp: %v\n", err)
+		return exitError
 	}
-	err = srv.mcp.Run(ctx, t)
-	switch {
-	case err == nil, errors.Is(err, io.EOF), errors.Is(err, context.Canceled), errors.Is(err, mcp.ErrConnectionClosed):
-		return exitOK
-	}
-	fmt.Fprintf(stderr, "vmaf-tune: mcp: %v\n", err)
-	return exitError
+	return exitOK
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
 
 // tuneServer is the `mcp` subcommand's server.
 type tuneServer struct {
 	mcp     *mcp.Server
 	allowed *swap.Registry // the --allow directories: sources, model files and point files alike
 	outDir  string
-	tempOut bool
+	dirs    *mcpfiles.Dirs
 	threads int
 	cache   *tune.Cache
 	slots   chan struct{} // one per search that may run
@@ -124,45 +112,23 @@ type tuneServer struct {
 }
 
 func newTuneServer(c *mcpConfig, stderr io.Writer) (*tuneServer, error) {
-	for _, d := range c.allow {
-		if _, err := swap.RealDir(d); err != nil {
-			return nil, fmt.Errorf("--allow %s: %w", d, err)
-		}
-	}
-	reg, err := swap.NewRegistry(c.allow...)
+	log := mcpfiles.NewLog(stderr)
+	dirs, err := mcpfiles.OpenDirs(c.allow, c.outputDir, "vmaf-tune-mcp-", log)
 	if err != nil {
-		return nil, fmt.Errorf("--allow: %w", err)
-	}
-	s := &tuneServer{allowed: reg, threads: c.threads, slots: make(chan struct{}, c.jobs),
-		log: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))}
-	if s.cache, err = openCache(c.cacheDir, c.noCache); err != nil {
 		return nil, err
 	}
-	if c.outputDir == "" {
-		if s.outDir, err = os.MkdirTemp("", "vmaf-tune-mcp-"); err != nil {
-			return nil, fmt.Errorf("output directory: %w", err)
-		}
-		s.tempOut = true
-	} else if s.outDir, err = swap.RealDir(c.outputDir); err != nil {
-		return nil, fmt.Errorf("--output-dir: %w", err)
+	s := &tuneServer{dirs: dirs, allowed: dirs.Allowed, outDir: dirs.Out, threads: c.threads, slots: make(chan struct{}, c.jobs), log: log}
+	if s.cache, err = openCache(c.cacheDir, c.noCache); err != nil {
+		dirs.Close()
+		return nil, err
 	}
-	if len(c.allow) == 0 {
-		s.log.Warn("no --allow directory: every call that reads a file is refused")
-	}
-	s.log.Info("serving MCP on stdio", "allow", strings.Join(reg.Dirs(), ":"), "output_dir", s.outDir)
-	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "vmaf-tune", Title: "vmaf-tune: encoder settings by VMAF", Version: version.String()},
-		&mcp.ServerOptions{
-			Instructions: "Finds encoder settings by measuring them with VMAF: crf_search gives the largest CRF whose encode meets a target score; " +
-				"run_compare ranks encoders at targets with BD-rates; run_ladder builds a bitrate ladder with HLS and DASH manifests; " +
-				"run_tune_per_shot plans a CRF per shot; bd_rate compares two rate-quality curves. Only files inside the directories the server was started with (--allow) can be read; give absolute paths.",
-			Logger: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
-		})
+	s.mcp = mcpfiles.NewServer(&mcp.Implementation{Name: "vmaf-tune", Title: "vmaf-tune: encoder settings by VMAF", Version: version.String()},
+		"Finds encoder settings by measuring them with VMAF: crf_search gives the largest CRF whose encode meets a target score; "+
+			"run_compare ranks encoders at targets with BD-rates; run_ladder builds a bitrate ladder with HLS and DASH manifests; "+
+			"run_tune_per_shot plans a CRF per shot; bd_rate compares two rate-quality curves. Only files inside the directories the server was started with (--allow) can be read; give absolute paths.",
+		stderr)
 	s.addTools()
 	return s, nil
 }
 
-func (s *tuneServer) close() {
-	if s.tempOut {
-		os.Remove(s.outDir) // fails, as it should, when not empty
-	}
-}
+func (s *tuneServer) close() { s.dirs.Close() }

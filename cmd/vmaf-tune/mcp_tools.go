@@ -14,7 +14,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/vmafsink/vmafsink/internal/ffsource"
+	"github.com/vmafsink/vmafsink/internal/mcpfiles"
 	"github.com/vmafsink/vmafsink/tune"
 )
 
@@ -22,10 +22,6 @@ const (
 	toolCRFSearch = "crf_search"
 	toolBDRate    = "bd_rate"
 )
-
-// sourceDemuxers are the containers a source may be read from: those that
-// hold their video themselves, never a playlist or list of other files.
-const sourceDemuxers = "matroska,mov,avi,mpegts,mpeg,flv,nut,ivf,yuv4mpegpipe,rawvideo,h264,hevc,mpegvideo,m4v,obu,mxf,asf,ogg,mjpeg"
 
 // progressEvery is how often a probe's frame progress is sent at most;
 // a probe's end is always sent.
@@ -168,7 +164,7 @@ func (s *tuneServer) searchOptions(a crfSearchToolArgs) (tune.CRFSearchOptions, 
 	o := tune.CRFSearchOptions{Source: src, Encoder: tune.Encoder{Name: a.Encoder, Preset: a.Preset},
 		Target: a.Target, Tolerance: 0.5, MinCRF: a.MinCRF, MaxCRF: a.MaxCRF, Step: a.CRFStep, MaxEncodes: 10,
 		Samples: a.Samples, SampleSeconds: 2, FullCheck: a.FullCheck, Threads: s.threads, Cache: s.cache,
-		SourceOptions: ffsource.Options{Demuxers: sourceDemuxers, Protocols: "file"}}
+		SourceOptions: mcpfiles.SourceOptions()}
 	if a.Tolerance != nil {
 		o.Tolerance = *a.Tolerance
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"runtime"
 	"strings"
 
 	"github.com/vmafsink/vmafsink/tune"
@@ -34,7 +33,8 @@ Shot detection: %s.
   -o, --output FILE      encode the plan into FILE (.ts, .264, .265 or .ivf: each shot carries its
                          own headers) and score it whole
   -m, --model SPEC       the VMAF model (default version=vmaf_v0.6.1)
-  --threads N, --cache-dir DIR, --no-cache, -q, --json, --help: as crf-search
+  --threads N, --jobs N, --cache-dir DIR, --no-cache, --mcp-uds SOCK, --mcp-start-paused,
+  -q, --json, --help: as crf-search
 `, tune.DefaultShotDetection.Method(), strings.Join(tune.KnownEncoders(), ", "),
 		tune.DefaultShotDetection.Threshold, tune.DefaultShotDetection.Ratio, tune.DefaultShotDetection.MinSeconds)
 }
@@ -69,7 +69,7 @@ func runPerShot(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		perShotUsage(stdout)
 		return exitOK
 	}
-	return runInSession(&f, stdout, stderr, func(s *tune.Session) (*tune.PerShotResult, error) { return s.PerShot(ctx, o) }, writePerShot)
+	return runInSession("per-shot", &f, stdout, stderr, func(s *tune.Session) (*tune.PerShotResult, error) { return s.PerShot(ctx, o) }, writePerShot)
 }
 
 func writePerShot(stdout io.Writer, r *tune.PerShotResult) {
@@ -113,8 +113,6 @@ func checkPerShotArgs(o *tune.PerShotOptions, so *tune.SessionOptions, enc []str
 	if o.Aggregate, err = tune.ParseAggregate(agg); err != nil {
 		return usagef("%v", err)
 	}
-	if so.Threads == 0 {
-		so.Threads = runtime.NumCPU()
-	}
+	defaultJobs(so)
 	return nil
 }

@@ -43,6 +43,12 @@ func cmdStatus(ctx context.Context, g globals, args []string, stdout, stderr io.
 	if st.LastScore != nil {
 		fmt.Fprintf(tw, "last score\t%.3f (frame %d)\n", *st.LastScore, st.LastFrame)
 	}
+	if sw := st.Sweep; sw != nil {
+		fmt.Fprintf(tw, "sweep\t%s, %d probes done\n", sw.Command, sw.ProbesDone)
+		if p := sw.Probe; p != nil {
+			fmt.Fprintf(tw, "probe\t#%d %s crf %g at %s: %d/%d frames (from frame %d)\n", p.Number, p.Encoder, p.CRF, p.Resolution, p.FramesScored, p.Frames, p.FirstFrame)
+		}
+	}
 	fmt.Fprintf(tw, "commands\t%d pending\n", st.CommandsPending)
 	for _, sw := range st.Swaps {
 		fmt.Fprintf(tw, "swap\t#%d at frame %d: %s -> %s (%s)\n", sw.Command, sw.FirstFrame, sw.From, sw.To, sw.Time.Local().Format(time.TimeOnly))

@@ -28,6 +28,9 @@ type Config struct {
 	Features []string
 	// Options tune the server (group access, buffers, timeouts).
 	Options control.Options
+	// View, if set, is what the server serves: the driver's view of the
+	// Runner's target (a sweep names its probe in the status, say).
+	View func(*Target) control.Target
 }
 
 // Plane is a running control plane.
@@ -46,7 +49,11 @@ func Start(cfg Config) (*Plane, error) {
 	if err != nil {
 		return nil, err
 	}
-	srv, err := control.Start(cfg.Socket, t, cfg.Options)
+	var served control.Target = t
+	if cfg.View != nil {
+		served = cfg.View(t)
+	}
+	srv, err := control.Start(cfg.Socket, served, cfg.Options)
 	if err != nil {
 		t.Close()
 		return nil, err

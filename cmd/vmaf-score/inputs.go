@@ -60,7 +60,7 @@ const (
 func (s *settings) kindOf(path string, isDist bool) inputKind {
 	ext := strings.ToLower(filepath.Ext(path))
 	switch {
-	case s.useFFmpeg, isDist && s.scaleDist != "", s.scale != "":
+	case s.useFFmpeg, isDist && s.scaleDist != "", s.scale != "", s.filterFor(isDist) != "":
 		return readFFmpeg
 	case s.raw:
 		return readRaw

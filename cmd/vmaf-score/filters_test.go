@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -126,6 +127,28 @@ func TestMCPFilterCheck(t *testing.T) {
 		err := checkMCPFilter("ref_filter", tc.chain)
 		if (err == nil) != tc.ok {
 			t.Errorf("%q: %v, want allowed %v", tc.chain, err, tc.ok)
+		}
+	}
+}
+
+// Over MCP, ref_filter and dist_filter score as the command line's
+// options do; a filter that would open a file is refused before any
+// filter runs.
+func TestMCPFilesFilters(t *testing.T) {
+	ref, dist := goldenY4M(t, smallRef), goldenY4M(t, smallDist)
+	graph := "crop=iw-33:ih-17:5:3,yadif"
+	want, _ := scoreJSON(t, "-r", ref, "-d", dist, "--ref-filter", graph, "--dist-filter", graph)
+	fs := startFiles(t, "--allow", filepath.Dir(ref), "--output-dir", t.TempDir())
+	got, toolErr, err := fs.call(t, context.Background(), map[string]any{"reference": ref, "distorted": dist,
+		"ref_filter": graph, "dist_filter": graph, "output": "f.json", "features": []string{"psnr"}}, false)
+	if err != nil || toolErr != "" {
+		t.Fatalf("call: %v %s", err, toolErr)
+	}
+	sameScores(t, readLog(t, got.ResultFile), want)
+	for _, bad := range []string{"movie=" + ref, "crop=10:10,amovie=" + ref, "crop=10:10[x];movie=" + ref + "[y];[x][y]hstack"} {
+		_, toolErr, err := fs.call(t, context.Background(), map[string]any{"reference": ref, "distorted": dist, "dist_filter": bad}, false)
+		if err != nil || !strings.Contains(toolErr, "dist_filter") || !strings.Contains(toolErr, "not allowed") {
+			t.Errorf("dist_filter %q: %v, tool error %q", bad, err, toolErr)
 		}
 	}
 }

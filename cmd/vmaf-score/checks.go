@@ -26,6 +26,11 @@ func (s *settings) inputWarnings(models []*vmaf.Model, ref, dist source) []strin
 	if msg := rangeWarning(ref, dist); msg != "" {
 		out = append(out, msg)
 	}
+	for _, src := range []source{ref, dist} {
+		if y, ok := src.(*y4mSource); ok && y.geometryWarning != "" {
+			out = append(out, y.geometryWarning)
+		}
+	}
 	return out
 }
 

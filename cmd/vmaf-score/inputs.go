@@ -101,7 +101,11 @@ func (s *settings) openInput(path string, isDist bool, buffers int) (source, err
 			f.Close()
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
-		return newY4MSource(path, f, r, buffers, 0)
+		src, err := newY4MSource(path, f, r, buffers, 0)
+		if err == nil {
+			src.geometryWarning = rawSwapWarning(path, f, rf)
+		}
+		return src, err
 	}
 	return s.openFFmpeg(path, isDist, buffers)
 }
@@ -152,8 +156,11 @@ type y4mSource struct {
 	frames int
 	dur    time.Duration
 	rate   frameRate // the header's; zero for raw input
-	free   chan *y4mBuffer
-	index  int
+	// geometryWarning says the raw input's pictures look like another
+	// geometry than the one given ("" when they do not).
+	geometryWarning string
+	free            chan *y4mBuffer
+	index           int
 }
 
 type y4mBuffer struct {

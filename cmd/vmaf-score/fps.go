@@ -13,17 +13,12 @@ import (
 )
 
 // frameRate is a rate in frames per second as a fraction, as FFmpeg's
-// filters take it.
+// filters take it: framerate.Rate with the fields this command's code
+// reads.
 type frameRate struct{ num, den int64 }
 
-func (r frameRate) String() string {
-	if r.den == 1 {
-		return strconv.FormatInt(r.num, 10)
-	}
-	return fmt.Sprintf("%d/%d", r.num, r.den)
-}
-
-func (r frameRate) float() float64 { return float64(r.num) / float64(r.den) }
+func (r frameRate) String() string { return r.shared().String() }
+func (r frameRate) float() float64 { return r.shared().Float() }
 
 // parseFrameRate reads N, N/D or a decimal (23.976 is 23976/1000, as
 // FFmpeg reads it; NTSC's rate is 24000/1001).

@@ -33,8 +33,10 @@ func checkScaleAlgorithm(v string) error {
 func (s *settings) openFFmpeg(path string, isDist bool, buffers int) (source, error) {
 	// FFmpeg decodes on its own goroutine; two more frames let it run
 	// ahead of the engine.
-	if s.filterFor(isDist) != "" {
-		if err := s.checkRawForFFmpeg(path); err != nil {
+	var geometry string
+	if s.raw {
+		var err error
+		if geometry, err = s.checkRawForFFmpeg(path, s.filterFor(isDist) != ""); err != nil {
 			return nil, err
 		}
 	}
@@ -42,7 +44,7 @@ func (s *settings) openFFmpeg(path string, isDist bool, buffers int) (source, er
 	if err != nil {
 		return nil, filterError(isDist, err)
 	}
-	return ffInput{src}, nil
+	return ffInput{src, geometry}, nil
 }
 
 // ffmpegOptions are how FFmpeg opens an input.
@@ -67,8 +69,14 @@ func rawPixelFormat(chroma string, depth int) string {
 	return "yuv" + chroma + "p"
 }
 
-// ffInput adapts an FFmpeg source.
-type ffInput struct{ src *ffsource.Source }
+// ffInput adapts an FFmpeg source; geometry is a raw input's
+// rawSwapWarning.
+type ffInput struct {
+	src      *ffsource.Source
+	geometry string
+}
+
+func (f ffInput) geometryWarning() string { return f.geometry }
 
 func (f ffInput) next() (frame, error) {
 	fr, err := f.src.Next()

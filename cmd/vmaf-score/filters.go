@@ -35,19 +35,25 @@ func (s *settings) checkFilters() error {
 	return nil
 }
 
-// checkRawForFFmpeg gives raw input read through FFmpeg (to be filtered)
-// the size check the native reader makes.
-func (s *settings) checkRawForFFmpeg(path string) error {
+// checkRawForFFmpeg returns the swapped-geometry warning of a raw input
+// read through FFmpeg, and gives a filtered one the size check the native
+// reader makes (filters would otherwise meet a misread picture first).
+func (s *settings) checkRawForFFmpeg(path string, filtered bool) (string, error) {
 	if !s.raw || path == "-" {
-		return nil
+		return "", nil
 	}
 	f, err := openFile(path)
 	if err != nil {
-		return err
+		return "", err
 	}
 	defer f.Close()
 	rf := y4m.Format{Width: s.width, Height: s.height, BitDepth: s.bitDepth, Chroma: s.pixFmt}
-	return checkRawSize(path, f, rf, y4m.Padded)
+	if filtered {
+		if err := checkRawSize(path, f, rf, y4m.Padded); err != nil {
+			return "", err
+		}
+	}
+	return rawSwapWarning(path, f, rf), nil
 }
 
 func setFilter(s *settings, side int, v string) error {

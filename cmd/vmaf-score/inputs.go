@@ -103,7 +103,7 @@ func (s *settings) openInput(path string, isDist bool, buffers int) (source, err
 		}
 		src, err := newY4MSource(path, f, r, buffers, 0)
 		if err == nil {
-			src.geometryWarning = rawSwapWarning(path, f, rf)
+			src.geometry = rawSwapWarning(path, f, rf)
 		}
 		return src, err
 	}
@@ -156,12 +156,14 @@ type y4mSource struct {
 	frames int
 	dur    time.Duration
 	rate   frameRate // the header's; zero for raw input
-	// geometryWarning says the raw input's pictures look like another
-	// geometry than the one given ("" when they do not).
-	geometryWarning string
-	free            chan *y4mBuffer
-	index           int
+	// geometry says the raw input's pictures look like another geometry
+	// than the one given ("" when they do not).
+	geometry string
+	free     chan *y4mBuffer
+	index    int
 }
+
+func (s *y4mSource) geometryWarning() string { return s.geometry }
 
 type y4mBuffer struct {
 	fr      *y4m.Frame

@@ -34,10 +34,13 @@ func TestRawSwappedGeometry(t *testing.T) {
 			if strings.Contains(res.stderr, "swapped") {
 				t.Errorf("right geometry warned: %s", res.stderr)
 			}
-			_, res = scoreJSON(t, geometry(tc.h, tc.w)...)
 			fix := "are -w and -h swapped? then -w " + strconv.Itoa(tc.w) + " -h " + strconv.Itoa(tc.h)
-			if strings.Count(res.stderr, fix) != 2 {
-				t.Errorf("swapped geometry: want a warning for each input saying %q, got %q", fix, res.stderr)
+			// Read natively, and through FFmpeg.
+			for _, extra := range [][]string{nil, {"--ffmpeg"}} {
+				_, res = scoreJSON(t, append(geometry(tc.h, tc.w), extra...)...)
+				if strings.Count(res.stderr, fix) != 2 {
+					t.Errorf("swapped geometry %v: want a warning for each input saying %q, got %q", extra, fix, res.stderr)
+				}
 			}
 		})
 	}

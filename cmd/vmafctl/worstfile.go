@@ -13,7 +13,8 @@ import (
 // A results file (vmaf-score --json, or the element's results-filename
 // in JSON) holds every frame's scores, so the worst frames rank without a
 // socket, after the run: `vmafctl worst results.json`. It holds no
-// pictures; vmaf-score --worst-dir writes those when the run ends.
+// pictures; vmaf-score --worst-dir writes those when the run ends and
+// lists them in the file's worst_frames, which this shows beside them.
 
 // fileWorstFrame is one of a results file's worst frames.
 type fileWorstFrame struct {
@@ -21,6 +22,8 @@ type fileWorstFrame struct {
 	Model   string             `json:"model"`
 	Score   float64            `json:"score"`
 	Metrics map[string]float64 `json:"metrics"`
+	// Images are the frame's pictures --worst-dir wrote (kind → path).
+	Images map[string]string `json:"images,omitempty"`
 }
 
 // fileWorst is what worst -json prints for a results file.
@@ -43,6 +46,10 @@ func worstInFile(path, model string, n int) (fileWorst, error) {
 			FrameNum int                `json:"frameNum"`
 			Metrics  map[string]float64 `json:"metrics"`
 		} `json:"frames"`
+		Worst []struct {
+			FrameNum int               `json:"frameNum"`
+			Images   map[string]string `json:"images"`
+		} `json:"worst_frames"`
 	}
 	if err := json.Unmarshal(b, &doc); err != nil {
 		return fileWorst{}, fail(exitError, "worst: %s is not a JSON results file: %v", path, err)
@@ -86,6 +93,13 @@ func worstInFile(path, model string, n int) (fileWorst, error) {
 		return a.Frame - b.Frame
 	})
 	out.Frames = out.Frames[:min(n, len(out.Frames))]
+	for i := range out.Frames {
+		for _, w := range doc.Worst {
+			if w.FrameNum == out.Frames[i].Frame {
+				out.Frames[i].Images = w.Images
+			}
+		}
+	}
 	return out, nil
 }
 
@@ -95,10 +109,25 @@ func printWorstInFile(w fileWorst, asJSON bool, stdout io.Writer) {
 		printJSON(stdout, w)
 		return
 	}
+	pictures := slices.ContainsFunc(w.Frames, func(f fileWorstFrame) bool { return len(f.Images) > 0 })
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "frame\tmodel\tscore")
+	if pictures {
+		fmt.Fprintln(tw, "frame\tmodel\tscore\tfiles")
+	} else {
+		fmt.Fprintln(tw, "frame\tmodel\tscore")
+	}
 	for _, f := range w.Frames {
-		fmt.Fprintf(tw, "%d\t%s\t%.6f\n", f.Frame, f.Model, f.Score)
+		fmt.Fprintf(tw, "%d\t%s\t%.6f", f.Frame, f.Model, f.Score)
+		if pictures {
+			var files []string
+			for _, kind := range []string{"reference", "distorted", "difference"} {
+				if p := f.Images[kind]; p != "" {
+					files = append(files, p)
+				}
+			}
+			fmt.Fprintf(tw, "\t%s", strings.Join(files, " "))
+		}
+		fmt.Fprintln(tw)
 	}
 	tw.Flush()
 	fmt.Fprintf(stdout, "(%d worst of %d frames scored in %s)\n", len(w.Frames), w.Scored, w.File)

@@ -19,7 +19,9 @@ func TestWorstFromResultsFile(t *testing.T) {
 		{"frameNum":1,"metrics":{"integer_adm2":0.8,"vmaf":70.25,"vmaf_neg":88.0}},
 		{"frameNum":2,"metrics":{"integer_adm2":0.7,"vmaf":80,"vmaf_neg":60.5}},
 		{"frameNum":3,"metrics":{"integer_adm2":0.8,"vmaf":70.25,"vmaf_neg":99}}],
-		"pooled_metrics":{}}`
+		"pooled_metrics":{},
+		"worst_frames":[{"frameNum":3,"model":"vmaf_v0.6.1","score":70.25,
+			"images":{"difference":"w/frame-000003-difference.png","distorted":"w/frame-000003-distorted.png","reference":"w/frame-000003-reference.png"}}]}`
 	if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -28,7 +30,11 @@ func TestWorstFromResultsFile(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, e)
 	}
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	want := []string{"frame  model  score", "1      vmaf   70.250000", "3      vmaf   70.250000", "2      vmaf   80.000000", "(3 worst of 4 frames scored in " + path + ")"}
+	want := []string{"frame  model  score      files",
+		"1      vmaf   70.250000  ",
+		"3      vmaf   70.250000  w/frame-000003-reference.png w/frame-000003-distorted.png w/frame-000003-difference.png",
+		"2      vmaf   80.000000  ",
+		"(3 worst of 4 frames scored in " + path + ")"}
 	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
 		t.Errorf("got\n%s\nwant\n%s", out, strings.Join(want, "\n"))
 	}

@@ -26,7 +26,18 @@ func (s *settings) inputWarnings(models []*vmaf.Model, ref, dist source) []strin
 	if msg := rangeWarning(ref, dist); msg != "" {
 		out = append(out, msg)
 	}
+	for _, src := range []source{ref, dist} {
+		if g, ok := src.(geometryChecked); ok && g.geometryWarning() != "" {
+			out = append(out, g.geometryWarning())
+		}
+	}
 	return out
+}
+
+// geometryChecked is a raw input that knows whether its pictures look
+// like another geometry than the one given (rawSwapWarning).
+type geometryChecked interface {
+	geometryWarning() string
 }
 
 // warn prints a warning on stderr and keeps it for the results (written

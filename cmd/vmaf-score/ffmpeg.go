@@ -33,11 +33,18 @@ func checkScaleAlgorithm(v string) error {
 func (s *settings) openFFmpeg(path string, isDist bool, buffers int) (source, error) {
 	// FFmpeg decodes on its own goroutine; two more frames let it run
 	// ahead of the engine.
+	var geometry string
+	if s.raw {
+		var err error
+		if geometry, err = s.checkRawForFFmpeg(path, s.filterFor(isDist) != ""); err != nil {
+			return nil, err
+		}
+	}
 	src, err := ffsource.Open(path, s.ffmpegOptions(isDist, buffers+2))
 	if err != nil {
-		return nil, err
+		return nil, filterError(isDist, err)
 	}
-	return ffInput{src}, nil
+	return ffInput{src, geometry}, nil
 }
 
 // ffmpegOptions are how FFmpeg opens an input.
@@ -46,6 +53,7 @@ func (s *settings) ffmpegOptions(isDist bool, buffers int) ffsource.Options {
 	if isDist {
 		opts.VideoStream = s.streams[1]
 	}
+	opts.Filter = s.filterFor(isDist)
 	if s.raw {
 		opts.InputFormat, opts.Width, opts.Height = "rawvideo", s.width, s.height
 		opts.PixelFormat = rawPixelFormat(s.pixFmt, s.bitDepth)
@@ -61,8 +69,14 @@ func rawPixelFormat(chroma string, depth int) string {
 	return "yuv" + chroma + "p"
 }
 
-// ffInput adapts an FFmpeg source.
-type ffInput struct{ src *ffsource.Source }
+// ffInput adapts an FFmpeg source; geometry is a raw input's
+// rawSwapWarning.
+type ffInput struct {
+	src      *ffsource.Source
+	geometry string
+}
+
+func (f ffInput) geometryWarning() string { return f.geometry }
 
 func (f ffInput) next() (frame, error) {
 	fr, err := f.src.Next()
@@ -98,4 +112,25 @@ func (f ffInput) close()               { f.src.Close() }
 // pictures to format f.
 func (f ffInput) convertTo(pf picFormat, scale string) error {
 	return f.src.Conform(ffsource.Format(pf), scale)
+}
+
+// filterError says which option's filter an error came from, when it
+// came from one.
+func filterError(isDist bool, err error) error {
+	var fe *ffsource.FilterError
+	if !errors.As(err, &fe) {
+		return err
+	}
+	opt := "--ref-filter"
+	if isDist {
+		opt = "--dist-filter"
+	}
+	return fmt.Errorf("%w (%s)", err, opt)
+}
+
+// checkFilterSyntax reads a filter graph as FFmpeg's parser would, to
+// refuse a malformed one among the options.
+func checkFilterSyntax(v string) error {
+	_, err := ffsource.FilterNames(v)
+	return err
 }

@@ -5,91 +5,58 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"math/big"
 	"strconv"
-	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/vmafsink/vmafsink/internal/framerate"
 )
 
 // frameRate is a rate in frames per second as a fraction, as FFmpeg's
-// filters take it.
+// filters take it: framerate.Rate with the fields this command's code
+// reads.
 type frameRate struct{ num, den int64 }
 
-func (r frameRate) String() string {
-	if r.den == 1 {
-		return strconv.FormatInt(r.num, 10)
-	}
-	return fmt.Sprintf("%d/%d", r.num, r.den)
-}
-
-func (r frameRate) float() float64 { return float64(r.num) / float64(r.den) }
+func (r frameRate) String() string { return r.shared().String() }
+func (r frameRate) float() float64 { return r.shared().Float() }
 
 // parseFrameRate reads N, N/D or a decimal (23.976 is 23976/1000, as
 // FFmpeg reads it; NTSC's rate is 24000/1001).
 func parseFrameRate(v string) (frameRate, error) {
-	var rat big.Rat
-	if _, ok := rat.SetString(strings.TrimSpace(v)); !ok || rat.Sign() <= 0 {
-		return frameRate{}, fmt.Errorf("not a positive rate")
-	}
-	if !rat.Num().IsInt64() || !rat.Denom().IsInt64() || rat.Num().Int64() > 1<<30 || rat.Denom().Int64() > 1<<30 {
-		return frameRate{}, fmt.Errorf("out of range")
-	}
-	return frameRate{rat.Num().Int64(), rat.Denom().Int64()}, nil
+	r, err := framerate.Parse(v)
+	return frameRate{r.Num, r.Den}, err
 }
 
-// tickOf is the output frame a timestamp falls on at rate r, rounded to
-// the nearest with halves away from zero, as FFmpeg's fps filter rounds
-// by default. Timestamps reach us in nanoseconds, rounded from the
-// container's time base; within a millionth of a frame of halfway counts
-// as halfway, which only an exact half can be at real rates.
-func (r frameRate) tickOf(pts time.Duration) int64 {
-	x := float64(pts) * float64(r.num) / (float64(r.den) * 1e9)
-	f := math.Floor(x)
-	frac := x - f
-	const eps = 1e-6
-	switch {
-	case frac > 0.5+eps:
-		return int64(f) + 1
-	case frac < 0.5-eps:
-		return int64(f)
-	case x > 0:
-		return int64(f) + 1
-	}
-	return int64(f)
-}
+func (r frameRate) shared() framerate.Rate { return framerate.Rate{Num: r.num, Den: r.den} }
+
+// tickOf is the output frame a timestamp falls on at rate r, as FFmpeg's
+// fps filter rounds it.
+func (r frameRate) tickOf(pts time.Duration) int64 { return r.shared().Tick(pts) }
 
 // timeOf is output frame t's presentation time.
-func (r frameRate) timeOf(t int64) time.Duration {
-	return time.Duration(math.Round(float64(t) * float64(r.den) * 1e9 / float64(r.num)))
-}
+func (r frameRate) timeOf(t int64) time.Duration { return r.shared().Time(t) }
 
 // fpsSource conforms an input to a constant rate as FFmpeg's fps filter
-// does with its defaults: each input frame's timestamp is rounded to the
-// output rate, the output starts at the first frame's, output frame t
-// shows the latest input frame that falls on or before t (so frames are
-// repeated when the input is slower and dropped when it is faster), and
-// the output ends at the input's end, its last frame's time plus its
-// duration, rounded the same way.
+// does with its defaults (framerate.Conformer): it holds the latest input
+// frame, and when the next one comes, gives the held one out as many
+// times as the conformer says.
 type fpsSource struct {
 	source
 	name string
 	rate frameRate
+	conf *framerate.Conformer
 
-	cur, ahead   *sharedFrame
-	curT, aheadT int64
-	nextT        int64 // the next output frame
-	endT         int64 // valid once ended
-	ended        bool
-	started      bool
-	lastEnd      time.Duration // the latest input frame's end, for frames without a timestamp
+	held  *sharedFrame // the latest input frame
+	going *sharedFrame // the frame going out now, left more times from tick on
+	left  int
+	tick  int64
+	ended bool
 
 	free chan *sharedFrame
-	// in and out count input frames read and output frames given, for
-	// the run's report of what the conversion did.
-	in, out   int
-	dup       int // output frames that repeat the one before
-	lastIndex int // the input frame that went out last
+	// out counts the frames given, dup those that repeat the one
+	// before, for the run's report of what the conversion did.
+	out, dup  int
+	lastIndex int // the input frame given last
 }
 
 // sharedFrame is an input frame that may go out several times; its
@@ -99,14 +66,13 @@ type sharedFrame struct {
 	f     frame
 	index int // in input order
 	refs  atomic.Int32
-	owner *fpsSource
 	unref func()
 }
 
 func newFPSSource(src source, name string, r frameRate, buffers int) *fpsSource {
-	s := &fpsSource{source: src, name: name, rate: r, free: make(chan *sharedFrame, buffers+2)}
+	s := &fpsSource{source: src, name: name, rate: r, conf: framerate.NewConformer(r.shared()), free: make(chan *sharedFrame, buffers+2)}
 	for range buffers + 2 {
-		sf := &sharedFrame{owner: s}
+		sf := &sharedFrame{}
 		sf.unref = func() {
 			if sf.refs.Add(-1) == 0 {
 				rel := sf.f.release
@@ -120,86 +86,72 @@ func newFPSSource(src source, name string, r frameRate, buffers int) *fpsSource 
 	return s
 }
 
-// read takes the input's next frame, with its rounded output time.
-func (s *fpsSource) read() (*sharedFrame, int64, error) {
-	f, err := s.source.next()
-	if err != nil {
-		return nil, 0, err
-	}
-	if f.pts == noPTS {
-		if s.in == 0 {
-			f.release()
-			return nil, 0, fmt.Errorf("%s: --fps needs timestamps, and the first frame has none (raw input has no frame rate: convert it to .y4m with its rate)", s.name)
-		}
-		f.pts = s.lastEnd
-	}
-	s.in++
-	s.lastEnd = f.pts + f.dur
-	sf := <-s.free
-	sf.f = f
-	sf.index = s.in - 1
-	sf.refs.Store(1)
-	return sf, s.rate.tickOf(f.pts), nil
-}
-
 func (s *fpsSource) next() (frame, error) {
-	if !s.started {
-		s.started = true
-		sf, t, err := s.read()
-		if err != nil {
-			return frame{}, err
+	for s.left == 0 {
+		if s.ended {
+			return frame{}, io.EOF
 		}
-		s.cur, s.curT, s.nextT = sf, t, t
-		if err := s.readAhead(); err != nil {
+		if err := s.read(); err != nil {
 			return frame{}, err
 		}
 	}
-	if s.cur == nil {
-		return frame{}, io.EOF
-	}
-	// Move on while the frame after the current one already covers the
-	// next output time.
-	for s.ahead != nil && s.aheadT <= s.nextT {
-		s.cur.unref()
-		s.cur, s.curT = s.ahead, s.aheadT
-		s.ahead = nil
-		if err := s.readAhead(); err != nil {
-			return frame{}, err
-		}
-	}
-	if s.ahead == nil && s.ended && s.endT <= s.nextT {
-		s.cur.unref()
-		s.cur = nil
-		return frame{}, io.EOF
-	}
-	if s.out > 0 && s.cur.index == s.lastIndex {
+	sf := s.going
+	sf.refs.Add(1)
+	if s.out > 0 && sf.index == s.lastIndex {
 		s.dup++
 	}
-	s.lastIndex = s.cur.index
-	s.cur.refs.Add(1)
-	t := s.nextT
-	s.nextT++
 	s.out++
-	return frame{pic: s.cur.f.pic, pts: s.rate.timeOf(t), dur: s.rate.timeOf(1), release: s.cur.unref}, nil
+	s.lastIndex = sf.index
+	t := s.tick
+	s.tick++
+	s.left--
+	if s.left == 0 {
+		s.going = nil
+		sf.unref() // its last time out: only the copy given holds it now
+	}
+	return frame{pic: sf.f.pic, pts: s.rate.timeOf(t), dur: s.rate.timeOf(1), release: sf.unref}, nil
 }
 
-// readAhead reads the frame after the current one, or notes the input's
-// end.
-func (s *fpsSource) readAhead() error {
-	if s.ended {
-		return nil
-	}
-	sf, t, err := s.read()
+// read takes the input's next frame (or its end) and sets what goes out
+// next.
+func (s *fpsSource) read() error {
+	f, err := s.source.next()
 	if errors.Is(err, io.EOF) {
 		s.ended = true
-		s.endT = s.rate.tickOf(s.lastEnd)
+		n, first := s.conf.End()
+		s.setGoing(s.held, n, first)
+		s.held = nil
 		return nil
 	}
 	if err != nil {
 		return err
 	}
-	s.ahead, s.aheadT = sf, t
+	n, first, ok := s.conf.Frame(f.pts, f.pts != noPTS, f.dur)
+	if !ok {
+		f.release()
+		return fmt.Errorf("%s: --fps needs timestamps, and the first frame has none (raw input has no frame rate: convert it to .y4m with its rate)", s.name)
+	}
+	sf := <-s.free
+	sf.f = f
+	sf.index = s.conf.In - 1
+	sf.refs.Store(1)
+	prev := s.held
+	s.held = sf
+	s.setGoing(prev, n, first)
 	return nil
+}
+
+// setGoing makes sf go out n times from output frame first on; with n 0
+// it is dropped.
+func (s *fpsSource) setGoing(sf *sharedFrame, n int, first int64) {
+	if sf == nil {
+		return
+	}
+	if n == 0 {
+		sf.unref()
+		return
+	}
+	s.going, s.left, s.tick = sf, n, first
 }
 
 func (s *fpsSource) total() int {
@@ -218,20 +170,20 @@ func (s *fpsSource) frameRate() float64 { return s.rate.float() }
 // close gives back the frames it holds; the input itself is closed by
 // whoever opened it.
 func (s *fpsSource) close() {
-	if s.ahead != nil {
-		s.ahead.unref()
-		s.ahead = nil
+	if s.going != nil {
+		s.going.unref()
+		s.going = nil
 	}
-	if s.cur != nil {
-		s.cur.unref()
-		s.cur = nil
+	if s.held != nil {
+		s.held.unref()
+		s.held = nil
 	}
 }
 
 // summary says what the conversion did, for stderr and the results.
 func (s *fpsSource) summary(side string) string {
-	dropped := s.in - (s.out - s.dup)
-	return fmt.Sprintf("--fps %s: %s: %d frames in, %d out (%d repeated, %d dropped)", s.rate, side, s.in, s.out, s.dup, max(dropped, 0))
+	in := s.conf.In
+	return fmt.Sprintf("--fps %s: %s: %d frames in, %d out (%d repeated, %d dropped)", s.rate, side, in, s.out, s.dup, max(in-(s.out-s.dup), 0))
 }
 
 // ratedSource is an input that knows its frame rate (0 when it does not).

@@ -60,7 +60,7 @@ const (
 func (s *settings) kindOf(path string, isDist bool) inputKind {
 	ext := strings.ToLower(filepath.Ext(path))
 	switch {
-	case s.useFFmpeg, isDist && s.scaleDist != "", s.scale != "":
+	case s.useFFmpeg, isDist && s.scaleDist != "", s.scale != "", s.filterFor(isDist) != "":
 		return readFFmpeg
 	case s.raw:
 		return readRaw
@@ -101,7 +101,11 @@ func (s *settings) openInput(path string, isDist bool, buffers int) (source, err
 			f.Close()
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
-		return newY4MSource(path, f, r, buffers, 0)
+		src, err := newY4MSource(path, f, r, buffers, 0)
+		if err == nil {
+			src.geometry = rawSwapWarning(path, f, rf)
+		}
+		return src, err
 	}
 	return s.openFFmpeg(path, isDist, buffers)
 }
@@ -152,9 +156,14 @@ type y4mSource struct {
 	frames int
 	dur    time.Duration
 	rate   frameRate // the header's; zero for raw input
-	free   chan *y4mBuffer
-	index  int
+	// geometry says the raw input's pictures look like another geometry
+	// than the one given ("" when they do not).
+	geometry string
+	free     chan *y4mBuffer
+	index    int
 }
+
+func (s *y4mSource) geometryWarning() string { return s.geometry }
 
 type y4mBuffer struct {
 	fr      *y4m.Frame

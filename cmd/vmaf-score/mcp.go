@@ -8,6 +8,7 @@ import (
 	"github.com/vmafsink/vmafsink/control"
 	"github.com/vmafsink/vmafsink/control/attach"
 	"github.com/vmafsink/vmafsink/pipeline"
+	"github.com/vmafsink/vmafsink/report"
 	"github.com/vmafsink/vmafsink/vmaf"
 )
 
@@ -33,6 +34,8 @@ type runnerSink struct {
 	// (nil with -q).
 	worstDir string
 	stderr   io.Writer
+	// out is the results file, for --worst-dir's section; nil without.
+	out *report.Writer
 }
 
 func (j *job) newRunnerSink() (sink, error) {
@@ -53,7 +56,7 @@ func (j *job) newRunnerSink() (sink, error) {
 	if err != nil {
 		return nil, err
 	}
-	rs := &runnerSink{r: r, worstDir: j.s.worstDir}
+	rs := &runnerSink{r: r, worstDir: j.s.worstDir, out: j.out}
 	if !j.s.quiet {
 		rs.stderr = j.stderr
 	}

@@ -52,6 +52,8 @@ type scoreFilesArgs struct {
 	ScaleDist     string   `json:"scale_dist,omitempty" jsonschema:"scale the distorted video to the reference's size with this algorithm (bicubic, lanczos, bilinear, area, ...)"`
 	RefStream     int      `json:"ref_stream,omitempty" jsonschema:"the reference's Nth video stream (FFmpeg inputs; 0, the first, by default)"`
 	DistStream    int      `json:"dist_stream,omitempty" jsonschema:"the distorted input's Nth video stream"`
+	RefFilter     string   `json:"ref_filter,omitempty" jsonschema:"an FFmpeg filter chain run on the reference as it is decoded, before scoring (crop=1920:800, yadif, zscale and tonemap, ...): filters that transform pictures only, separated by commas"`
+	DistFilter    string   `json:"dist_filter,omitempty" jsonschema:"an FFmpeg filter chain run on the distorted input, as ref_filter"`
 	Align         string   `json:"align,omitempty" jsonschema:"pair frames by order (default) or by presentation timestamp (pts)"`
 	FrameMetrics  string   `json:"frame_metrics,omitempty" jsonschema:"what each frame of the reply carries: scores (default: the models' scores and the metrics of the features asked for), all (every metric, as the result file has them) or none (pooled only)"`
 	Output        string   `json:"output,omitempty" jsonschema:"keep the results in a JSON file of this name (ending in .json, no directory) in the server's output directory; the reply then has the pooled scores and the file's path"`
@@ -291,7 +293,19 @@ func (s *filesServer) settingsFor(a scoreFilesArgs) (*settings, []*vmaf.Model, e
 			argv = append(argv, "--"+o.opt+"="+strconv.Itoa(o.v))
 		}
 	}
-	strs := []struct{ opt, v string }{{"pixel_format", a.PixelFormat}, {"scale-dist", a.ScaleDist}, {"align", a.Align}}
+	for _, f := range []struct{ arg, chain string }{{"ref_filter", a.RefFilter}, {"dist_filter", a.DistFilter}} {
+		if f.chain == "" {
+			continue
+		}
+		if a.part != nil {
+			return nil, nil, fmt.Errorf("invalid arguments: %s: filters may change the frame count, which a part's frame range is counted in", f.arg)
+		}
+		if err := checkMCPFilter(f.arg, f.chain); err != nil {
+			return nil, nil, fmt.Errorf("invalid arguments: %w", err)
+		}
+	}
+	strs := []struct{ opt, v string }{{"pixel_format", a.PixelFormat}, {"scale-dist", a.ScaleDist}, {"align", a.Align},
+		{"ref-filter", a.RefFilter}, {"dist-filter", a.DistFilter}}
 	for _, o := range strs {
 		if o.v != "" {
 			argv = append(argv, "--"+o.opt+"="+o.v)

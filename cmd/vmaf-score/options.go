@@ -49,15 +49,18 @@ type settings struct {
 	// size both inputs are scored at (auto: settled from the reference).
 	scale          string
 	scaleW, scaleH int
-	streams        [2]int    // which video stream of each FFmpeg input: 0 the first
-	align          string    // "order" or "pts"
-	fps            frameRate // --fps: both inputs conformed to it; zero: as they come
-	sync           int       // --sync auto=WINDOW: the window in frames; 0: none
-	mcpSocket      string
-	mcpHTTP        string   // loopback HOST:PORT for MCP over HTTP
-	mcpTokenFile   string   // bearer token file for --mcp-http
-	mcpMaxClients  int      // 0: the control plane's default
-	modelDirs      []string // directories whose model files an agent may swap in
+	// filters are --ref-filter and --dist-filter: FFmpeg filter graphs
+	// applied to each input as it is decoded ("" none).
+	filters       [2]string
+	streams       [2]int    // which video stream of each FFmpeg input: 0 the first
+	align         string    // "order" or "pts"
+	fps           frameRate // --fps: both inputs conformed to it; zero: as they come
+	sync          int       // --sync auto=WINDOW: the window in frames; 0: none
+	mcpSocket     string
+	mcpHTTP       string   // loopback HOST:PORT for MCP over HTTP
+	mcpTokenFile  string   // bearer token file for --mcp-http
+	mcpMaxClients int      // 0: the control plane's default
+	modelDirs     []string // directories whose model files an agent may swap in
 	// worstFrames is --worst-frames; nil: pipeline.DefaultWorstFrames.
 	worstFrames *int
 	// worstDir is --worst-dir: where the worst frames' pictures go as
@@ -215,6 +218,10 @@ var options = []option{
 		}},
 	{0, "scale", "WxH|auto", "scale both inputs to this viewing resolution before scoring (swscale bicubic, or --scale-dist's algorithm; aspect kept by auto only); auto: 1080p, or 2160p for inputs above 1440p, with the matching model when no -m is given, inputs within 90% of it kept at their size",
 		func(s *settings, v string) error { return parseScale(v, s) }},
+	{0, "ref-filter", "GRAPH", "run an FFmpeg filter graph on the reference as it is decoded (crop=1920:800, yadif, zscale=t=linear,tonemap=hable,zscale=t=bt709:p=bt709:m=bt709,format=yuv420p, ...); before --scale and --fps",
+		func(s *settings, v string) error { return setFilter(s, 0, v) }},
+	{0, "dist-filter", "GRAPH", "run an FFmpeg filter graph on the distorted input as it is decoded, as --ref-filter does",
+		func(s *settings, v string) error { return setFilter(s, 1, v) }},
 	{0, "ref-stream", "N", "score the reference's Nth video stream (FFmpeg inputs; 0, the first, by default)",
 		func(s *settings, v string) error { return parseUint(v, "--ref-stream", &s.streams[0]) }},
 	{0, "dist-stream", "N", "score the distorted input's Nth video stream",
@@ -540,6 +547,9 @@ func (s *settings) check() error {
 	}
 	if s.mcpRecent != 0 && s.mcpSocket == "" && s.mcpHTTP == "" {
 		return usagef("--mcp-recent needs --mcp-uds or --mcp-http")
+	}
+	if err := s.checkFilters(); err != nil {
+		return err
 	}
 	if s.scale != "" && s.raw {
 		return usagef("--scale reads the inputs through FFmpeg, which cannot read raw .yuv (-w/-h/-p/-b); convert them to .y4m")

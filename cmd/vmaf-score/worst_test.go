@@ -1,8 +1,10 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"image/png"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -99,5 +101,60 @@ func TestWorstDirRefused(t *testing.T) {
 		if res.code != exitUsage || !strings.Contains(res.stderr, tc.want) {
 			t.Errorf("%v: exit %d, stderr %q (want %q)", tc.args, res.code, res.stderr, tc.want)
 		}
+	}
+}
+
+// A --worst-dir run's results list the pictures it wrote, worst first,
+// so that vmafctl worst RESULTS.json can show them after the run.
+func TestWorstDirSection(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "worst")
+	for _, format := range []string{"json", "xml"} {
+		out := filepath.Join(t.TempDir(), "out."+format)
+		res := vmafScore(t, "-r", goldenY4M(t, smallRef), "-d", goldenY4M(t, smallDist), "--"+format, "-o", out,
+			"--worst-dir", dir, "--worst-frames", "2")
+		if res.code != 0 {
+			t.Fatalf("exit %d: %s", res.code, res.stderr)
+		}
+		data, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if format == "xml" {
+			if !strings.Contains(string(data), "<worst_frames><![CDATA[[{") {
+				t.Errorf("XML results without the worst_frames section")
+			}
+			continue
+		}
+		var doc struct {
+			Frames []struct {
+				FrameNum int                `json:"frameNum"`
+				Metrics  map[string]float64 `json:"metrics"`
+			} `json:"frames"`
+			Worst []worstWritten `json:"worst_frames"`
+		}
+		if err := json.Unmarshal(data, &doc); err != nil {
+			t.Fatal(err)
+		}
+		if len(doc.Worst) != 2 || doc.Worst[0].Score > doc.Worst[1].Score {
+			t.Fatalf("worst_frames %+v", doc.Worst)
+		}
+		for _, w := range doc.Worst {
+			if got := doc.Frames[w.FrameNum].Metrics["vmaf"]; math.Abs(got-w.Score) > 5e-7 {
+				t.Errorf("frame %d: section score %v, the frame's %v", w.FrameNum, w.Score, got)
+			}
+			for _, kind := range []string{"reference", "distorted", "difference"} {
+				if _, err := os.Stat(w.Images[kind]); err != nil {
+					t.Errorf("frame %d %s: %v", w.FrameNum, kind, err)
+				}
+			}
+		}
+	}
+	// Without --worst-dir the file stays libvmaf's.
+	out := filepath.Join(t.TempDir(), "plain.json")
+	if res := vmafScore(t, "-r", goldenY4M(t, smallRef), "-d", goldenY4M(t, smallDist), "--json", "-o", out); res.code != 0 {
+		t.Fatal(res.stderr)
+	}
+	if data, _ := os.ReadFile(out); strings.Contains(string(data), "worst_frames") {
+		t.Error("a plain run's results have a worst_frames section")
 	}
 }

@@ -66,6 +66,8 @@ commands:
   worst [-n N] [-images all|distorted|none] [-max-width W] -o DIR
                               save the N worst frames so far (default 8) as
                               DIR/frame-NNNNNN-KIND.png and list them
+  worst RESULTS.json [-n N] [-model KEY]
+                              list a results file's N worst frames, no socket
   health                      health verdict (healthy, warning, critical, no_data)
                               with its reasons and evidence
   wait-alert [-timeout D]     block until a quality drop begins (exit 0, the drop
@@ -137,7 +139,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "vmafctl: unknown command %q\n\n%s", fs.Arg(0), usage)
 		return exitUsage
 	}
-	if g.socket == "" && !offlinePlot(fs.Args()) {
+	if g.socket == "" && !offlineCommand(fs.Args()) {
 		fmt.Fprintln(stderr, "vmafctl: no socket: give -s SOCKET or set VMAF_SOCKET")
 		return exitUsage
 	}

@@ -107,20 +107,6 @@ func resultsData(path string) (plot.Data, error) {
 	return d, nil
 }
 
-// offlinePlot says whether a plot command names a results file to draw
-// rather than asking a socket.
-func offlinePlot(args []string) bool {
-	if len(args) == 0 || args[0] != "plot" {
-		return false
-	}
-	for _, a := range args[1:] {
-		if strings.HasSuffix(strings.ToLower(a), ".json") {
-			return true
-		}
-	}
-	return false
-}
-
 // writePlot draws a results file's plot and says what it drew.
 func writePlot(d plot.Data, format plot.Format, out string, stdout, stderr io.Writer) int {
 	var buf bytes.Buffer

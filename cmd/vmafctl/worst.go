@@ -24,12 +24,20 @@ type worstOutput struct {
 
 func cmdWorst(ctx context.Context, g globals, args []string, stdout, stderr io.Writer) int {
 	fs := flags("worst", &g, stderr)
-	n := fs.Int("n", 8, "how many of the worst frames (at most 32)")
+	n := fs.Int("n", 8, "how many of the worst frames (at most 32 from a socket)")
 	images := fs.String("images", control.WorstImagesDistorted, "which images to save: all (reference, distorted, difference), distorted or none")
 	maxWidth := fs.Int("max-width", 0, "widest image in pixels (0: as kept, at most 640)")
 	dir := fs.String("o", "", "directory to save the PNG files in (created if missing)")
-	if _, err := parse(fs, args); err != nil {
+	model := fs.String("model", "", "with a results file: the model score to rank by (default vmaf, or the first vmaf_* the frames carry)")
+	pos, err := parse(fs, args)
+	if err != nil {
 		return report(stderr, err)
+	}
+	if len(pos) > 0 {
+		return worstFromFile(pos, *n, *model, *dir, g.json, stdout, stderr)
+	}
+	if *model != "" {
+		return report(stderr, fail(exitUsage, "worst: -model ranks a results file's frames; the control plane ranks by its own model"))
 	}
 	switch *images {
 	case control.WorstImagesAll, control.WorstImagesDistorted, control.WorstImagesNone:
@@ -128,4 +136,23 @@ func saveWorst(dir string, frames []control.WorstFrameInfo, content []mcp.Conten
 		}
 	}
 	return files, nil
+}
+
+// worstFromFile lists a results file's worst frames: scores only, as the
+// file has no pictures.
+func worstFromFile(pos []string, n int, model, dir string, asJSON bool, stdout, stderr io.Writer) int {
+	switch {
+	case len(pos) > 1:
+		return report(stderr, fail(exitUsage, "worst: one results file at a time"))
+	case dir != "":
+		return report(stderr, fail(exitUsage, "worst: a results file holds scores, not pictures; vmaf-score --worst-dir DIR writes the worst frames' pictures when its run ends"))
+	case n < 1:
+		return report(stderr, fail(exitUsage, "worst: -n %d: want 1 or more", n))
+	}
+	w, err := worstInFile(pos[0], model, n)
+	if err != nil {
+		return report(stderr, err)
+	}
+	printWorstInFile(w, asJSON, stdout)
+	return exitOK
 }

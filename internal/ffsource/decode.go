@@ -91,17 +91,15 @@ func (s *Source) send(pkt *astiav.Packet) error {
 
 // receive delivers every frame the decoder has ready.
 func (s *Source) receive() error {
+	if s.graph != nil {
+		return s.receiveFiltered()
+	}
 	for {
-		sl := s.spare
-		s.spare = nil
-		if sl == nil {
-			select {
-			case sl = <-s.free:
-			case <-s.stop:
-				return errStopped
-			}
+		sl, err := s.freeSlot()
+		if err != nil {
+			return err
 		}
-		err := s.cc.ReceiveFrame(sl.in)
+		err = s.cc.ReceiveFrame(sl.in)
 		if err != nil {
 			s.spare = sl
 			switch {
@@ -114,19 +112,43 @@ func (s *Source) receive() error {
 		}
 		s.produced.Add(1)
 		sl.pts, sl.dur = s.timing(sl.in)
-		if err := s.conv.fill(sl); err != nil {
-			sl.in.Unref()
-			s.spare = sl
-			return fmt.Errorf("%s: frame %d: %w", s.name, s.decoded, err)
+		if err := s.deliver(sl); err != nil {
+			return err
 		}
-		sl.index = s.decoded
-		s.decoded++
-		select {
-		case s.out <- item{slot: sl}:
-		case <-s.stop:
-			s.put(sl)
-			return errStopped
-		}
+	}
+}
+
+// freeSlot is a slot to decode into: the one left unfilled last time,
+// or a free one once the consumer gives one back.
+func (s *Source) freeSlot() (*slot, error) {
+	if sl := s.spare; sl != nil {
+		s.spare = nil
+		return sl, nil
+	}
+	select {
+	case sl := <-s.free:
+		return sl, nil
+	case <-s.stop:
+		return nil, errStopped
+	}
+}
+
+// deliver converts the frame in sl to the output format and hands it to
+// Next.
+func (s *Source) deliver(sl *slot) error {
+	if err := s.conv.fill(sl); err != nil {
+		sl.in.Unref()
+		s.spare = sl
+		return fmt.Errorf("%s: frame %d: %w", s.name, s.decoded, err)
+	}
+	sl.index = s.decoded
+	s.decoded++
+	select {
+	case s.out <- item{slot: sl}:
+		return nil
+	case <-s.stop:
+		s.put(sl)
+		return errStopped
 	}
 }
 

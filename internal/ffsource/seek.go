@@ -46,6 +46,9 @@ func (s *Source) SkipFrames(n int) error {
 	if n <= 0 {
 		return nil
 	}
+	if s.graph != nil {
+		return &NotSought{"its filters may change the frame count"}
+	}
 	pt, reason, err := scanPacketTimes(s.url, s.opts)
 	if err != nil {
 		return fmt.Errorf("%s: %w", s.name, err)

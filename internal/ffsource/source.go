@@ -44,6 +44,11 @@ type Options struct {
 	// or one that would open another protocol, is refused. They keep an
 	// input from leading FFmpeg to other files or the network.
 	Demuxers, Protocols string
+	// Filter, when set, is an FFmpeg filter graph (libavfilter's syntax,
+	// one video input and one output, e.g. "crop=1920:800,yadif") applied
+	// to the decoded frames before anything else: Info describes its
+	// output. Filters run in this process, with the program's rights.
+	Filter string
 }
 
 // Info describes an opened input.
@@ -97,6 +102,9 @@ type Source struct {
 	info   Info
 
 	conv converter
+
+	graph      *filterGraph  // Options.Filter's graph; nil without one
+	unfiltered *astiav.Frame // the decoder's output before the graph
 
 	slots []*slot
 	free  chan *slot
@@ -260,6 +268,11 @@ func (s *Source) openDecoder(opts Options) error {
 	if d := s.stream.Duration(); s.info.Frames <= 0 && d > 0 && s.info.FrameRate > 0 {
 		s.info.Frames = int(math.Round(float64(d) * s.stream.TimeBase().Float64() * s.info.FrameRate))
 	}
+	if opts.Filter != "" {
+		if err := s.openFilter(opts.Filter); err != nil {
+			return err
+		}
+	}
 	s.conv.setOutput(s.info.Format, "")
 	return nil
 }
@@ -356,6 +369,14 @@ func (s *Source) Close() error {
 // closeContexts releases the FFmpeg contexts.
 func (s *Source) closeContexts() {
 	s.conv.close()
+	if s.graph != nil {
+		s.graph.free()
+		s.graph = nil
+	}
+	if s.unfiltered != nil {
+		s.unfiltered.Free()
+		s.unfiltered = nil
+	}
 	if s.pkt != nil {
 		s.pkt.Free()
 		s.pkt = nil

@@ -106,8 +106,9 @@ type mappedFrame struct {
 	// conv holds the components that cannot be viewed in place, reused
 	// from frame to frame.
 	conv [3][]byte
-	// shares counts the Runner's holders of the frame: 1, or 2 when it
-	// is both sides of a pair (no-reference mode).
+	// shares counts the frame's holders: 1, 2 when it is both sides of a
+	// pair (no-reference mode), or the Runner's copies and the pad's own
+	// hold when the fps property repeats it (fps.go).
 	shares atomic.Int32
 }
 

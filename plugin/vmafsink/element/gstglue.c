@@ -210,6 +210,25 @@ GParamSpec *vs_enum_param(const char *name, const char *nick, const char *blurb,
 
 gint vs_value_get_enum(const GValue *v) { return g_value_get_enum(v); }
 
+/* A fraction property from 0/1 (unset) up, unset by default. */
+GParamSpec *vs_fraction_param(const char *name, const char *nick, const char *blurb, GParamFlags flags) {
+  return gst_param_spec_fraction(name, nick, blurb, 0, 1, G_MAXINT, 1, 0, 1, flags);
+}
+
+gboolean vs_value_get_fraction(const GValue *v, gint *num, gint *den) {
+  if (!GST_VALUE_HOLDS_FRACTION(v)) return FALSE;
+  *num = gst_value_get_fraction_numerator(v);
+  *den = gst_value_get_fraction_denominator(v);
+  return TRUE;
+}
+
+GValue *vs_value_new_fraction(gint num, gint den) {
+  GValue *val = g_new0(GValue, 1);
+  g_value_init(val, GST_TYPE_FRACTION);
+  gst_value_set_fraction(val, num, den);
+  return val;
+}
+
 GValue *vs_value_new_enum(GType type, gint v) {
   GValue *val = g_new0(GValue, 1);
   g_value_init(val, type);

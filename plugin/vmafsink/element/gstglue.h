@@ -45,6 +45,9 @@ GType vs_pause_mode_get_type(void);
 GType vs_log_level_get_type(void);
 GParamSpec *vs_enum_param(const char *name, const char *nick, const char *blurb, GType type, gint def, GParamFlags flags);
 gint vs_value_get_enum(const GValue *v);
+GParamSpec *vs_fraction_param(const char *name, const char *nick, const char *blurb, GParamFlags flags);
+gboolean vs_value_get_fraction(const GValue *v, gint *num, gint *den);
+GValue *vs_value_new_fraction(gint num, gint den);
 GValue *vs_value_new_enum(GType type, gint v);
 
 /* Video mapping. */

@@ -114,7 +114,7 @@ func (st *runState) chain(s pipeline.Side, buf *C.GstBuffer) C.GstFlowReturn {
 	if noRef {
 		err = st.pushMirrored(f, m)
 	} else {
-		err = st.runner.Push(s, f)
+		err = st.pushFrame(s, f, m)
 	}
 	if traced {
 		st.tracePush(s, &before, time.Since(t0), err)
@@ -190,6 +190,7 @@ func (st *runState) event(s pipeline.Side, ev *C.GstEvent) bool {
 	case C.GST_EVENT_SEGMENT:
 		C.gst_event_copy_segment(ev, &st.pads[s].segment)
 	case C.GST_EVENT_EOS:
+		st.endRate(s)
 		both := st.runner.EndOfStream(s)
 		if !both && C.vs_pad_linked(st.e.self, C.gint(1-s)) == 0 {
 			// Nothing can ever arrive on an unlinked pad: it has ended too.
@@ -213,6 +214,7 @@ func (st *runState) event(s pipeline.Side, ev *C.GstEvent) bool {
 		}
 		st.runner.FlushStart(s)
 	case C.GST_EVENT_FLUSH_STOP:
+		st.resetRate(s)
 		st.reopen(s)
 		if s == pipeline.Dist {
 			st.gate.setFlushing(false)
@@ -249,10 +251,10 @@ func (st *runState) setCaps(s pipeline.Side, caps *C.GstCaps) bool {
 		rates[s], rates[1-s] = f.rate(), o.format.rate()
 	}
 	st.formatMu.Unlock()
-	if rates[0] != "" && rates[1] != "" && rates[0] != rates[1] && !st.rateWarned.Swap(true) {
+	if rates[0] != "" && rates[1] != "" && rates[0] != rates[1] && st.settings.fps.Num == 0 && !st.rateWarned.Swap(true) {
 		st.e.warn(fmt.Sprintf("ref_sink is %s fps but dist_sink is %s fps: frames are paired by %s, so most pairs are not the same picture",
 			rates[0], rates[1], st.settings.pairing),
-			"the two streams' frame rates differ; scale one to the other's rate (videorate) before the element")
+			"the two streams' frame rates differ; set fps (e.g. fps="+rates[0]+") to conform both as FFmpeg's fps filter does, or videorate one to the other's rate before the element")
 	}
 	if mismatch {
 		next := st.runner.Status().Counters.Pairs

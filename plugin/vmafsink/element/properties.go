@@ -15,6 +15,7 @@ import (
 	"unsafe"
 
 	"github.com/go-gst/go-glib/glib"
+	"github.com/vmafsink/vmafsink/internal/framerate"
 	"github.com/vmafsink/vmafsink/pipeline"
 	"github.com/vmafsink/vmafsink/report"
 	"github.com/vmafsink/vmafsink/vmaf"
@@ -37,6 +38,7 @@ type settings struct {
 	sync               bool
 	engine             engineKind
 	pairing            pipeline.Pairing
+	fps                framerate.Rate // both streams conformed to it (fps.go); zero: as they come
 	backpressure       pipeline.Backpressure
 	maxPending         uint
 	maxLead            uint // 0: no lead limit
@@ -227,6 +229,11 @@ var ownProperties = []property{
 		C.vs_engine_get_type(), int(engineAuto), func(s *settings) *int { return (*int)(&s.engine) }),
 	enumProperty("pairing", "Pairing", "How reference and distorted frames are matched",
 		C.vs_pairing_get_type(), int(pipeline.PairByTimestamp), func(s *settings) *int { return (*int)(&s.pairing) }),
+	fractionProperty("fps", "Frame rate",
+		"Conform both streams to this rate before pairing, as FFmpeg's fps filter (and vmaf-score --fps) does: each frame's "+
+			"timestamp rounded to the rate, frames repeated where a stream is slower and dropped where it is faster; "+
+			"0/1 (the default): frames as they come",
+		func(s *settings) *framerate.Rate { return &s.fps }),
 	enumProperty("backpressure", "Back-pressure", "What happens when scoring is slower than the streams",
 		C.vs_backpressure_get_type(), int(pipeline.Block), func(s *settings) *int { return (*int)(&s.backpressure) }),
 	uintProperty("max-pending", "Max pending",
@@ -455,6 +462,43 @@ func enumProperty(name, nick, blurb string, typ C.GType, def int, field func(*se
 			return nil
 		},
 		get: func(_ *vmafSink, s *settings) (*glib.Value, error) { return enumValue(typ, *field(s)), nil },
+	}
+}
+
+// fractionProperty is a GstFraction property kept as a framerate.Rate;
+// 0/1 unsets it.
+func fractionProperty(name, nick, blurb string, field func(*settings) *framerate.Rate) property {
+	return property{
+		name: name,
+		spec: func() *glib.ParamSpec {
+			cname, cnick, cblurb := C.CString(name), C.CString(nick), C.CString(blurb)
+			defer C.free(unsafe.Pointer(cname))
+			defer C.free(unsafe.Pointer(cnick))
+			defer C.free(unsafe.Pointer(cblurb))
+			return glib.ToParamSpec(unsafe.Pointer(C.vs_fraction_param(cname, cnick, cblurb, C.GParamFlags(rw))))
+		},
+		set: func(s *settings, v *glib.Value) error {
+			var num, den C.gint
+			if C.vs_value_get_fraction((*C.GValue)(unsafe.Pointer(v.GValue)), &num, &den) == 0 {
+				return fmt.Errorf("%s: want a fraction", name)
+			}
+			switch {
+			case num == 0:
+				*field(s) = framerate.Rate{}
+			case num < 0 || den <= 0:
+				return fmt.Errorf("%s: %d/%d is not a positive rate", name, num, den)
+			default:
+				*field(s) = framerate.Rate{Num: int64(num), Den: int64(den)}
+			}
+			return nil
+		},
+		get: func(_ *vmafSink, s *settings) (*glib.Value, error) {
+			r := *field(s)
+			if r.Num == 0 {
+				r = framerate.Rate{Num: 0, Den: 1}
+			}
+			return glib.ValueFromNativeOwned(unsafe.Pointer(C.vs_value_new_fraction(C.gint(r.Num), C.gint(r.Den)))), nil
+		},
 	}
 }
 

@@ -30,6 +30,9 @@ func start(e *vmafSink, s settings) (*runState, error) {
 	if err := e.prepareLearned(&s); err != nil {
 		return nil, err
 	}
+	if err := s.checkRateSettings(); err != nil {
+		return nil, err
+	}
 	spec, model, err := loadModel(s, features)
 	if err != nil {
 		return nil, err
@@ -46,6 +49,7 @@ func start(e *vmafSink, s settings) (*runState, error) {
 	}
 	st = &runState{e: e, settings: s, features: features, scorer: scorer, runner: runner, last: pipeline.Untimed}
 	st.gate.init()
+	st.startRates()
 	C.vs_set_lead_side(e.self, C.gint(s.leadSide()))
 	for i := range st.pads {
 		C.gst_segment_init(&st.pads[i].segment, C.GST_FORMAT_TIME)

@@ -48,6 +48,7 @@ type runState struct {
 	// writer of its entry; formatMu guards the formats, which the other
 	// pad's thread compares against.
 	pads     [2]padState
+	rates    [2]*padRate // the fps property's conformers; nil without it
 	formatMu sync.Mutex
 
 	// finishMu guards finished: a run finishes at EOS on both pads, and
@@ -195,6 +196,8 @@ func (st *runState) abort() {
 		}
 	}
 	st.runner.Close()
+	st.resetRate(pipeline.Ref)
+	st.resetRate(pipeline.Dist)
 	for _, u := range st.unsub {
 		u()
 	}

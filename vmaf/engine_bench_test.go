@@ -2,6 +2,7 @@ package vmaf
 
 import (
 	"fmt"
+	"math"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -108,15 +109,22 @@ func BenchmarkFrameLatency(b *testing.B) {
 			}
 			submit(0)
 			var total time.Duration
+			least := time.Duration(math.MaxInt64)
 			for i := 1; i <= b.N; i++ {
 				t0 := time.Now()
 				submit(i)
 				if got := <-results; got != i-1 {
 					b.Fatalf("result %d, want %d", got, i-1)
 				}
-				total += time.Since(t0)
+				d := time.Since(t0)
+				total += d
+				least = min(least, d)
 			}
 			b.ReportMetric(float64(total.Microseconds())/1000/float64(b.N), "ms/frame")
+			// On a shared machine the mean carries every wait for a
+			// core; the least frame is the latency when both cores
+			// were free for it.
+			b.ReportMetric(float64(least.Microseconds())/1000, "min-ms/frame")
 		})
 	}
 }

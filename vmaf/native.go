@@ -205,7 +205,8 @@ func (s *nativeScorer) start(first *Picture) error {
 	for i := 0; i < n; i++ {
 		s.free <- &job{}
 	}
-	// A full-frame motion buffer (4 bytes a sample) is needed by each job
+	// A full-frame motion buffer (1 byte a sample for 8-bit luma with
+	// AVX-512, 4 otherwise) is needed by each job
 	// from submission until its SAD is taken, and by the collector for
 	// the previous frame; the job held back for its motion values needs
 	// none.

@@ -7,8 +7,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-
-	"github.com/vmafsink/vmafsink/vmaf"
 )
 
 // The offset between two inputs is found on signatures: each frame's
@@ -18,40 +16,6 @@ import (
 const sigCols, sigRows = 16, 9
 
 type signature [sigCols * sigRows]float32
-
-// signatureOf averages every other luma sample of every other row into
-// the grid.
-func signatureOf(p *vmaf.Picture) signature {
-	var sum [sigCols * sigRows]float64
-	var cnt [sigCols * sigRows]int
-	scale := 1.0
-	if p.BitDepth > 8 {
-		scale = 1 / float64(int(1)<<(p.BitDepth-8))
-	}
-	row := p.Planes[0]
-	for y := 0; y < p.Height; y += 2 {
-		line := row[y*p.Strides[0]:]
-		base := (y * sigRows / p.Height) * sigCols
-		for x := 0; x < p.Width; x += 2 {
-			var v int
-			if p.BitDepth > 8 {
-				v = int(line[2*x]) | int(line[2*x+1])<<8
-			} else {
-				v = int(line[x])
-			}
-			c := base + x*sigCols/p.Width
-			sum[c] += float64(v)
-			cnt[c]++
-		}
-	}
-	var s signature
-	for i := range s {
-		if cnt[i] > 0 {
-			s[i] = float32(sum[i] / float64(cnt[i]) * scale)
-		}
-	}
-	return s
-}
 
 func sigDistance(a, b *signature) float64 {
 	var d float64

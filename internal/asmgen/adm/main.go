@@ -62,6 +62,7 @@ func main() {
 	cmNAVX512()
 	decoupleNAVX512()
 	dwt0Vert8AVX512()
+	cubeNAVX512()
 	Generate()
 }
 

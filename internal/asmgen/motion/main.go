@@ -40,12 +40,15 @@ func main() {
 	low8 = constant32("motionLow8", 0xff)
 	round15 = constant32("motionRound15", 1<<15)
 	taps01 = constant32("motionTaps01", 3571|16004<<16)
+	round8 = constant32("motionRound8", 1<<7)
 
 	vertical("motionVert8AVX2", "*byte", 1)
 	vertical("motionVert16AVX2", "*uint16", 2)
 	diff()
 	rowSAD()
 	vertical8AVX512()
+	diff8AVX512()
+	rowSAD512()
 	Generate()
 }
 

@@ -3587,3 +3587,61 @@ vertw:
 vertwDone:
 	VZEROUPPER
 	RET
+
+// func admCubeNAVX512(row *int32, n int, sq uint64, cs uint64, sqRnd uint64, cRnd uint64) uint64
+// Requires: AVX, AVX2, AVX512F
+TEXT ·admCubeNAVX512(SB), NOSPLIT, $0-56
+	MOVQ         row+0(FP), AX
+	MOVQ         n+8(FP), CX
+	VMOVQ        sq+16(FP), X0
+	VMOVQ        cs+24(FP), X1
+	VPBROADCASTQ sqRnd+32(FP), Z2
+	VPBROADCASTQ cRnd+40(FP), Z3
+	VPXORD       Z4, Z4, Z4
+	VPXORD       Z5, Z5, Z5
+	XORQ         DX, DX
+
+cubeNw:
+	CMPQ      DX, CX
+	JAE       cubeNwDone
+	VPABSD    (AX)(DX*4), Y6
+	VPMOVZXDQ Y6, Z6
+	VPMULUDQ  Z6, Z6, Z7
+	VPADDQ    Z2, Z7, Z7
+	VPSRLQ    X0, Z7, Z7
+	VPMULUDQ  Z6, Z7, Z8
+	VPSRLQ    $0x20, Z7, Z7
+	VPMULUDQ  Z6, Z7, Z7
+	VPSLLQ    $0x20, Z7, Z7
+	VPADDQ    Z7, Z8, Z8
+	VPADDQ    Z3, Z8, Z8
+	VPSRLQ    X1, Z8, Z8
+	VPADDQ    Z8, Z4, Z4
+	VPABSD    32(AX)(DX*4), Y6
+	VPMOVZXDQ Y6, Z6
+	VPMULUDQ  Z6, Z6, Z7
+	VPADDQ    Z2, Z7, Z7
+	VPSRLQ    X0, Z7, Z7
+	VPMULUDQ  Z6, Z7, Z8
+	VPSRLQ    $0x20, Z7, Z7
+	VPMULUDQ  Z6, Z7, Z7
+	VPSLLQ    $0x20, Z7, Z7
+	VPADDQ    Z7, Z8, Z8
+	VPADDQ    Z3, Z8, Z8
+	VPSRLQ    X1, Z8, Z8
+	VPADDQ    Z8, Z5, Z5
+	ADDQ      $0x00000010, DX
+	JMP       cubeNw
+
+cubeNwDone:
+	VPADDQ        Z5, Z4, Z4
+	VEXTRACTI64X4 $0x01, Z4, Y0
+	VPADDQ        Y0, Y4, Y0
+	VEXTRACTI128  $0x01, Y0, X1
+	VPADDQ        X1, X0, X1
+	VPSHUFD       $0x4e, X1, X0
+	VPADDQ        X0, X1, X1
+	VMOVQ         X1, AX
+	MOVQ          AX, ret+48(FP)
+	VZEROUPPER
+	RET

@@ -109,3 +109,9 @@ func admDecoupleNAVX512(r *[]int32, j0 int, n int, gain float64, cos float64, re
 //
 //go:noescape
 func admDWT0Vert8AVX512(lo *int16, hi *int16, r0 *byte, r1 *byte, r2 *byte, r3 *byte, n int)
+
+// admCubeNAVX512 is admCubeN for the first n samples (a multiple of
+// 16) of row; sqRnd and cRnd are its two roundings.
+//
+//go:noescape
+func admCubeNAVX512(row *int32, n int, sq uint64, cs uint64, sqRnd uint64, cRnd uint64) uint64

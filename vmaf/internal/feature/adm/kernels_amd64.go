@@ -33,8 +33,9 @@ var admAVX2Kernels = admKernels{
 }
 
 // admAVX512Kernels is the AVX2 set with wider blocks where AVX-512 has
-// been worth it so far: the level-0 DWT of 8-bit input (32 columns), and
-// the decoupling and contrast masking of every level (16 columns).
+// been worth it so far: the level-0 DWT of 8-bit input (32 columns), the
+// decoupling and contrast masking of every level (16 columns), and the
+// denominator sums of levels 1 to 3 (16 samples).
 var admAVX512Kernels = func() admKernels {
 	k := admAVX2Kernels
 	k.name = "avx512"
@@ -44,6 +45,7 @@ var admAVX512Kernels = func() admKernels {
 	k.cm0 = admCM0Wide
 	k.cmN = admCMNWide
 	k.decoupleN = admDecoupleNWide
+	k.cubeN = admCubeNWide
 	return k
 }()
 

@@ -137,3 +137,26 @@ func TestADMKernelCMN(t *testing.T) {
 		}
 	}
 }
+
+// TestADMKernelCubeN holds every set's denominator sums of levels 1 to 3
+// against the portable kernel, with each level's shifts and the extremes
+// (the most negative value, whose magnitude wraps to 2^31 as in C).
+func TestADMKernelCubeN(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for _, k := range admOtherKernelSets(t) {
+		for l := range admDenSqShift {
+			sq := admDenSqShift[l]
+			for _, w := range testpic.KernelWidths {
+				row := admRandInt32(rng, w)
+				for i := 0; i < w; i += 5 {
+					row[i] = [...]int32{math.MinInt32, math.MaxInt32, -math.MaxInt32, 0, 1}[i/5%5]
+				}
+				for _, cs := range []uint{0, 1, uint(admCeilLog2(w)), 11} {
+					if got, want := k.cubeN(row, sq, cs), admScalarKernels.cubeN(row, sq, cs); got != want {
+						t.Fatalf("%s/level %d/w%d/cs %d: %d, portable %d", k.name, l+1, w, cs, got, want)
+					}
+				}
+			}
+		}
+	}
+}

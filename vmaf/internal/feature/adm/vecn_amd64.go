@@ -164,3 +164,13 @@ func admCMNSpan(r *admCM32Row, p *admCMParams, wide bool) [3]int64 {
 	}
 	return acc
 }
+
+// admCubeNWide runs 16-sample AVX-512 blocks, then the portable kernel.
+func admCubeNWide(row []int32, sq, cs uint) uint64 {
+	n := len(row) &^ 15
+	var s uint64
+	if n > 0 {
+		s = admCubeNAVX512(kit.At(row, n), n, uint64(sq), uint64(cs), uint64(1)<<sq, uint64(admRoundHalf(int(cs))))
+	}
+	return s + admCubeN(row[n:], sq, cs)
+}

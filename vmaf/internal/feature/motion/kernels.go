@@ -18,10 +18,16 @@ type motionKernels struct {
 	// shift of two frames' vertical sums and reports whether any is
 	// nonzero.
 	diff func(v []int32, p, c []uint32, shift uint) bool
+	// diff8 stores in v the same rounded differences for 8-bit frames,
+	// filtered from the samples of the two windows p (previous) and c
+	// (current); nil in a set that keeps 8-bit frames as vertical sums
+	// (see Blur).
+	diff8 func(v []int32, p, c *[5][]byte) bool
 	// rowSAD filters a padded row of differences (2 mirrored samples on
 	// either side of w) horizontally, rounds back from 16.16 and sums the
 	// magnitudes, in 32 bits as libvmaf does. The differences must be
-	// below 2^22 in magnitude; those of blurred frames are at most 2^16.
+	// below 2^21 in magnitude (the AVX-512 kernel filters their high parts
+	// as words); those of blurred frames are at most 2^16.
 	rowSAD func(row []int32, w int) uint32
 }
 
@@ -32,6 +38,7 @@ var motionScalarKernels = motionKernels{
 	vert8:  motionVert8,
 	vert16: motionVert16,
 	diff:   motionDiff,
+	diff8:  motionDiff8,
 	rowSAD: motionRowSAD,
 }
 
@@ -60,6 +67,26 @@ func motionDiff(v []int32, p, c []uint32, shift uint) bool {
 		// libvmaf subtracts the current frame from the previous one; the
 		// order matters because the rounding is not symmetric.
 		d := int32((int64(p[x]) - int64(c[x]) + half) >> shift)
+		v[x] = d
+		any |= d
+	}
+	return any != 0
+}
+
+// motionDiff8 is motionDiff of two 8-bit frames' vertical sums, formed
+// from their samples: the difference of the sums is the filtered
+// difference of the samples (at most 255·2^16 in magnitude, so int32
+// holds it), rounded back by the 8 bits of the samples.
+func motionDiff8(v []int32, p, c *[5][]byte) bool {
+	n := len(v)
+	p0, p1, p2, p3, p4 := p[0][:n], p[1][:n], p[2][:n], p[3][:n], p[4][:n]
+	c0, c1, c2, c3, c4 := c[0][:n], c[1][:n], c[2][:n], c[3][:n], c[4][:n]
+	var any int32
+	for x := range v {
+		outer := int32(p0[x]) - int32(c0[x]) + int32(p4[x]) - int32(c4[x])
+		inner := int32(p1[x]) - int32(c1[x]) + int32(p3[x]) - int32(c3[x])
+		s := 3571*outer + 16004*inner + 26386*(int32(p2[x])-int32(c2[x]))
+		d := (s + 1<<7) >> 8
 		v[x] = d
 		any |= d
 	}

@@ -22,17 +22,20 @@ var motionAVX2Kernels = motionKernels{
 	rowSAD: motionRowSADVec,
 }
 
-// motionAVX512Kernels runs the 8-bit vertical pass on 16 columns a block,
-// with word multiply-adds (VPMADDWD, VPDPWSSD) in place of AVX2's 32-bit
-// multiplies, which is where its gain is. The other passes stay AVX2: a
-// 16-lane difference measured no faster, the SAD's passes being bound by
-// memory traffic (a 1080p frame's sums are 8 MiB of 32-bit words).
+// motionAVX512Kernels keeps 8-bit frames as samples and filters the two
+// windows' difference in one pass, 16 columns a block, with word
+// multiply-adds (VPMADDWD, VPDPWSSD): the in-order part then reads two
+// 1-byte planes rather than two planes of 32-bit sums (8 MiB each at
+// 1080p), which bound it, and the per-frame part is a copy. The horizontal
+// pass and the vertical pass of 8-bit sums (which 8-bit frames kept as
+// sums use) are 16 columns a block too; the 16-bit passes stay AVX2.
 var motionAVX512Kernels = motionKernels{
 	name:   "avx512",
 	vert8:  motionVert8Wide,
 	vert16: motionVert16Vec,
 	diff:   motionDiffVec,
-	rowSAD: motionRowSADVec,
+	diff8:  motionDiff8Wide,
+	rowSAD: motionRowSADWide,
 }
 
 // motionBestKernels returns the fastest kernel set this machine runs
@@ -109,6 +112,22 @@ func motionDiffVec(v []int32, p, c []uint32, shift uint) bool {
 	return any
 }
 
+// motionDiff8Wide runs 16-column AVX-512 blocks, then the portable kernel.
+func motionDiff8Wide(v []int32, p, c *[5][]byte) bool {
+	n := len(v) &^ 15
+	any := false
+	if n > 0 {
+		pr := [5]*byte{kit.At(p[0], n), kit.At(p[1], n), kit.At(p[2], n), kit.At(p[3], n), kit.At(p[4], n)}
+		cr := [5]*byte{kit.At(c[0], n), kit.At(c[1], n), kit.At(c[2], n), kit.At(c[3], n), kit.At(c[4], n)}
+		any = motionDiff8AVX512(kit.At(v, n), &pr[0], &cr[0], n)
+	}
+	if n < len(v) {
+		any = motionDiff8(v[n:], &[5][]byte{p[0][n:], p[1][n:], p[2][n:], p[3][n:], p[4][n:]},
+			&[5][]byte{c[0][n:], c[1][n:], c[2][n:], c[3][n:], c[4][n:]}) || any
+	}
+	return any
+}
+
 func motionRowSADVec(row []int32, w int) uint32 {
 	n := w &^ 7
 	var s uint32
@@ -117,6 +136,19 @@ func motionRowSADVec(row []int32, w int) uint32 {
 	}
 	if n < w {
 		s += motionRowSAD(row[n:], w-n)
+	}
+	return s
+}
+
+// motionRowSADWide runs 16-output AVX-512 blocks, then the AVX2 path.
+func motionRowSADWide(row []int32, w int) uint32 {
+	n := w &^ 15
+	var s uint32
+	if n > 0 {
+		s = motionRowSADAVX512(kit.At(row, n+2*motionRadius), n)
+	}
+	if n < w {
+		s += motionRowSADVec(row[n:], w-n)
 	}
 	return s
 }

@@ -77,9 +77,9 @@ func TestMotionKernelRows(t *testing.T) {
 			for j := range row {
 				switch rng.IntN(4) {
 				case 0:
-					row[j] = [...]int32{1 << 22, -1 << 22, 1 << 16, -1 << 16, 0}[rng.IntN(5)]
+					row[j] = [...]int32{1<<21 - 1, -(1<<21 - 1), 1 << 16, -1 << 16, 0}[rng.IntN(5)]
 				default:
-					row[j] = int32(rng.IntN(1<<23)) - 1<<22
+					row[j] = int32(rng.IntN(1<<22-1)) - (1<<21 - 1)
 				}
 			}
 			if got, want := k.rowSAD(row, w), motionScalarKernels.rowSAD(row, w); got != want {
@@ -115,6 +115,71 @@ func motionKernelFrames(t *testing.T, k *motionKernels) {
 				if got := sad(k, prev, cur); got != want {
 					t.Fatalf("%s %dx%d %d-bit content %d: SAD %v, portable %v", k.name, sz[0], sz[1], bpc, kind, got, want)
 				}
+			}
+		}
+	}
+}
+
+// TestMotionKernelDiff8 holds every set's difference of 8-bit windows
+// against the portable kernel, with windows at the extremes (every
+// previous sample 255 and every current one 0, and the reverse) among the
+// random ones.
+func TestMotionKernelDiff8(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 24))
+	motionEachVecKernelSet(t, func(t *testing.T, k *motionKernels) {
+		if k.diff8 == nil {
+			t.Skipf("the %s set keeps 8-bit frames as sums", k.name)
+		}
+		for _, w := range testpic.KernelWidths {
+			for kind := range 4 {
+				var p, c [5][]byte
+				for i := range p {
+					p[i], c[i] = testpic.RandSamples[uint8](rng, w, 8), testpic.RandSamples[uint8](rng, w, 8)
+					if kind > 0 {
+						for x := range p[i] {
+							hi := byte(255 * (kind & 1))
+							p[i][x], c[i][x] = hi, 255-hi
+							if kind == 3 && x%3 == 0 {
+								p[i][x] = c[i][x]
+							}
+						}
+					}
+				}
+				got, want := make([]int32, w), make([]int32, w)
+				gotAny, wantAny := k.diff8(got, &p, &c), motionDiff8(want, &p, &c)
+				testpic.Equal(t, fmt.Sprintf("%s/w%d/kind%d", k.name, w, kind), got, want)
+				if gotAny != wantAny {
+					t.Fatalf("%s/w%d/kind%d: nonzero %v, portable %v", k.name, w, kind, gotAny, wantAny)
+				}
+			}
+		}
+	})
+}
+
+// 8-bit frames kept as samples score exactly as frames kept as vertical
+// sums.
+func TestMotionSamplesMatchSums(t *testing.T) {
+	sums := motionScalarKernels
+	sums.diff8 = nil
+	rng := rand.New(rand.NewPCG(25, 26))
+	for _, sz := range [][2]int{{3, 3}, {17, 19}, {97, 63}, {321, 71}} {
+		for kind := range 4 {
+			prev := testpic.RandPlane(rng, sz[0], sz[1], 8, kind)
+			cur := testpic.RandPlane(rng, sz[0], sz[1], 8, (kind+1)%4)
+			sad := func(k *motionKernels) (float64, bool) {
+				b := newMotionBlurWith(sz[0], sz[1], 8, k)
+				fp, fc := NewFrame(sz[0], sz[1]), NewFrame(sz[0], sz[1])
+				b.Blur(prev, fp)
+				b.Blur(cur, fc)
+				return motionSADWith(fc, fp, k), fc.raw
+			}
+			got, raw := sad(&motionScalarKernels)
+			want, sumsRaw := sad(&sums)
+			if !raw || sumsRaw {
+				t.Fatalf("frames kept as samples: %v and %v, want true and false", raw, sumsRaw)
+			}
+			if got != want {
+				t.Fatalf("%dx%d content %d: SAD of samples %v, of sums %v", sz[0], sz[1], kind, got, want)
 			}
 		}
 	}

@@ -40,17 +40,25 @@ func motionMirror(i, n int) int {
 	return i
 }
 
-// Frame holds one reference luma after the vertical pass of the blur:
-// unrounded sums of the five taps, so that two frames can be subtracted
-// exactly. It is reusable across frames of the same size.
+// Frame holds one reference luma for SAD: either the vertical pass of
+// the blur (unrounded sums of the five taps, so that two frames can be
+// subtracted exactly) or, for 8-bit luma when the kernel set filters the
+// difference from the samples (motionKernels.diff8), the samples
+// themselves. It is reusable across frames of the same size; its buffers
+// are made on first use.
 type Frame struct {
 	w, h int
 	bpc  int
+	raw  bool     // luma holds the samples; otherwise sums holds the sums
 	sums []uint32 // h rows of w sums; at most 65535<<16 fits in 32 bits
+	luma []byte   // h rows of w 8-bit samples
 	// row is scratch for SAD when this frame is its cur argument: the
 	// rounded vertical difference of one row with motionRadius mirrored
 	// samples on either side.
 	row []int32
+	// prevRows and curRows are the windows SAD hands diff8, kept here for
+	// the reason Blur keeps its rows.
+	prevRows, curRows [5][]byte
 	// kern are the kernels SAD runs when this frame is its cur argument,
 	// chosen when the frame is made.
 	kern *motionKernels
@@ -61,7 +69,6 @@ func NewFrame(w, h int) *Frame {
 	return &Frame{
 		w:    w,
 		h:    h,
-		sums: make([]uint32, w*h),
 		row:  make([]int32, w+2*motionRadius),
 		kern: motionBestKernels(),
 	}
@@ -90,11 +97,25 @@ func newMotionBlurWith(w, h, bpc int, k *motionKernels) *Blur {
 	return &Blur{w: w, h: h, bpc: bpc, kern: k}
 }
 
-// Blur stores the vertical 5-tap sums of ref (a w x h luma plane at the
-// blur's bit depth) in dst.
+// Blur stores in dst what SAD needs of ref (a w x h luma plane at the
+// blur's bit depth): its vertical 5-tap sums, or a copy of its samples
+// when they are 8-bit and the kernel set filters differences from samples.
 func (m *Blur) Blur(ref feature.Plane, dst *Frame) {
 	w, h := m.w, m.h
 	dst.bpc = m.bpc
+	dst.raw = m.bpc == 8 && m.kern.diff8 != nil
+	if dst.raw {
+		if len(dst.luma) != w*h {
+			dst.luma = make([]byte, w*h)
+		}
+		for y := 0; y < h; y++ {
+			copy(dst.luma[y*w:y*w+w], ref.Row8(y)[:w])
+		}
+		return
+	}
+	if len(dst.sums) != w*h {
+		dst.sums = make([]uint32, w*h)
+	}
 	for y := 0; y < h; y++ {
 		out := dst.sums[y*w : y*w+w]
 		for k := range 5 {
@@ -121,15 +142,32 @@ func SAD(cur, prev *Frame) float64 {
 	return motionSADWith(cur, prev, cur.kern)
 }
 
-// motionSADWith is SAD with a chosen kernel set.
+// motionSADWith is SAD with a chosen kernel set. Frames of samples are
+// filtered by the set's diff8, or the portable one when it has none.
 func motionSADWith(cur, prev *Frame, k *motionKernels) float64 {
 	w, h := cur.w, cur.h
 	shift := uint(cur.bpc)
 	row := cur.row
+	raw := cur.raw && prev.raw
+	diff8 := k.diff8
+	if diff8 == nil {
+		diff8 = motionDiff8
+	}
 	var sad uint64
 	for y := 0; y < h; y++ {
 		inner := row[motionRadius : motionRadius+w]
-		if !k.diff(inner, prev.sums[y*w:y*w+w], cur.sums[y*w:y*w+w], shift) {
+		var any bool
+		if raw {
+			for i := range 5 {
+				r := motionMirror(y-motionRadius+i, h)
+				cur.prevRows[i] = prev.luma[r*w : r*w+w]
+				cur.curRows[i] = cur.luma[r*w : r*w+w]
+			}
+			any = diff8(inner, &cur.prevRows, &cur.curRows)
+		} else {
+			any = k.diff(inner, prev.sums[y*w:y*w+w], cur.sums[y*w:y*w+w], shift)
+		}
+		if !any {
 			continue
 		}
 		row[1], row[0] = row[motionRadius+1], row[motionRadius+2]

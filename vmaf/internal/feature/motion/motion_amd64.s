@@ -64,6 +64,16 @@ DATA motionTaps01<>+24(SB)/4, $0x3e840df3
 DATA motionTaps01<>+28(SB)/4, $0x3e840df3
 GLOBL motionTaps01<>(SB), RODATA|NOPTR, $32
 
+DATA motionRound8<>+0(SB)/4, $0x00000080
+DATA motionRound8<>+4(SB)/4, $0x00000080
+DATA motionRound8<>+8(SB)/4, $0x00000080
+DATA motionRound8<>+12(SB)/4, $0x00000080
+DATA motionRound8<>+16(SB)/4, $0x00000080
+DATA motionRound8<>+20(SB)/4, $0x00000080
+DATA motionRound8<>+24(SB)/4, $0x00000080
+DATA motionRound8<>+28(SB)/4, $0x00000080
+GLOBL motionRound8<>(SB), RODATA|NOPTR, $32
+
 // func motionVert8AVX2(out *uint32, a *byte, b *byte, c *byte, d *byte, e *byte, n int)
 // Requires: AVX, AVX2
 TEXT ·motionVert8AVX2(SB), NOSPLIT, $0-56
@@ -272,5 +282,136 @@ vertw:
 	JMP       vertw
 
 vertwDone:
+	VZEROUPPER
+	RET
+
+// func motionDiff8AVX512(v *int32, p **byte, c **byte, n int) bool
+// Requires: AVX, AVX512BW, AVX512F, AVX512VNNI
+TEXT ·motionDiff8AVX512(SB), NOSPLIT, $0-33
+	MOVQ         v+0(FP), AX
+	MOVQ         p+8(FP), CX
+	MOVQ         c+16(FP), DX
+	MOVQ         (CX), BX
+	MOVQ         (DX), SI
+	MOVQ         8(CX), DI
+	MOVQ         8(DX), R8
+	MOVQ         16(CX), R9
+	MOVQ         16(DX), R10
+	MOVQ         24(CX), R11
+	MOVQ         24(DX), R12
+	MOVQ         32(CX), CX
+	MOVQ         32(DX), DX
+	MOVQ         n+24(FP), R13
+	VPBROADCASTD motionTaps01<>+0(SB), Z0
+	VPBROADCASTD motionTap2<>+0(SB), Z1
+	VPBROADCASTD motionRound8<>+0(SB), Z2
+	MOVL         $0xaaaaaaaa, R14
+	KMOVD        R14, K1
+	VPXORD       Z3, Z3, Z3
+	XORQ         R14, R14
+
+diff8w:
+	CMPQ      R14, R13
+	JAE       diff8wDone
+	VPMOVZXBD (BX)(R14*1), Z4
+	VPMOVZXBD (SI)(R14*1), Z5
+	VPSUBD    Z5, Z4, Z4
+	VPMOVZXBD (DI)(R14*1), Z5
+	VPMOVZXBD (R8)(R14*1), Z6
+	VPSUBD    Z6, Z5, Z5
+	VPMOVZXBD (R9)(R14*1), Z6
+	VPMOVZXBD (R10)(R14*1), Z7
+	VPSUBD    Z7, Z6, Z6
+	VPMOVZXBD (R11)(R14*1), Z7
+	VPMOVZXBD (R12)(R14*1), Z8
+	VPSUBD    Z8, Z7, Z7
+	VPMOVZXBD (CX)(R14*1), Z8
+	VPMOVZXBD (DX)(R14*1), Z9
+	VPSUBD    Z9, Z8, Z8
+	VPADDD    Z8, Z4, Z4
+	VPADDD    Z7, Z5, Z5
+	VPSLLD    $0x10, Z5, Z5
+	VPBLENDMW Z5, Z4, K1, Z4
+	VPMADDWD  Z0, Z4, Z4
+	VPDPWSSD  Z6, Z1, Z4
+	VPADDD    Z2, Z4, Z4
+	VPSRAD    $0x08, Z4, Z4
+	VMOVDQU32 Z4, (AX)(R14*4)
+	VPORD     Z4, Z3, Z3
+	ADDQ      $0x10, R14
+	JMP       diff8w
+
+diff8wDone:
+	VPTESTMD Z3, Z3, K1
+	KORTESTW K1, K1
+	SETNE    AL
+	MOVB     AL, ret+32(FP)
+	VZEROUPPER
+	RET
+
+// func motionRowSADAVX512(row *int32, n int) uint32
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VNNI
+TEXT ·motionRowSADAVX512(SB), NOSPLIT, $0-20
+	MOVQ         row+0(FP), AX
+	MOVQ         n+8(FP), CX
+	VPBROADCASTD motionTaps01<>+0(SB), Z0
+	VPBROADCASTD motionTap2<>+0(SB), Z1
+	VPBROADCASTD motionLow8<>+0(SB), Z2
+	VPBROADCASTD motionRound15<>+0(SB), Z3
+	MOVL         $0xaaaaaaaa, DX
+	KMOVD        DX, K1
+	VPXORD       Z4, Z4, Z4
+	XORQ         DX, DX
+
+sadw:
+	CMPQ      DX, CX
+	JAE       sadwDone
+	VMOVDQU32 (AX)(DX*4), Z5
+	VPANDD    Z2, Z5, Z6
+	VPSRAD    $0x08, Z5, Z5
+	VMOVDQU32 4(AX)(DX*4), Z7
+	VPANDD    Z2, Z7, Z8
+	VPSRAD    $0x08, Z7, Z7
+	VMOVDQU32 8(AX)(DX*4), Z9
+	VPANDD    Z2, Z9, Z10
+	VPSRAD    $0x08, Z9, Z9
+	VMOVDQU32 12(AX)(DX*4), Z11
+	VPANDD    Z2, Z11, Z12
+	VPSRAD    $0x08, Z11, Z11
+	VMOVDQU32 16(AX)(DX*4), Z13
+	VPANDD    Z2, Z13, Z14
+	VPSRAD    $0x08, Z13, Z13
+	VPADDD    Z13, Z5, Z5
+	VPADDD    Z11, Z7, Z7
+	VPSLLD    $0x10, Z7, Z7
+	VPBLENDMW Z7, Z5, K1, Z5
+	VPMADDWD  Z0, Z5, Z5
+	VPDPWSSD  Z9, Z1, Z5
+	VPADDD    Z14, Z6, Z6
+	VPADDD    Z12, Z8, Z7
+	VPSLLD    $0x10, Z7, Z7
+	VPBLENDMW Z7, Z6, K1, Z6
+	VPMADDWD  Z0, Z6, Z6
+	VPDPWSSD  Z10, Z1, Z6
+	VPADDD    Z3, Z6, Z6
+	VPSRAD    $0x08, Z6, Z6
+	VPADDD    Z6, Z5, Z5
+	VPSRAD    $0x08, Z5, Z5
+	VPABSD    Z5, Z5
+	VPADDD    Z5, Z4, Z4
+	ADDQ      $0x10, DX
+	JMP       sadw
+
+sadwDone:
+	VEXTRACTI64X4 $0x01, Z4, Y0
+	VPADDD        Y0, Y4, Y0
+	VEXTRACTI128  $0x01, Y0, X1
+	VPADDD        X1, X0, X1
+	VPSHUFD       $0x4e, X1, X0
+	VPADDD        X0, X1, X1
+	VPSHUFD       $0xb1, X1, X0
+	VPADDD        X0, X1, X1
+	VMOVD         X1, AX
+	MOVL          AX, ret+16(FP)
 	VZEROUPPER
 	RET

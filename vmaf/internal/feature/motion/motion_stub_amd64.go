@@ -32,3 +32,15 @@ func motionRowSADAVX2(row *int32, n int) uint32
 //
 //go:noescape
 func motionVert8AVX512(out *uint32, a *byte, b *byte, c *byte, d *byte, e *byte, n int)
+
+// motionDiff8AVX512 is motionDiff8 for the first n columns (a
+// multiple of 16); p and c point at the five rows of each window.
+//
+//go:noescape
+func motionDiff8AVX512(v *int32, p **byte, c **byte, n int) bool
+
+// motionRowSADAVX512 is motionRowSAD for the first n outputs (a
+// multiple of 16) of the padded row; it reads n+4 samples.
+//
+//go:noescape
+func motionRowSADAVX512(row *int32, n int) uint32

@@ -97,8 +97,8 @@ func (st *runState) applyStreamCodec(said vmaf.StreamCodec) {
 		if sc.current == sc.base {
 			what = "no frame can be scored until a tag names the encoder"
 		}
-		e.warn(fmt.Sprintf("dist_sink's tags (%s) name no encoder model %s knows: %s", said, sc.base.Name, what),
-			fmt.Sprintf("%v; name it in the model's options (codec=...)", err))
+		e.warn(fmt.Sprintf("dist_sink's tags (%s) give model %s no codec block: %s", said, sc.base.Name, what),
+			fmt.Sprintf("%v; name the encoder in the model's options (codec=...)", err))
 		return
 	}
 	if sc.current != sc.base && enc.Name == sc.enc.Name {

@@ -40,6 +40,10 @@ type learnedConfig struct {
 	device  string
 	strict  bool
 	codec   codecSpec
+	// streamCodec: the caller learns the encoder from the distorted
+	// stream (ParseStreamModelSpec), so a codec block that options alone
+	// cannot fill waits for it instead of refusing the load.
+	streamCodec bool
 }
 
 // IsLearnedModelPath reports whether path names a learned (ONNX) model.
@@ -89,18 +93,21 @@ func parseLearnedOptions(opts []string, name string) (learnedConfig, error) {
 
 // learnedModel is the learned half of a Model.
 type learnedModel struct {
-	files   *onnx.Files
-	sess    *onnx.Session
-	id      string
-	kind    string // "fr" or "nr"
-	cfg     learnedConfig
-	order   []string  // the card's feature names, the model's input order
-	mean    []float64 // standardisation; nil when the model takes raw values
-	std     []float64
-	codec   []float32 // the codec block; nil for a model without one
-	layout  []string
-	picture featureSpec // nr: the picture stage
-	outRank int         // the output's rank: 1 ([N]) or 2 ([N,1])
+	files  *onnx.Files
+	sess   *onnx.Session
+	id     string
+	kind   string // "fr" or "nr"
+	cfg    learnedConfig
+	order  []string  // the card's feature names, the model's input order
+	mean   []float64 // standardisation; nil when the model takes raw values
+	std    []float64
+	codec  []float32 // the codec block; nil for a model without one
+	layout []string
+	// codecErr, when set, is why no codec block is known yet: every
+	// frame is refused with it until WithStreamCodec gives one.
+	codecErr error
+	picture  featureSpec // nr: the picture stage
+	outRank  int         // the output's rank: 1 ([N]) or 2 ([N,1])
 
 	mu   sync.Mutex
 	free []*onnx.Buffers
@@ -256,6 +263,11 @@ func (lm *learnedModel) setupFR(m *Model) error {
 	var err error
 	lm.layout = side.CodecBlockLayout
 	lm.codec, err = lm.cfg.codec.block(side.CodecBlockLayout)
+	if err != nil && lm.cfg.streamCodec && lm.cfg.codec.encoder == "" {
+		lm.codecErr = fmt.Errorf("%w, or score a distorted stream whose tags name its encoder (none has so far)", err)
+		lm.codec = make([]float32, len(side.CodecBlockLayout))
+		return nil
+	}
 	return err
 }
 
@@ -295,7 +307,7 @@ func (lm *learnedModel) probe() error {
 	}
 	x := []float64{0.93, 0.45, 0.8, 0.88, 0.92, 4}
 	var out [1]float64
-	return lm.predict(x, out[:])
+	return lm.run(x, out[:])
 }
 
 func (lm *learnedModel) outShape() []int64 {
@@ -312,6 +324,14 @@ func (lm *learnedModel) predict(features, out []float64) error {
 		out[0] = features[0]
 		return nil
 	}
+	if lm.codecErr != nil {
+		return lm.codecErr
+	}
+	return lm.run(features, out)
+}
+
+// run feeds a regressor one frame's features and its codec block.
+func (lm *learnedModel) run(features, out []float64) error {
 	b, err := lm.buffers()
 	if err != nil {
 		return err
@@ -362,8 +382,9 @@ func (lm *learnedModel) release(b *onnx.Buffers) {
 
 // loadLearnedSpec loads the learned model a spec names; text is the spec
 // as written, for errors.
-func loadLearnedSpec(s ModelSpec, text string) (*Model, error) {
+func loadLearnedSpec(s ModelSpec, text string, streamCodec bool) (*Model, error) {
 	cfg, err := parseLearnedOptions(s.Options, s.Name)
+	cfg.streamCodec = streamCodec
 	if err != nil {
 		return nil, fmt.Errorf("vmaf: model spec %q: %w", text, err)
 	}

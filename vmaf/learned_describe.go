@@ -44,7 +44,7 @@ func (lm *learnedModel) describe(d *ModelDescription) {
 			ld.Preparation = "the engine's integer features in the card's order, standardised with the card's feature_mean and feature_std"
 			d.Norm = "standardise"
 		}
-		if lm.codec != nil {
+		if lm.codec != nil && lm.codecErr == nil {
 			ld.CodecBlock = map[string]float64{}
 			for i, l := range lm.layout {
 				ld.CodecBlock[l] = float64(lm.codec[i])

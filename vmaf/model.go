@@ -81,7 +81,7 @@ func ParseModel(data []byte) (*Model, error) {
 // Version is path.
 func LoadModelFile(path string) (*Model, error) {
 	if IsLearnedModelPath(path) {
-		return loadLearnedSpec(ModelSpec{Path: path}, path)
+		return loadLearnedSpec(ModelSpec{Path: path}, path, false)
 	}
 	return loadModelFile(path, modelConfig{name: defaultModelName, version: path})
 }

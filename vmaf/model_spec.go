@@ -98,15 +98,15 @@ func ParseModelSpec(spec string) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.load(spec)
+	return s.load(spec, false)
 }
 
 // Load builds the model the spec names.
-func (s ModelSpec) Load() (*Model, error) { return s.load(s.String()) }
+func (s ModelSpec) Load() (*Model, error) { return s.load(s.String(), false) }
 
 // load builds the model; text is the spec as the caller wrote it, for
-// error messages.
-func (s ModelSpec) load(text string) (*Model, error) {
+// error messages; streamCodec is ParseStreamModelSpec's.
+func (s ModelSpec) load(text string, streamCodec bool) (*Model, error) {
 	if s.Bare && s.Path != "" {
 		// Say which two things a name that is neither could have been.
 		if _, err := os.Stat(s.Path); err != nil {
@@ -115,7 +115,7 @@ func (s ModelSpec) load(text string) (*Model, error) {
 		}
 	}
 	if s.Path != "" && s.Version == "" && IsLearnedModelPath(s.Path) {
-		return loadLearnedSpec(s, text)
+		return loadLearnedSpec(s, text, streamCodec)
 	}
 	cfg := modelConfig{name: defaultModelName}
 	if s.Name != "" {

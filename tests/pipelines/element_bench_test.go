@@ -44,14 +44,7 @@ func BenchmarkElementVsEngine(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	type scenario struct {
-		name            string
-		width, height   int
-		refSrc, distSrc string // gst-launch fragments producing the frames
-		refRaw, distRaw string // the same frames as raw files
-		frames          int
-	}
-	var scenarios []scenario
+	var scenarios []benchScenario
 	// filesrc ! rawvideoparse allocates every buffer afresh. The larger
 	// sizes are the flower pair scaled up, played fewer times, so every
 	// run stays a few seconds long.
@@ -62,70 +55,92 @@ func BenchmarkElementVsEngine(b *testing.B) {
 		}
 		refSrc, n := gsttest.RepeatedSource(b, ref, sz.repeat)
 		distSrc, _ := gsttest.RepeatedSource(b, dist, sz.repeat)
-		scenarios = append(scenarios, scenario{fmt.Sprintf("rawfiles-%dx%d", sz.w, sz.h), sz.w, sz.h,
-			refSrc, distSrc, gsttest.RawPath(refSrc), gsttest.RawPath(distSrc), n})
+		scenarios = append(scenarios, benchScenario{fmt.Sprintf("rawfiles-%dx%d", sz.w, sz.h), sz.w, sz.h,
+			refSrc, distSrc, gsttest.RawPath(refSrc), gsttest.RawPath(distSrc), n, false})
 	}
 	for _, sc := range scenarios {
 		b.Run(sc.name, func(b *testing.B) {
-			// identity's eos-after counts the buffer it ends on.
-			pipeline := func(frames int, sink string) string {
-				return fmt.Sprintf("%s ! identity eos-after=%d ! %s %s ! identity eos-after=%d ! %s",
-					sc.refSrc, frames+1, sink, sc.distSrc, frames+1, strings.ReplaceAll(sink, "ref", "dist"))
-			}
-			const vmafsink = "v.ref_sink"
-			results := filepath.Join(b.TempDir(), "scores.json")
-			tail := fmt.Sprintf(" vmafsink name=v threads=%d results-filename=%s results-format=json", threads, results)
-			// quickest is the shortest wall and CPU time of three runs.
-			quickest := func(desc string) (wall, cpu time.Duration) {
-				wall, cpu = time.Hour, time.Hour
-				for range 3 {
-					t0 := time.Now()
-					run := gsttest.LaunchQuiet(b, time.Minute, desc)
-					wall = min(wall, time.Since(t0))
-					run.MustSucceed(b)
-					cpu = min(cpu, run.CPU)
-				}
-				return wall, cpu
-			}
-			startup, startupCPU := quickest(pipeline(1, vmafsink) + tail)
-			// The sources' own CPU per frame, less gst-launch's start-up
-			// (the same pipeline with one frame), as for the element.
-			_, sourcesStartup := quickest(pipeline(1, "fakesink name=ref"))
-			sources := gsttest.LaunchQuiet(b, time.Minute, pipeline(sc.frames, "fakesink name=ref"))
-			sources.MustSucceed(b)
-			sourcesCPU := max(sources.CPU-sourcesStartup, 0)
-
-			var engWall, engCPU, elWall, elCPU time.Duration
-			b.ResetTimer()
-			for range b.N {
-				cpu0, t0 := selfCPU(b), time.Now()
-				if got := scoreRawFiles(b, sc.refRaw, sc.distRaw, sc.width, sc.height, model, threads); got != sc.frames {
-					b.Fatalf("engine scored %d frames, want %d", got, sc.frames)
-				}
-				engWall += time.Since(t0)
-				engCPU += selfCPU(b) - cpu0
-
-				t0 = time.Now()
-				run := gsttest.LaunchQuiet(b, 10*time.Minute, pipeline(sc.frames, vmafsink)+tail)
-				elWall += time.Since(t0) - startup
-				run.MustSucceed(b)
-				if got := len(gsttest.ReadResults(b, results, "json")); got != sc.frames {
-					b.Fatalf("element scored %d frames, want %d", got, sc.frames)
-				}
-				elCPU += run.CPU - startupCPU
-			}
-			frames := float64(sc.frames * b.N)
-			engFPS, elFPS := frames/engWall.Seconds(), frames/elWall.Seconds()
-			perFrame := func(d time.Duration) float64 { return float64(d.Microseconds()) / frames }
-			b.ReportMetric(engFPS, "engine-frames/s")
-			b.ReportMetric(elFPS, "element-frames/s")
-			b.ReportMetric(perFrame(engCPU), "engine-cpu-µs/frame")
-			b.ReportMetric(perFrame(elCPU), "element-cpu-µs/frame")
-			b.ReportMetric(perFrame(sourcesCPU*time.Duration(b.N)), "sources-cpu-µs/frame")
-			b.ReportMetric(100*(perFrame(elCPU-sourcesCPU*time.Duration(b.N))/perFrame(engCPU)-1), "element-cpu-overhead-%")
-			b.ReportMetric(100*(engFPS/elFPS-1), "element-fps-overhead-%")
+			benchElementVsEngine(b, sc, model, threads, "")
 		})
 	}
+}
+
+// benchScenario is one of BenchmarkElementVsEngine's inputs.
+type benchScenario struct {
+	name            string
+	width, height   int
+	refSrc, distSrc string // gst-launch fragments producing the frames
+	refRaw, distRaw string // the same frames as raw files
+	frames          int
+	noRef           bool // the distorted stream alone (no-reference=true)
+}
+
+// benchElementVsEngine is one scenario of BenchmarkElementVsEngine (and
+// of BenchmarkElementNoReference): the engine scoring model on the raw
+// files against the element; props are the element's further properties.
+// In no-reference mode the engine is given the distorted frames as both
+// sides, as the element's no-reference mode gives them.
+func benchElementVsEngine(b *testing.B, sc benchScenario, model *vmaf.Model, threads int, props string) {
+	// identity's eos-after counts the buffer it ends on.
+	pipeline := func(frames int, sink string) string {
+		dist := fmt.Sprintf("%s ! identity eos-after=%d ! %s", sc.distSrc, frames+1, strings.ReplaceAll(sink, "ref", "dist"))
+		if sc.noRef {
+			return dist
+		}
+		return fmt.Sprintf("%s ! identity eos-after=%d ! %s %s", sc.refSrc, frames+1, sink, dist)
+	}
+	const vmafsink = "v.ref_sink"
+	results := filepath.Join(b.TempDir(), "scores.json")
+	tail := fmt.Sprintf(" vmafsink name=v threads=%d results-filename=%s results-format=json%s", threads, results, props)
+	// quickest is the shortest wall and CPU time of three runs.
+	quickest := func(desc string) (wall, cpu time.Duration) {
+		wall, cpu = time.Hour, time.Hour
+		for range 3 {
+			t0 := time.Now()
+			run := gsttest.LaunchQuiet(b, time.Minute, desc)
+			wall = min(wall, time.Since(t0))
+			run.MustSucceed(b)
+			cpu = min(cpu, run.CPU)
+		}
+		return wall, cpu
+	}
+	startup, startupCPU := quickest(pipeline(1, vmafsink) + tail)
+	// The sources' own CPU per frame, less gst-launch's start-up
+	// (the same pipeline with one frame), as for the element.
+	_, sourcesStartup := quickest(pipeline(1, "fakesink name=ref"))
+	sources := gsttest.LaunchQuiet(b, time.Minute, pipeline(sc.frames, "fakesink name=ref"))
+	sources.MustSucceed(b)
+	sourcesCPU := max(sources.CPU-sourcesStartup, 0)
+
+	var engWall, engCPU, elWall, elCPU time.Duration
+	b.ResetTimer()
+	for range b.N {
+		cpu0, t0 := selfCPU(b), time.Now()
+		if got := scoreRawFiles(b, sc.refRaw, sc.distRaw, sc.width, sc.height, model, threads); got != sc.frames {
+			b.Fatalf("engine scored %d frames, want %d", got, sc.frames)
+		}
+		engWall += time.Since(t0)
+		engCPU += selfCPU(b) - cpu0
+
+		t0 = time.Now()
+		run := gsttest.LaunchQuiet(b, 10*time.Minute, pipeline(sc.frames, vmafsink)+tail)
+		elWall += time.Since(t0) - startup
+		run.MustSucceed(b)
+		if got := len(gsttest.ReadResults(b, results, "json")); got != sc.frames {
+			b.Fatalf("element scored %d frames, want %d", got, sc.frames)
+		}
+		elCPU += run.CPU - startupCPU
+	}
+	frames := float64(sc.frames * b.N)
+	engFPS, elFPS := frames/engWall.Seconds(), frames/elWall.Seconds()
+	perFrame := func(d time.Duration) float64 { return float64(d.Microseconds()) / frames }
+	b.ReportMetric(engFPS, "engine-frames/s")
+	b.ReportMetric(elFPS, "element-frames/s")
+	b.ReportMetric(perFrame(engCPU), "engine-cpu-µs/frame")
+	b.ReportMetric(perFrame(elCPU), "element-cpu-µs/frame")
+	b.ReportMetric(perFrame(sourcesCPU*time.Duration(b.N)), "sources-cpu-µs/frame")
+	b.ReportMetric(100*(perFrame(elCPU-sourcesCPU*time.Duration(b.N))/perFrame(engCPU)-1), "element-cpu-overhead-%")
+	b.ReportMetric(100*(engFPS/elFPS-1), "element-fps-overhead-%")
 }
 
 // scoreRawFiles is the engine-alone side of BenchmarkElementVsEngine: it

@@ -146,6 +146,24 @@ GstCaps *vs_event_caps(GstEvent *event) {
   return caps;
 }
 
+/* What a tag event says of the encode: its encoder and video-codec tags,
+ * newly allocated (g_free) or NULL, and whether the list is the whole
+ * stream's (a container's, where the encoder tag names the muxer) or the
+ * stream's own. */
+void vs_event_codec_tags(GstEvent *event, gchar **encoder, gchar **codec, gboolean *global) {
+  GstTagList *list = NULL;
+  *encoder = *codec = NULL;
+  *global = FALSE;
+  gst_event_parse_tag(event, &list);
+  if (list == NULL)
+    return;
+  *global = gst_tag_list_get_scope(list) == GST_TAG_SCOPE_GLOBAL;
+  if (!gst_tag_list_get_string(list, GST_TAG_ENCODER, encoder))
+    *encoder = NULL;
+  if (!gst_tag_list_get_string(list, GST_TAG_VIDEO_CODEC, codec))
+    *codec = NULL;
+}
+
 static GstPad *make_pad(GstElement *element, GstStaticPadTemplate *tmpl, gint side) {
   GstPad *pad = gst_pad_new_from_static_template(tmpl, tmpl->name_template);
   gst_pad_set_element_private(pad, GINT_TO_POINTER(side + 1));

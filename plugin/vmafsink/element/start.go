@@ -50,6 +50,7 @@ func start(e *vmafSink, s settings) (*runState, error) {
 	st = &runState{e: e, settings: s, features: features, scorer: scorer, runner: runner, last: pipeline.Untimed}
 	st.gate.init()
 	st.startRates()
+	st.codec.init(model)
 	C.vs_set_lead_side(e.self, C.gint(s.leadSide()))
 	for i := range st.pads {
 		C.gst_segment_init(&st.pads[i].segment, C.GST_FORMAT_TIME)
@@ -78,7 +79,8 @@ func start(e *vmafSink, s settings) (*runState, error) {
 // error at start rather than a scoring failure once the pipeline runs.
 func loadModel(s settings, features []string) (string, *vmaf.Model, error) {
 	spec := s.tiny.options().Apply(s.modelSpec())
-	model, err := vmaf.ParseModelSpec(spec)
+	// A codec-aware model may take its encoder from dist_sink's tags.
+	model, err := vmaf.ParseStreamModelSpec(spec)
 	if err != nil {
 		return "", nil, fmt.Errorf("model %q: %w", spec, err)
 	}

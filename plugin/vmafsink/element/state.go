@@ -44,6 +44,10 @@ type runState struct {
 	liveMu     sync.Mutex
 	lives      liveState
 
+	// codec is what dist_sink's tags say of the encode, for a
+	// codec-aware model (streamcodec.go).
+	codec streamCodec
+
 	// pads is each sink pad's state. A pad's streaming thread is the only
 	// writer of its entry; formatMu guards the formats, which the other
 	// pad's thread compares against.

@@ -31,19 +31,30 @@ func TestFaultPauseSkipKeepsScoresOverMCP(t *testing.T) {
 		want[rec.Index] = rec
 	}
 
+	// The feeder waits before pair 12 until the pause is queued and
+	// before pair 36 until the resume is: both are applied inside the
+	// clip however slowly this test's client runs.
 	const interval = 10 * time.Millisecond
 	run := mcpStart(t, mcpConfig{pauseMode: pipeline.PauseSkip})
+	openPause, openResume := run.gateAt(12), run.gateAt(36)
+	t.Cleanup(func() { openPause(); openResume() })
 	cs, _ := mcpConnect(t, run.sock)
 	done := run.feed(ref, dist, interval, 1)
-	mcpWaitStatus(t, cs, time.Minute, "8 frames scored", func(st control.Status) bool { return st.FramesScored >= 8 })
+	// A command is queued, or already applied at a boundary of the
+	// pairs pushed before the gate.
+	queued := func(state string) func(control.Status) bool {
+		return func(st control.Status) bool { return st.CommandsPending >= 1 || st.State == state }
+	}
 	var pause, resume control.Command
-	if msg := mcpCall(t, cs, "vmaf_pause", map[string]any{"wait": true}, &pause); msg != "" {
-		t.Fatal(msg)
-	}
-	time.Sleep(8 * interval)
-	if msg := mcpCall(t, cs, "vmaf_resume", map[string]any{"wait": true}, &resume); msg != "" {
-		t.Fatal(msg)
-	}
+	pauseRes := callAsync(cs, "vmaf_pause", map[string]any{"wait": true})
+	mcpWaitStatus(t, cs, time.Minute, "the pause queued", queued(control.StatePaused))
+	openPause()
+	decodeCommand(t, <-pauseRes, &pause)
+	mcpWaitStatus(t, cs, time.Minute, "frames skipped while paused", func(st control.Status) bool { return st.FramesSkipped >= 4 })
+	resumeRes := callAsync(cs, "vmaf_resume", map[string]any{"wait": true})
+	mcpWaitStatus(t, cs, time.Minute, "the resume queued", queued(control.StateRunning))
+	openResume()
+	decodeCommand(t, <-resumeRes, &resume)
 	if fs := <-done; fs.err != nil {
 		t.Fatal(fs.err)
 	}
@@ -63,6 +74,19 @@ func TestFaultPauseSkipKeepsScoresOverMCP(t *testing.T) {
 		}
 	}
 	t.Logf("paused at %d, resumed at %d: %d frames scored, each as unpaused", pause.Frame, resume.Frame, len(recs))
+}
+
+// decodeCommand reads a command tool's reply, failing the test on a
+// tool error.
+func decodeCommand(t *testing.T, res *mcp.CallToolResult, out *control.Command) {
+	t.Helper()
+	if res.IsError {
+		t.Fatal(mcpText(res))
+	}
+	b, _ := json.Marshal(res.StructuredContent)
+	if err := json.Unmarshal(b, out); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // callAsync calls a tool on its own goroutine and hands back its result.

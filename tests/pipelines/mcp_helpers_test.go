@@ -54,6 +54,21 @@ type mcpRun struct {
 
 	stop     chan struct{} // closed to end a feed early
 	stopOnce sync.Once
+	// gates hold a feed before the pair of that number (counting from
+	// 0 over every loop) until they are closed (gateAt).
+	gates map[int]chan struct{}
+}
+
+// gateAt makes the next feed wait before its pair n until open is called,
+// so that a test can put a command in place before a given frame rather
+// than race the feeder. Call it before feed.
+func (m *mcpRun) gateAt(n int) (open func()) {
+	if m.gates == nil {
+		m.gates = map[int]chan struct{}{}
+	}
+	g := make(chan struct{})
+	m.gates[n] = g
+	return sync.OnceFunc(func() { close(g) })
 }
 
 // stopFeed makes a running feed finish after the pair it is pushing.
@@ -148,6 +163,13 @@ func (m *mcpRun) feed(ref, dist []*vmaf.Picture, interval time.Duration, loops i
 				case <-m.stop:
 					break loop
 				default:
+				}
+				if g := m.gates[n]; g != nil {
+					select {
+					case <-g:
+					case <-m.stop:
+						break loop
+					}
 				}
 				if interval > 0 {
 					time.Sleep(time.Until(t0.Add(time.Duration(n) * interval)))

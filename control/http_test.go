@@ -96,7 +96,7 @@ func TestHTTPTransports(t *testing.T) {
 			// Streamable HTTP delivers unsolicited notifications on the
 			// client's GET stream, which it opens after initialize.
 			const n = 30
-			waitFor(t, 5*time.Second, "30 updates", func() bool {
+			waitFor(t, 30*time.Second, "30 updates", func() bool {
 				f.frame(1)
 				time.Sleep(10 * time.Millisecond)
 				ev.mu.Lock()

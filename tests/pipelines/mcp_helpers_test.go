@@ -8,10 +8,12 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"math"
 	"net"
 	"path/filepath"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -54,6 +56,9 @@ type mcpRun struct {
 
 	stop     chan struct{} // closed to end a feed early
 	stopOnce sync.Once
+	// budget is how many pairs a feed may push; a test raises it to say
+	// how many frames pass between its steps, whatever the machine's speed.
+	budget atomic.Int64
 }
 
 // stopFeed makes a running feed finish after the pair it is pushing.
@@ -95,6 +100,7 @@ func mcpStart(t testing.TB, c mcpConfig) *mcpRun {
 		t.Fatal(err)
 	}
 	run := &mcpRun{r: r, stop: make(chan struct{})}
+	run.budget.Store(math.MaxInt64)
 	cancel := r.Subscribe(func(rec *pipeline.Record) {
 		run.mu.Lock()
 		run.recs = append(run.recs, rec.Clone())
@@ -148,6 +154,13 @@ func (m *mcpRun) feed(ref, dist []*vmaf.Picture, interval time.Duration, loops i
 				case <-m.stop:
 					break loop
 				default:
+				}
+				for int64(n) >= m.budget.Load() {
+					select {
+					case <-m.stop:
+						break loop
+					case <-time.After(time.Millisecond):
+					}
 				}
 				if interval > 0 {
 					time.Sleep(time.Until(t0.Add(time.Duration(n) * interval)))

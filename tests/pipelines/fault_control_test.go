@@ -159,7 +159,7 @@ func TestFaultControlHostileModelDir(t *testing.T) {
 		}
 	}
 	mcpWaitStatus(t, cs, time.Minute, "scoring goes on", func(st control.Status) bool { return st.FramesScored >= 10 })
-	stopControlled(t, p, sock, results, 5*time.Second)
+	stopControlled(t, p, sock, results, 30*time.Second)
 }
 
 // TestFaultControlNaN: a NaN option was accepted over MCP (1e30, -5 and Inf
@@ -181,7 +181,7 @@ func TestFaultControlNaN(t *testing.T) {
 	if st.Model != "vmaf_v0.6.1" || len(st.Swaps) != 0 || st.CommandsPending != 0 {
 		t.Errorf("after the refused swaps: model %s, %d swaps, %d commands pending", st.Model, len(st.Swaps), st.CommandsPending)
 	}
-	stopControlled(t, p, sock, results, 5*time.Second)
+	stopControlled(t, p, sock, results, 30*time.Second)
 }
 
 // TestFaultElementNaNModel: the model property refuses a NaN option with
@@ -285,7 +285,7 @@ func TestFaultControlIdleClients(t *testing.T) {
 	}
 	holder.Process.Kill()
 	holder.Wait()
-	stopControlled(t, p, sock, results, 5*time.Second)
+	stopControlled(t, p, sock, results, 30*time.Second)
 }
 
 // holdSessions starts a process that opens n sessions on sock and keeps
@@ -371,7 +371,7 @@ func TestFaultControlLongStrings(t *testing.T) {
 	if rssAfter > rssBefore+100<<20 {
 		t.Errorf("RSS rose from %d to %d bytes", rssBefore, rssAfter)
 	}
-	stopControlled(t, p, sock, results, 5*time.Second)
+	stopControlled(t, p, sock, results, 30*time.Second)
 }
 
 func mustJSON(t *testing.T, v any) []byte {
@@ -435,7 +435,7 @@ func TestFaultControlClientVanishes(t *testing.T) {
 	})
 	n := st.FramesScored
 	mcpWaitStatus(t, cs2, time.Minute, "more frames", func(st control.Status) bool { return st.FramesScored > n+5 })
-	stopControlled(t, p, sock, results, 5*time.Second)
+	stopControlled(t, p, sock, results, 30*time.Second)
 }
 
 // connectWhenFree opens an MCP session once the server takes a client.

@@ -166,7 +166,7 @@ func TestMCPSubscriberHelper(t *testing.T) {
 	fmt.Println("subscribed")
 	var want int
 	fmt.Scan(&want)
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(time.Minute)
 	counts := make([]subscriberCounts, n)
 	for i, s := range subs {
 		for {

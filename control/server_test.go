@@ -276,7 +276,7 @@ func TestSwapAndPause(t *testing.T) {
 			Arguments: map[string]any{"model": "vmaf_4k_v0.6.1", "wait": true}})
 		done <- res
 	}()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for f.Status().CommandsPending < 2 && time.Now().Before(deadline) {
 		time.Sleep(time.Millisecond)
 	}
@@ -290,7 +290,7 @@ func TestSwapAndPause(t *testing.T) {
 	select {
 	case res := <-done:
 		decode(t, res, &waited)
-	case <-time.After(5 * time.Second):
+	case <-time.After(30 * time.Second):
 		t.Fatal("wait:true did not return after the boundary")
 	}
 	if waited.Status != CommandApplied || waited.Frame != 1 || waited.Model != "vmaf_4k_v0.6.1" {
@@ -336,12 +336,17 @@ func TestSDKLogQuiet(t *testing.T) {
 	}), &slog.HandlerOptions{Level: slog.LevelDebug}))
 	f := newFake()
 	s := startTest(t, f, Options{Logger: logger})
-	cs, _ := connectTest(t, s, "2025-11-25")
+	cs, ev := connectTest(t, s, "2025-11-25")
 	cs.Subscribe(context.Background(), &mcp.SubscribeParams{URI: liveURI})
 	for i := range 20 {
 		f.frame(float64(i))
 	}
-	time.Sleep(100 * time.Millisecond)
+	// The last update delivered, the SDK has sent (and had its say on) all.
+	waitFor(t, 30*time.Second, "the last update", func() bool {
+		ev.mu.Lock()
+		defer ev.mu.Unlock()
+		return len(ev.updates) > 0 && metaRecord(t, ev.updates[len(ev.updates)-1].Meta).Frame == 19
+	})
 	mu.Lock()
 	out := buf.String()
 	mu.Unlock()

@@ -203,11 +203,13 @@ func TestPeerCredentials(t *testing.T) {
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
-			// A refused peer is told at once; give that a moment to arrive
-			// before writing into a connection the server is closing.
-			time.Sleep(200 * time.Millisecond)
+			// A refused peer is told at once: write only once the server
+			// has taken the connection in, not into one it is closing.
+			waitFor(t, 30*time.Second, "the connection taken in or refused", func() bool {
+				return strings.Contains(out.String(), "\n") || s.Clients() == 1
+			})
 			io.WriteString(stdin, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"peer","version":"1"}}}`+"\n")
-			waitFor(t, 5*time.Second, "socat output", func() bool { return strings.Contains(out.String(), "\n") })
+			waitFor(t, 30*time.Second, "socat output", func() bool { return strings.Contains(out.String(), "\n") })
 			stdin.Close()
 			cmd.Wait()
 			if !strings.Contains(out.String(), tt.want) {

@@ -32,12 +32,13 @@ func TestFaultCancelledWaitIsNotATimeout(t *testing.T) {
 // notifications/cancelled gets no reply, as the protocol says, while the
 // session goes on.
 func TestFaultCancelledRequestGetsNoReply(t *testing.T) {
-	s := startTest(t, newFake(), Options{})
+	f := newFake()
+	s := startTest(t, f, Options{})
 	c := dialRaw(t, s.Path())
 	c.initialize(t, "2025-11-25")
 	// The fake applies no command by itself: this wait blocks.
 	c.send(t, `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"vmaf_pause","arguments":{"wait":true,"timeout_ms":20000}}}`)
-	time.Sleep(100 * time.Millisecond)
+	waitFor(t, 30*time.Second, "the pause queued", func() bool { return f.Status().CommandsPending > 0 })
 	c.send(t, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7,"reason":"changed my mind"}}`)
 	c.send(t, `{"jsonrpc":"2.0","id":"after","method":"ping"}`)
 	if m := c.recv(t); m["id"] != "after" {

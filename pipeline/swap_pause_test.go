@@ -154,7 +154,7 @@ func TestFaultEOSWithPendingSwap(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-			case <-time.After(2 * time.Second):
+			case <-time.After(30 * time.Second):
 				t.Fatal("the wait was not answered at the end of the stream")
 			}
 			if tc.applied && (tk.Err() != nil || tk.FirstIndex() != -1) {

@@ -61,8 +61,13 @@ func (p *mcpProbe) Close() error {
 // TestMCPFeatureRequests: vmaf-score --mcp-uds serves the same tools as the
 // element: its --feature requests in vmaf_features, every extractor in
 // vmaf_list_extractors, and a swap to vmaf_float_v0.6.1 scored natively.
+//
+// The distorted clip comes through a FIFO that holds back all but its
+// first frames until the swap is queued (or applied), so the swap lands
+// mid-stream however slowly the request travels.
 func TestMCPFeatureRequests(t *testing.T) {
 	var probe *mcpProbe
+	gate, swapped := make(chan struct{}), make(chan struct{})
 	withControl(t, func(cfg attach.Config) (io.Closer, error) {
 		plane, err := attach.Start(cfg)
 		if err != nil {
@@ -86,15 +91,28 @@ func TestMCPFeatureRequests(t *testing.T) {
 				go func() {
 					var cmd control.Command
 					err := probe.call("vmaf_request_model_swap", map[string]any{"model": "vmaf_float_v0.6.1", "wait": true}, &cmd)
+					close(swapped)
 					probe.swap <- cmd
 					probe.errs <- err
 				}()
 			})
 		})
+		go func() {
+			defer close(gate)
+			// (A minute on, the rest goes anyway, for the checks to say why.)
+			for end := time.Now().Add(time.Minute); cfg.Runner.Status().CommandsPending == 0 && time.Now().Before(end); {
+				select {
+				case <-swapped:
+					return
+				case <-time.After(5 * time.Millisecond):
+				}
+			}
+		}()
 		return probe, nil
 	})
 
-	ref, dist := goldenY4M(t, "flower_576x324_ref.y4m"), goldenY4M(t, "flower_576x324_x264_crf22.y4m")
+	ref := goldenY4M(t, "flower_576x324_ref.y4m")
+	dist := y4mFIFO(t, goldenY4M(t, "flower_576x324_x264_crf22.y4m"), 4, gate)
 	out := filepath.Join(t.TempDir(), "out.json")
 	res := vmafScore(t, "-r", ref, "-d", dist, "--json", "-o", out, "--feature", "cambi=full_ref=true", "--feature", "ciede",
 		"--mcp-uds", filepath.Join(t.TempDir(), "s"))
@@ -138,6 +156,7 @@ func TestMCPFeatureRequests(t *testing.T) {
 	if err := json.Unmarshal(data, &doc); err != nil {
 		t.Fatal(err)
 	}
+	t.Logf("swap applied at frame %d", cmd.Frame)
 	if len(doc.Frames) != 48 || int(cmd.Frame) >= len(doc.Frames) {
 		t.Fatalf("%d frames, swap at %d", len(doc.Frames), cmd.Frame)
 	}

@@ -342,9 +342,9 @@ func TestMCPFilesProgressAndCancel(t *testing.T) {
 	}
 	// The server's side: the run stops, its slot is free, and the
 	// decoders and the engine's workers are gone.
-	waitFor(t, 10*time.Second, "the run to stop", func() bool { return len(fs.srv.slots) == 0 })
+	waitFor(t, time.Minute, "the run to stop", func() bool { return len(fs.srv.slots) == 0 })
 	stopped := time.Since(cancelled)
-	waitFor(t, 10*time.Second, "the goroutines to end", func() bool { return runtime.NumGoroutine() <= before })
+	waitFor(t, time.Minute, "the goroutines to end", func() bool { return runtime.NumGoroutine() <= before })
 	fs.mu.Lock()
 	last := fs.got[len(fs.got)-1]
 	fs.mu.Unlock()

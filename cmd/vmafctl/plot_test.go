@@ -6,11 +6,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"image/png"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -21,12 +23,15 @@ import (
 )
 
 // liveScorer is `vmaf-score --mcp-uds SOCK [extra]` scoring the 321x179 golden
-// pair, looped through two FIFOs at a live rate until the test ends.
+// pair, looped through two FIFOs at a live rate until the test ends, or
+// until budget frames have gone in: a test raises the budget to say how
+// many frames happen between its steps, whatever the machine's speed.
 type liveScorer struct {
 	sock   string
 	stop   chan struct{}
 	exited chan error
 	stderr bytes.Buffer
+	budget atomic.Int64
 }
 
 func startLiveScorer(t *testing.T, fps int, extra ...string) *liveScorer {
@@ -37,6 +42,7 @@ func startLiveScorer(t *testing.T, fps int, extra ...string) *liveScorer {
 		t.Fatalf("go build ../vmaf-score: %v\n%s", err, out)
 	}
 	s := &liveScorer{sock: filepath.Join(dir, "vmaf.sock"), stop: make(chan struct{}), exited: make(chan error, 1)}
+	s.budget.Store(math.MaxInt64)
 	ref, dist := filepath.Join(dir, "ref.y4m"), filepath.Join(dir, "dist.y4m")
 	for _, p := range []string{ref, dist} {
 		if err := syscall.Mkfifo(p, 0o600); err != nil {
@@ -64,15 +70,19 @@ func startLiveScorer(t *testing.T, fps int, extra ...string) *liveScorer {
 			}
 			tick := time.NewTicker(time.Second / time.Duration(fps))
 			defer tick.Stop()
-			for i := 0; ; i++ {
+			for i := 0; ; {
 				select {
 				case <-s.stop:
 					return
 				case <-tick.C:
 				}
+				if int64(i) >= s.budget.Load() {
+					continue
+				}
 				if _, err := f.Write(frames[i%len(frames)]); err != nil {
 					return
 				}
+				i++
 			}
 		}()
 	}
@@ -160,19 +170,24 @@ func (s *liveScorer) status(t *testing.T, what string, cond func(control.Status)
 // alerts resource lists shaded, and the worst of the frames drawn
 // labelled.
 func TestPlotLive(t *testing.T) {
-	// Frame 6 of the 8 the pair loops scores 83.5: a drop each loop.
+	// Frame 6 of the 8 the pair loops scores 83.5: a drop each loop. The
+	// frames come in budgets, so the count of drops (at most the 100 the
+	// alerts resource lists) does not depend on how fast the steps go.
 	s := startLiveScorer(t, 100, "--alert-threshold", "83.8", "--alert-frames", "1")
+	s.budget.Store(310)
 	// More than the 256 full records the control plane keeps.
 	s.status(t, "300 frames scored", func(st control.Status) bool { return st.FramesScored >= 300 })
-	if code, out, e := vmafctl(t, "-s", s.sock, "swap", "vmaf_v0.6.1neg", "-wait"); code != exitOK {
+	if code, out, e := vmafctl(t, "-s", s.sock, "swap", "vmaf_v0.6.1neg"); code != exitOK {
 		t.Fatalf("swap: exit %d: %s%s", code, out, e)
 	}
+	s.budget.Add(30)
 	st := s.status(t, "10 frames by the new model", func(st control.Status) bool {
 		return len(st.Swaps) == 1 && st.Swaps[0].FirstFrame >= 0 && st.LastFrame >= st.Swaps[0].FirstFrame+10
 	})
-	if code, out, e := vmafctl(t, "-s", s.sock, "pause", "-wait"); code != exitOK {
+	if code, out, e := vmafctl(t, "-s", s.sock, "pause"); code != exitOK {
 		t.Fatalf("pause: exit %d: %s%s", code, out, e)
 	}
+	s.budget.Add(10)
 	st = s.status(t, "paused", func(st control.Status) bool { return st.State == control.StatePaused })
 	from, to := st.Swaps[0].From, st.Swaps[0].To
 	al := liveAlerts(t, s.sock)
@@ -239,6 +254,7 @@ func TestPlotLive(t *testing.T) {
 			t.Errorf("plot -n 12 lacks the worst frame's label %q", w)
 		}
 	}
+	s.budget.Store(math.MaxInt64) // the resume applies at a frame
 	if code, out, e := vmafctl(t, "-s", s.sock, "resume", "-wait"); code != exitOK {
 		t.Fatalf("resume: exit %d: %s%s", code, out, e)
 	}

@@ -94,11 +94,10 @@ func code(msg string) string { c, _, _ := strings.Cut(msg, ":"); return c }
 // waitFormat waits until the Runner knows the stream's geometry.
 func waitFormat(t *testing.T, p *Plane) {
 	t.Helper()
-	for range 400 {
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
 		if p.target.r.Status().Format != nil {
 			return
 		}
-		time.Sleep(5 * time.Millisecond)
 	}
 	t.Fatal("no stream format after the first pair")
 }

@@ -51,7 +51,8 @@ func TestElementFeatures(t *testing.T) {
 				t.Errorf("%s = %q, want it to say %q", k, kv[k], reason)
 			}
 		}
-		if s, _ := strconv.ParseFloat(kv["null_seconds"], 64); s > 2 {
+		// A hang, not the machine's speed: a minute is long enough to tell.
+		if s, _ := strconv.ParseFloat(kv["null_seconds"], 64); s > 60 {
 			t.Errorf("stopping the refused pipeline took %s s", kv["null_seconds"])
 		}
 	})

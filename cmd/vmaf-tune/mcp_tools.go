@@ -14,6 +14,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/vmafsink/vmafsink/internal/ffsource"
 	"github.com/vmafsink/vmafsink/internal/mcpfiles"
 	"github.com/vmafsink/vmafsink/tune"
 )
@@ -164,7 +165,7 @@ func (s *tuneServer) searchOptions(a crfSearchToolArgs) (tune.CRFSearchOptions, 
 	o := tune.CRFSearchOptions{Source: src, Encoder: tune.Encoder{Name: a.Encoder, Preset: a.Preset},
 		Target: a.Target, Tolerance: 0.5, MinCRF: a.MinCRF, MaxCRF: a.MaxCRF, Step: a.CRFStep, MaxEncodes: 10,
 		Samples: a.Samples, SampleSeconds: 2, FullCheck: a.FullCheck, Threads: s.threads, Cache: s.cache,
-		SourceOptions: mcpfiles.SourceOptions()}
+		SourceOptions: mcpSourceOptions()}
 	if a.Tolerance != nil {
 		o.Tolerance = *a.Tolerance
 	}
@@ -268,4 +269,10 @@ func (p *probeNotifier) event(e tune.ProbeEvent) {
 	p.progress, p.last = progress, time.Now()
 	// A lost notification only loses a progress report.
 	_ = p.req.Session.NotifyProgress(p.ctx, &mcp.ProgressNotificationParams{ProgressToken: p.token, Progress: progress, Message: msg})
+}
+
+// mcpSourceOptions open a client's video with mcpfiles.Demuxers and the
+// file protocol only.
+func mcpSourceOptions() ffsource.Options {
+	return ffsource.Options{Demuxers: mcpfiles.Demuxers, Protocols: "file"}
 }

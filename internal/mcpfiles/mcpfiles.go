@@ -17,7 +17,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/vmafsink/vmafsink/control"
-	"github.com/vmafsink/vmafsink/internal/ffsource"
 	"github.com/vmafsink/vmafsink/swap"
 )
 
@@ -25,11 +24,8 @@ import (
 // that hold their video themselves. Playlists, concat lists, manifests
 // and session descriptions, which make FFmpeg open other files or
 // addresses, are not among them; nor is any protocol but file.
+// (This package links no FFmpeg: vmaf-score's lazyffmpeg build uses it.)
 const Demuxers = "matroska,mov,avi,mpegts,mpeg,flv,nut,ivf,yuv4mpegpipe,rawvideo,h264,hevc,mpegvideo,m4v,obu,mxf,asf,ogg,mjpeg"
-
-// SourceOptions open a client's video with Demuxers and the file
-// protocol only.
-func SourceOptions() ffsource.Options { return ffsource.Options{Demuxers: Demuxers, Protocols: "file"} }
 
 // MaxLine bounds one JSON-RPC message on standard input.
 const MaxLine = 1 << 20

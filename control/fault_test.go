@@ -44,15 +44,24 @@ func (c *rawClient) closedWithin(d time.Duration) bool {
 // TestFaultIdleConnections: connections that never sent a byte used to
 // hold their slots for ever, so that every new client was refused.
 func TestFaultIdleConnections(t *testing.T) {
+	// With a deadline of a minute, four silent connections hold every
+	// slot (none has been idle long enough to be displaced), and a fifth
+	// is refused at once.
+	full := startTest(t, newFake(), Options{MaxSessions: 4, MaxSessionsPerPeer: 4, HandshakeTimeout: time.Minute})
+	for range 4 {
+		dialRaw(t, full.Path())
+	}
+	waitClients(t, full, 4)
+	late := dialRaw(t, full.Path())
+	if code, msg := errorCode(late.recv(t)); code != -32002 || !strings.Contains(msg, "4 clients already connected") {
+		t.Fatalf("fifth client while four idle: %v %q", code, msg)
+	}
+
+	// With a short deadline, silent connections are cut.
 	s := startTest(t, newFake(), Options{MaxSessions: 4, MaxSessionsPerPeer: 4, HandshakeTimeout: 300 * time.Millisecond})
 	var idle []*rawClient
 	for range 4 {
 		idle = append(idle, dialRaw(t, s.Path()))
-	}
-	time.Sleep(50 * time.Millisecond)
-	late := dialRaw(t, s.Path())
-	if code, msg := errorCode(late.recv(t)); code != -32002 || !strings.Contains(msg, "4 clients already connected") {
-		t.Fatalf("fifth client while four idle: %v %q", code, msg)
 	}
 	t0 := time.Now()
 	for i, c := range idle {
@@ -74,6 +83,16 @@ func TestFaultIdleConnections(t *testing.T) {
 	decode(t, callTool(t, cs, toolStatus, nil), &st)
 	if st.State != StateRunning {
 		t.Errorf("status after the handshake deadline: %+v", st)
+	}
+}
+
+// waitClients waits until the server counts n clients.
+func waitClients(t *testing.T, s *Server, n int) {
+	t.Helper()
+	for deadline := time.Now().Add(time.Minute); s.Clients() != n; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d clients connected, want %d", s.Clients(), n)
+		}
 	}
 }
 

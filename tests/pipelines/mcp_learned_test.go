@@ -104,9 +104,10 @@ func TestMCPSwapLearned(t *testing.T) {
 		if msg := mcpCall(t, cs, "vmaf_resume", map[string]any{"wait": true}, nil); msg != "" {
 			t.Fatal(msg)
 		}
-		st := mcpWaitStatus(t, cs, time.Minute, "the swap applied", func(st control.Status) bool {
+		// Listed once applied; its first frame is known once scored.
+		st := mcpWaitStatus(t, cs, time.Minute, "the swap's first frame scored", func(st control.Status) bool {
 			for _, s := range st.Swaps {
-				if s.Command == cmd.ID {
+				if s.Command == cmd.ID && (s.FirstFrame >= 0 || s.Superseded) {
 					return true
 				}
 			}

@@ -12,7 +12,11 @@ import (
 // pipeline left PAUSED would lose frames. Held here, both streams resume
 // together, as any sink's single stream does. The gate closes only once
 // the reference has prerolled: a tee without queues that feeds the
-// distorted pad first must still reach the reference pad in PAUSED.
+// distorted pad first must still reach the reference pad in PAUSED. While
+// closed it still lets the distorted stream catch up with the reference
+// frames already delivered, one frame for each: their pairs complete, so
+// the prerolled frame's predecessor is scored, and a step in PAUSED,
+// which moves the reference on, moves the distorted stream with it.
 type playGate struct {
 	mu        sync.Mutex
 	cond      sync.Cond
@@ -21,7 +25,10 @@ type playGate struct {
 	flushing  bool
 	closed    bool
 	expired   bool // the current wait reached gateLimit
-	wait      int  // counts waits, so a late timer cannot end a later one
+	// refs and dists count the frames each side has delivered since it
+	// last flushed: a distorted frame passes while dists < refs.
+	refs, dists uint64
+	wait        int // counts waits, so a late timer cannot end a later one
 }
 
 func (g *playGate) init() { g.cond.L = &g.mu }
@@ -32,25 +39,35 @@ func (g *playGate) init() { g.cond.L = &g.mu }
 // after the limit the frame goes on, and the pairing's own waits apply.
 const gateLimit = 5 * time.Second
 
-// pass waits until the element is PLAYING, at most gateLimit, and reports
+// pass waits until the element is PLAYING or the distorted stream is
+// behind the reference, at most gateLimit, and reports
 // true, or false when the pad flushes or the run stops first.
 func (g *playGate) pass() bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if g.prerolled && !g.playing && !g.flushing && !g.closed {
+	if g.held() {
 		g.wait++
 		wait := g.wait
 		timer := time.AfterFunc(gateLimit, func() {
 			g.set(func() { g.expired = g.wait == wait })
 		})
-		for g.prerolled && !g.playing && !g.flushing && !g.closed && !g.expired {
+		for g.held() && !g.expired {
 			g.cond.Wait()
 		}
 		timer.Stop()
 		g.wait++ // a timer still firing finds another wait
 		g.expired = false
 	}
-	return !g.flushing && !g.closed
+	if g.flushing || g.closed {
+		return false
+	}
+	g.dists++
+	return true
+}
+
+// held says whether a distorted frame must wait now. Called with mu held.
+func (g *playGate) held() bool {
+	return g.prerolled && !g.playing && !g.flushing && !g.closed && g.dists >= g.refs
 }
 
 func (g *playGate) set(f func()) {
@@ -60,15 +77,23 @@ func (g *playGate) set(f func()) {
 	g.cond.Broadcast()
 }
 
-func (g *playGate) setPlaying(p bool)  { g.set(func() { g.playing = p }) }
-func (g *playGate) setFlushing(f bool) { g.set(func() { g.flushing = f }) }
-func (g *playGate) close()             { g.set(func() { g.closed = true }) }
+func (g *playGate) setPlaying(p bool) { g.set(func() { g.playing = p }) }
+func (g *playGate) setFlushing(f bool) {
+	g.set(func() {
+		g.flushing = f
+		if !f {
+			g.dists = 0
+		}
+	})
+}
+func (g *playGate) close() { g.set(func() { g.closed = true }) }
 
 // refDelivered notes a reference frame on its way to the inner sink;
 // refFlushed forgets it when the reference stream restarts.
 func (g *playGate) refDelivered() {
-	g.mu.Lock()
-	g.prerolled = true
-	g.mu.Unlock()
+	g.set(func() {
+		g.prerolled = true
+		g.refs++
+	})
 }
-func (g *playGate) refFlushed() { g.set(func() { g.prerolled = false }) }
+func (g *playGate) refFlushed() { g.set(func() { g.prerolled, g.refs = false, 0 }) }

@@ -120,6 +120,8 @@ void vs_class_init(GstElementClass *klass, gboolean pass) {
   gst_element_class_add_static_pad_template(klass, &dist_template);
   bin_query = GST_ELEMENT_CLASS(g_type_class_peek_parent(klass))->query;
   klass->query = vs_element_query;
+  if (!pass)
+    vs_step_class_init(klass);
 }
 
 gint vs_pad_side(GstPad *pad) {

@@ -107,6 +107,14 @@ gint vs_lead_side(GstElement *e);
 GstFlowReturn vs_inner_push(GstElement *e, GstBuffer *buf);
 gboolean vs_inner_push_event(GstElement *e, GstEvent *event);
 void vs_inner_push_eos(GstElement *e);
+/* Step events (step.c): vmafsink takes the inner sink's STEP_DONE and
+ * posts it as its own with vs_post_step_done, which takes the message. */
+void vs_step_class_init(GstElementClass *klass);
+void vs_post_step_done(GstElement *e, GstMessage *done);
+void vs_message_unref(GstMessage *m);
+GstFormat vs_step_done_format(GstMessage *done);
+/* Hands a child's message to GstBin's own handling. */
+void vs_bin_message(GstElement *e, GstMessage *message);
 /* The latency of the two branches together: live when either is, the
  * larger minimum, the smaller maximum. */
 gboolean vs_combined_latency(GstElement *e, GstQuery *query);

@@ -334,7 +334,11 @@ func (r *Runner) score(pair *[2]Frame, s Side) error {
 		r.count(func(c *Counters) { c.Skipped++ })
 		return nil
 	case errors.Is(err, errSaturated):
-		r.count(func(c *Counters) { c.Dropped++ })
+		var c Counters
+		r.count(func(cs *Counters) { cs.Dropped++; c = *cs })
+		if r.cfg.OnDropped != nil {
+			r.cfg.OnDropped(index, t, c)
+		}
 		return nil
 	case err != nil:
 		return err

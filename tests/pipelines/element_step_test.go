@@ -36,3 +36,25 @@ func TestStepDoneAfterScoring(t *testing.T) {
 		})
 	}
 }
+
+// TestQoSDrop: with backpressure=drop, each pair dropped because scoring
+// lags is a QoS message from the element, as a sink posts for each buffer
+// it drops: stats in buffers, the dropped count going up by one each
+// time and ending at the pooled message's frames-dropped, the pair's
+// timestamp set.
+func TestQoSDrop(t *testing.T) {
+	kv := stepHost(t, "qos-drop")
+	dropped := kvInt(t, kv, "pooled_dropped")
+	if dropped == 0 {
+		t.Fatal("no pair was dropped: 1280x720 sources unthrottled against one scoring thread should outrun it")
+	}
+	wantKV(t, kv, map[string]string{"qos_format": "buffers", "dropped_counts_up": "True", "has_timestamp": "True"})
+	if n, last := kvInt(t, kv, "qos"), kvInt(t, kv, "last_dropped"); n != dropped || last != dropped {
+		t.Errorf("%d QoS messages, the last counting %d dropped, want %d as frames-dropped says", n, last, dropped)
+	}
+	// Processed pairs are those the scorer took; pairs after the last
+	// drop may add to them.
+	if p, s := kvInt(t, kv, "last_processed"), kvInt(t, kv, "pooled_scored"); p == 0 || p > s {
+		t.Errorf("the last QoS message counts %d processed, want between 1 and the %d pairs scored", p, s)
+	}
+}

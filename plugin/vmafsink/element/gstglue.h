@@ -79,9 +79,9 @@ gboolean vs_upstream_live(GstElement *e, gint side, GstClockTime *min_latency);
 /* How far the pipeline clock's running time is past running_time, in ns;
  * G_MININT64 without a clock or a valid time. */
 gint64 vs_clock_lag(GstElement *e, GstClockTime running_time);
-/* A QoS message for a live stream the element falls behind. */
-void vs_post_qos(GstElement *e, GstClockTime running_time, GstClockTime stream_time, GstClockTime pts,
-    GstClockTime duration, gint64 jitter, guint64 processed);
+/* A QoS message: scoring behind a live stream, or a pair dropped. */
+void vs_post_qos(GstElement *e, gboolean live, GstClockTime running_time, GstClockTime stream_time, GstClockTime pts,
+    GstClockTime duration, gint64 jitter, guint64 processed, guint64 dropped);
 /* Whether the sink pad of that side has a peer. */
 gboolean vs_pad_linked(GstElement *e, gint side);
 GstStructure *vs_structure_new(const char *name, const char *type);

@@ -86,8 +86,49 @@ def case_step(fmt):
     p.set_state(Gst.State.NULL)
 
 
+def case_qos_drop(_):
+    # Sources far faster than one scoring thread at 1280x720, with
+    # backpressure=drop: pairs are dropped, and each drop is a QoS message
+    # from the element, as a sink posts for each buffer it drops.
+    c = "video/x-raw,format=I420,width=1280,height=720,framerate=30/1"
+    p = Gst.parse_launch(
+        f"videotestsrc num-buffers=120 ! {c} ! v.ref_sink "
+        f"videotestsrc num-buffers=120 pattern=ball ! {c} ! v.dist_sink "
+        "vmafsink name=v frame-message=false threads=1 backpressure=drop")
+    bus = p.get_bus()
+    p.set_state(Gst.State.PLAYING)
+    qos, pooled = [], None
+    deadline = time.time() + 90
+    while time.time() < deadline:
+        m = bus.timed_pop_filtered(int(0.1 * SEC), Gst.MessageType.QOS | Gst.MessageType.ELEMENT
+                                   | Gst.MessageType.EOS | Gst.MessageType.ERROR)
+        if m is None:
+            continue
+        if m.type == Gst.MessageType.QOS and m.src.get_name() == "v":
+            qos.append(m)
+        elif m.type == Gst.MessageType.ELEMENT:
+            s = m.get_structure()
+            if s.get_name() == "VMAF" and s.get_string("type") == "pooled":
+                pooled = s
+        elif m.type == Gst.MessageType.ERROR:
+            out(error=m.parse_error()[0].message)
+            break
+        elif m.type == Gst.MessageType.EOS:
+            break
+    out(qos=len(qos))
+    if qos:
+        fmt, processed, dropped = qos[-1].parse_qos_stats()
+        out(qos_format=fmt.value_nick, last_dropped=dropped, last_processed=processed,
+            dropped_counts_up=all(q.parse_qos_stats()[2] == i + 1 for i, q in enumerate(qos)),
+            has_timestamp=qos[-1].parse_qos()[3] != Gst.CLOCK_TIME_NONE)
+    if pooled is not None:
+        out(pooled_dropped=pooled.get_value("frames-dropped"), pooled_scored=pooled.get_value("frames-scored"))
+    p.set_state(Gst.State.NULL)
+
+
 CASES = {
     "step": case_step,
+    "qos-drop": case_qos_drop,
 }
 
 if __name__ == "__main__":

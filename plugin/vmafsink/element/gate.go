@@ -13,10 +13,13 @@ import (
 // together, as any sink's single stream does. The gate closes only once
 // the reference has prerolled: a tee without queues that feeds the
 // distorted pad first must still reach the reference pad in PAUSED. While
-// closed it still lets the distorted stream catch up with the reference
-// frames already delivered, one frame for each: their pairs complete, so
-// the prerolled frame's predecessor is scored, and a step in PAUSED,
-// which moves the reference on, moves the distorted stream with it.
+// closed it still lets the distorted stream follow the reference frames
+// delivered before the one the inner sink holds, one frame for each, so
+// that a step in PAUSED, which moves the reference on, moves the
+// distorted stream with it. The held frame's partner passes only while a
+// step waits for its last frame's score (which needs the next pair's
+// motion): a flushing seek discards the prerolled frame unplayed, as a
+// sink's, and its pair is then never formed.
 type playGate struct {
 	mu        sync.Mutex
 	cond      sync.Cond
@@ -26,8 +29,10 @@ type playGate struct {
 	closed    bool
 	expired   bool // the current wait reached gateLimit
 	// refs and dists count the frames each side has delivered since it
-	// last flushed: a distorted frame passes while dists < refs.
+	// last flushed: a distorted frame passes while dists+1 < refs, or
+	// dists < refs while stepping (a STEP_DONE is held).
 	refs, dists uint64
+	stepping    bool
 	wait        int // counts waits, so a late timer cannot end a later one
 }
 
@@ -67,7 +72,13 @@ func (g *playGate) pass() bool {
 
 // held says whether a distorted frame must wait now. Called with mu held.
 func (g *playGate) held() bool {
-	return g.prerolled && !g.playing && !g.flushing && !g.closed && g.dists >= g.refs
+	if !g.prerolled || g.playing || g.flushing || g.closed {
+		return false
+	}
+	if g.stepping {
+		return g.dists >= g.refs
+	}
+	return g.dists+1 >= g.refs
 }
 
 func (g *playGate) set(f func()) {
@@ -86,7 +97,8 @@ func (g *playGate) setFlushing(f bool) {
 		}
 	})
 }
-func (g *playGate) close() { g.set(func() { g.closed = true }) }
+func (g *playGate) close()             { g.set(func() { g.closed = true }) }
+func (g *playGate) setStepping(s bool) { g.set(func() { g.stepping = s }) }
 
 // refDelivered notes a reference frame on its way to the inner sink;
 // refFlushed forgets it when the reference stream restarts.

@@ -69,6 +69,7 @@ func vmafsinkStepDone(parent *C.GstObject, msg *C.GstMessage) (taken C.gboolean)
 	st.steps.n.Store(int32(len(st.steps.held)))
 	st.steps.mu.Unlock()
 	stored = true
+	st.gate.setStepping(true)
 	st.e.logf(lvlDebug, "STEP_DONE held until %d frames are scored", target)
 	st.releaseSteps(false)
 	return 1
@@ -129,6 +130,7 @@ func (st *runState) releaseSteps(all bool) {
 	st.steps.held = keep
 	st.steps.n.Store(int32(len(keep)))
 	if len(keep) == 0 {
+		st.gate.setStepping(false)
 		for _, m := range st.steps.async {
 			C.vs_bin_message(st.e.self, m)
 		}

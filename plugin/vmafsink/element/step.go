@@ -67,9 +67,10 @@ func vmafsinkStepDone(parent *C.GstObject, msg *C.GstMessage) (taken C.gboolean)
 	st.steps.mu.Lock()
 	st.steps.held = append(st.steps.held, heldStep{msg: msg, settled: target})
 	st.steps.n.Store(int32(len(st.steps.held)))
+	// Under mu, as releaseSteps clears it: never left set with nothing held.
+	st.gate.setStepping(true)
 	st.steps.mu.Unlock()
 	stored = true
-	st.gate.setStepping(true)
 	st.e.logf(lvlDebug, "STEP_DONE held until %d frames are scored", target)
 	st.releaseSteps(false)
 	return 1

@@ -216,6 +216,10 @@ func (st *runState) event(s pipeline.Side, ev *C.GstEvent) bool {
 	case C.GST_EVENT_FLUSH_START:
 		if s == pipeline.Dist {
 			st.gate.setFlushing(true)
+		} else {
+			// The frames counted before the flush are gone: a distorted
+			// frame after it must not pass for them.
+			st.gate.refFlushed()
 		}
 		st.runner.FlushStart(s)
 	case C.GST_EVENT_FLUSH_STOP:

@@ -108,4 +108,10 @@ func (g *playGate) refDelivered() {
 		g.refs++
 	})
 }
+
+// refFlushing forgets the counted reference frames when the reference
+// starts flushing; the gate stays closed (a held distorted frame is not
+// let through to pair with the frame being flushed).
+func (g *playGate) refFlushing() { g.set(func() { g.refs = 0 }) }
+
 func (g *playGate) refFlushed() { g.set(func() { g.prerolled, g.refs = false, 0 }) }

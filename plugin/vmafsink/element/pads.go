@@ -219,7 +219,7 @@ func (st *runState) event(s pipeline.Side, ev *C.GstEvent) bool {
 		} else {
 			// The frames counted before the flush are gone: a distorted
 			// frame after it must not pass for them.
-			st.gate.refFlushed()
+			st.gate.refFlushing()
 		}
 		st.runner.FlushStart(s)
 	case C.GST_EVENT_FLUSH_STOP:

@@ -345,13 +345,30 @@ func TestFaultListModelsStuck(t *testing.T) {
 	f2.models = held.models
 	s2 := startTest(t, f2, Options{MaxSessions: 1})
 	for i := range 10 {
+		old := map[*session]bool{}
+		s2.mu.Lock()
+		for _, sess := range s2.sessions {
+			old[sess] = true
+		}
+		s2.mu.Unlock()
 		c := dialRaw(t, s2.Path())
 		c.initialize(t, "2025-11-25")
 		c.send(t, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"vmaf_list_models"}}`, i+1))
 		if i < maxListings {
 			waitFor(t, 5*time.Second, "listing started", func() bool { return held.started.Load() == int32(1+i) })
 		} else {
-			time.Sleep(20 * time.Millisecond) // waiting for a listing slot, as much a handler running
+			// Past the listing slots the call waits for one, as much a
+			// handler running as one that started.
+			waitFor(t, 5*time.Second, "the call to be in flight", func() bool {
+				s2.mu.Lock()
+				defer s2.mu.Unlock()
+				for _, sess := range s2.sessions {
+					if !old[sess] && sess.inFlight.Load() == 1 {
+						return true
+					}
+				}
+				return false
+			})
 		}
 		c.conn.Close()
 		waitFor(t, 5*time.Second, "the slot to be given back", func() bool {

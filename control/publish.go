@@ -116,12 +116,22 @@ func (s *Server) subscribe(_ context.Context, req *mcp.SubscribeRequest) error {
 		return fmt.Errorf("unknown resource %q (subscribe to %s, %s, %s or %s)", uri, liveURI, statusURI, windowURI, alertsURI)
 	}
 	if sess := s.lookup(req.Session); sess != nil {
+		first := false
 		s.mu.Lock()
 		if uri == statusURI && !sess.subs[uri] {
-			s.statusSub.Add(1)
+			first = s.statusSub.Add(1) == 1
 		}
 		sess.subs[uri] = true
 		s.mu.Unlock()
+		if first {
+			// The publisher has not been looking: what the subscriber may
+			// read from now on is the baseline a change is measured from,
+			// or a change before the publisher's next look goes unnoticed.
+			st := s.target.Status()
+			s.statusAnalytics(&st)
+			sig := statusSignature(st)
+			s.statusBase.Store(&sig)
+		}
 	}
 	return nil
 }
@@ -189,6 +199,9 @@ func (s *Server) publish() {
 		case <-tick.C:
 			if s.statusSub.Load() == 0 {
 				continue
+			}
+			if base := s.statusBase.Swap(nil); base != nil {
+				lastSig = *base
 			}
 			st := s.target.Status()
 			s.statusAnalytics(&st)

@@ -205,7 +205,10 @@ type Server struct {
 	// statusLooks counts the publisher's looks at the status on behalf of
 	// vmaf://status subscribers: the first sets what later ones compare.
 	statusLooks atomic.Int64
-	closeOnce   sync.Once
+	// statusBase is the status signature when the first vmaf://status
+	// subscriber arrived, for the publisher's next look to compare with.
+	statusBase atomic.Pointer[string]
+	closeOnce  sync.Once
 	// drainAnalytics, set by startAnalytics, lets the last drop's end
 	// reach the clients before Close cuts them off.
 	drainAnalytics func()

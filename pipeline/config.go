@@ -122,6 +122,11 @@ type Config struct {
 	// effect, with the index of the next pair, on the pusher's goroutine
 	// with the Runner's lock held: hosts log it (it must not call Push).
 	OnApplied func(kind CommandKind, next int)
+	// OnDropped, if set, is called for each pair Backpressure Drop drops,
+	// with its index, its timing and the counters that count it, on the
+	// pusher's goroutine with the Runner's lock held: hosts report the
+	// loss (it must not call Push).
+	OnDropped func(index int, t Timing, c Counters)
 
 	// MaxPending bounds the frames waiting for a partner on each side
 	// (0: DefaultMaxPending). A side whose queue is full waits for the

@@ -133,7 +133,7 @@ func (r *Runner) Push(s Side, f Frame) error {
 	r.statMu.Unlock()
 	if f.HoldLimit == CopyAtOnce && f.Picture != nil {
 		if err := r.spares.detach(&f); err != nil {
-			f.release()
+			r.reject(s, &f)
 			return fmt.Errorf("pipeline: copy of a %s frame: %w", s, err)
 		}
 	}
@@ -141,7 +141,7 @@ func (r *Runner) Push(s Side, f Frame) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.finished {
-		f.release()
+		r.reject(s, &f)
 		return ErrFinished
 	}
 	now := time.Now()
@@ -150,15 +150,15 @@ func (r *Runner) Push(s Side, f Frame) error {
 	}
 	r.lastPush[s] = now
 	if err := r.boundary(s); err != nil {
-		f.release()
+		r.reject(s, &f)
 		return err
 	}
 	if err := r.waitForRoom(s); err != nil {
-		f.release()
+		r.reject(s, &f)
 		return err
 	}
 	if r.aborted(s) {
-		f.release()
+		r.reject(s, &f)
 		return ErrFlushing
 	}
 	// This side delivered: the other may wait for it, or may stop
@@ -334,7 +334,11 @@ func (r *Runner) score(pair *[2]Frame, s Side) error {
 		r.count(func(c *Counters) { c.Skipped++ })
 		return nil
 	case errors.Is(err, errSaturated):
-		r.count(func(c *Counters) { c.Dropped++ })
+		var c Counters
+		r.count(func(cs *Counters) { cs.Dropped++; c = *cs })
+		if r.cfg.OnDropped != nil {
+			r.cfg.OnDropped(index, t, c)
+		}
 		return nil
 	case err != nil:
 		return err
@@ -534,16 +538,24 @@ func releasePair(p *[2]Frame) {
 
 // discard counts and releases a frame the pairer gave up on.
 func (r *Runner) discard(s Side, f *Frame, why discardReason) {
-	f.release()
 	if why == flushed {
+		r.reject(s, f)
 		return
 	}
+	f.release()
 	r.statMu.Lock()
 	r.st.counters.Unpaired[s]++
 	if why == overflow {
 		r.st.counters.Overflow++
 	}
 	r.statMu.Unlock()
+}
+
+// reject releases a frame that will never be paired because its side
+// flushed or the Runner stopped or finished, and counts it.
+func (r *Runner) reject(s Side, f *Frame) {
+	f.release()
+	r.count(func(c *Counters) { c.Discarded[s]++ })
 }
 
 // hold copies a frame about to wait in a deep queue when its memory

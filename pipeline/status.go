@@ -28,13 +28,16 @@ func (s State) String() string {
 }
 
 // Counters count frames by what became of them. Every received frame is
-// eventually paired, unpaired, or still pending; every pair is scored,
-// skipped, dropped, or still in flight.
+// eventually paired, unpaired, discarded, or still pending; every pair is
+// scored, skipped, dropped, or still in flight.
 type Counters struct {
 	Received [2]uint64 // frames pushed, indexed by Side
 	Unpaired [2]uint64 // frames released without a partner, indexed by Side
 	Overflow uint64    // of Unpaired: pushed out of a full pending queue
-	Stalls   uint64    // times a full side gave up waiting for the other stream
+	// Discarded counts frames released unpaired because their side
+	// flushed, the Runner stopped or the run had finished, indexed by Side.
+	Discarded [2]uint64
+	Stalls    uint64 // times a full side gave up waiting for the other stream
 	// LeadReleases counts the times a side waiting at MaxLead heard
 	// nothing from the other stream and stopped waiting there.
 	LeadReleases uint64

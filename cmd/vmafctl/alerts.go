@@ -90,6 +90,9 @@ func cmdWaitAlert(ctx context.Context, g globals, args []string, stdout, stderr 
 	} else if done {
 		return report(stderr, fail(exitFinished, "the stream has ended without a quality drop"))
 	}
+	// From here on every drop that begins is notified: say so, for a
+	// script (or a test) that starts the stream once the gate is armed.
+	fmt.Fprintf(stderr, "vmafctl: waiting for a quality drop below %.2f\n", h.Threshold)
 	for {
 		select {
 		case a := <-begun:

@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"context"
 	"strings"
+	"sync"
 	"testing"
-	"time"
 
 	"github.com/vmafsink/vmafsink/analytics"
 	"github.com/vmafsink/vmafsink/control"
@@ -62,12 +62,59 @@ func goVmafctl(t *testing.T, args ...string) <-chan result {
 	return done
 }
 
+// armedWriter collects what is written to it and closes armed once the
+// text holds waitingLine: wait-alert has subscribed, so every drop that
+// begins from then on reaches it.
+type armedWriter struct {
+	mu    sync.Mutex
+	buf   bytes.Buffer
+	armed chan struct{}
+}
+
+const waitingLine = "vmafctl: waiting for a quality drop below"
+
+func (w *armedWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	was := strings.Contains(w.buf.String(), waitingLine)
+	n, err := w.buf.Write(p)
+	if !was && strings.Contains(w.buf.String(), waitingLine) {
+		close(w.armed)
+	}
+	return n, err
+}
+
+func (w *armedWriter) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.String()
+}
+
+// goWaitAlert runs wait-alert and returns once it is armed (or has
+// ended), with its result to come.
+func goWaitAlert(t *testing.T, args ...string) <-chan result {
+	t.Helper()
+	e := &armedWriter{armed: make(chan struct{})}
+	done := make(chan result, 1)
+	ended := make(chan struct{})
+	go func() {
+		var o bytes.Buffer
+		code := run(context.Background(), append(args, "wait-alert", "-timeout", "60s"), &o, e)
+		close(ended)
+		done <- result{code, o.String(), e.String()}
+	}()
+	select {
+	case <-e.armed:
+	case <-ended:
+	}
+	return done
+}
+
 func TestWaitAlert(t *testing.T) {
 	t.Run("drop begins", func(t *testing.T) {
 		tg, sock := serveAlerts(t)
-		done := goVmafctl(t, "-s", sock, "wait-alert", "-timeout", "10s")
 		tg.frame(95)
-		time.Sleep(300 * time.Millisecond) // let it subscribe; a drop open before counts too
+		done := goWaitAlert(t, "-s", sock)
 		for _, s := range []float64{50, 40, 95} {
 			tg.frame(s)
 		}
@@ -97,8 +144,7 @@ func TestWaitAlert(t *testing.T) {
 	t.Run("stream ends", func(t *testing.T) {
 		tg, sock := serveAlerts(t)
 		tg.frame(95)
-		done := goVmafctl(t, "-s", sock, "wait-alert", "-timeout", "10s")
-		time.Sleep(300 * time.Millisecond)
+		done := goWaitAlert(t, "-s", sock)
 		tg.mu.Lock()
 		tg.finished = true
 		tg.mu.Unlock()

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"net"
 	"path/filepath"
 	"strings"
@@ -25,7 +26,15 @@ func TestFaultRefusalReported(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer hold.Close()
-	time.Sleep(50 * time.Millisecond) // the server has taken the slot
+	// The slot is the server's to give once it has answered initialize:
+	// until then a client could still take it first.
+	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"hold","version":"1"}}}` + "\n"
+	if _, err := hold.Write([]byte(init)); err != nil {
+		t.Fatal(err)
+	}
+	if line, err := bufio.NewReader(hold).ReadString('\n'); err != nil || !strings.Contains(line, `"result"`) {
+		t.Fatalf("initialize on the held connection: %q, %v", line, err)
+	}
 
 	// The refusal races the client's first write; every attempt must
 	// still report it.
@@ -37,7 +46,7 @@ func TestFaultRefusalReported(t *testing.T) {
 	}
 	// Once the slot is free, the same command works.
 	hold.Close()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	var code int
 	var stderr string
 	for {

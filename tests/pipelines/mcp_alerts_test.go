@@ -97,6 +97,56 @@ func vmafctlAsync(t *testing.T, args ...string) <-chan [2]string {
 	return done
 }
 
+// waitAlertArmed starts vmafctl wait-alert and returns once it says it
+// is waiting (subscribed: every drop that begins from then on reaches
+// it), or has ended, with its exit code and output to come.
+func waitAlertArmed(t *testing.T, args ...string) <-chan [2]string {
+	t.Helper()
+	cmd := exec.Command(vmafctlBin(t), args...)
+	out := &lineSignal{want: "vmafctl: waiting for a quality drop below", seen: make(chan struct{})}
+	cmd.Stdout, cmd.Stderr = out, out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan [2]string, 1)
+	ended := make(chan struct{})
+	go func() {
+		err := cmd.Wait()
+		close(ended)
+		done <- [2]string{fmt.Sprint(cmd.ProcessState.ExitCode()), out.String() + fmt.Sprint(err)}
+	}()
+	select {
+	case <-out.seen:
+	case <-ended:
+	}
+	return done
+}
+
+// lineSignal collects output and closes seen once it holds want.
+type lineSignal struct {
+	mu   sync.Mutex
+	buf  strings.Builder
+	want string
+	seen chan struct{}
+	once sync.Once
+}
+
+func (w *lineSignal) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	n, err := w.buf.Write(p)
+	if strings.Contains(w.buf.String(), w.want) {
+		w.once.Do(func() { close(w.seen) })
+	}
+	return n, err
+}
+
+func (w *lineSignal) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.String()
+}
+
 // alertClient is an MCP client subscribed to vmaf://alerts.
 type alertClient struct {
 	cs     *mcp.ClientSession
@@ -154,8 +204,7 @@ func TestMCPAlerts(t *testing.T) {
 	n := r.frames()
 	r.feed(t, 0, 1) // nothing scored yet: frame 0 waits for frame 1
 	ac := dialAlerts(t, r.sock)
-	wait := vmafctlAsync(t, "-s", r.sock, "wait-alert", "-timeout", "120s")
-	time.Sleep(time.Second) // let wait-alert subscribe (an open drop would count too)
+	wait := waitAlertArmed(t, "-s", r.sock, "wait-alert", "-timeout", "120s")
 
 	// All but the last frame: frames 0..n-3 are scored.
 	r.feed(t, 1, n-1)
@@ -279,8 +328,7 @@ func TestMCPWaitAlertEnds(t *testing.T) {
 	if res := <-timeout; res[0] != "6" || !strings.Contains(res[1], "no quality drop within 1s") {
 		t.Errorf("wait-alert -timeout 1s: exit %s: %s", res[0], res[1])
 	}
-	ends := vmafctlAsync(t, "-s", r.sock, "wait-alert", "-timeout", "120s")
-	time.Sleep(time.Second)
+	ends := waitAlertArmed(t, "-s", r.sock, "wait-alert", "-timeout", "120s")
 	r.feed(t, 4, r.frames())
 	r.finish(t)
 	if res := <-ends; res[0] != "7" || !strings.Contains(res[1], "without a quality drop") {

@@ -120,6 +120,8 @@ void vs_class_init(GstElementClass *klass, gboolean pass) {
   gst_element_class_add_static_pad_template(klass, &dist_template);
   bin_query = GST_ELEMENT_CLASS(g_type_class_peek_parent(klass))->query;
   klass->query = vs_element_query;
+  if (!pass)
+    vs_step_class_init(klass);
 }
 
 gint vs_pad_side(GstPad *pad) {
@@ -400,11 +402,13 @@ gint64 vs_clock_lag(GstElement *e, GstClockTime running_time) {
   return (gint64)(now - base) - (gint64)running_time;
 }
 
-void vs_post_qos(GstElement *e, GstClockTime running_time, GstClockTime stream_time, GstClockTime pts,
-    GstClockTime duration, gint64 jitter, guint64 processed) {
-  GstMessage *m = gst_message_new_qos(GST_OBJECT(e), TRUE, running_time, stream_time, pts, duration);
-  gst_message_set_qos_values(m, jitter, 1.0, 1000000);
-  gst_message_set_qos_stats(m, GST_FORMAT_BUFFERS, processed, 0);
+void vs_post_qos(GstElement *e, gboolean live, GstClockTime running_time, GstClockTime stream_time, GstClockTime pts,
+    GstClockTime duration, gint64 jitter, guint64 processed, guint64 dropped) {
+  GstMessage *m = gst_message_new_qos(GST_OBJECT(e), live, running_time, stream_time, pts, duration);
+  /* quality: the share of pairs scored, in GStreamer's 0 to 1000000. */
+  gint quality = processed + dropped == 0 ? 1000000 : (gint)(1000000.0 * processed / (processed + dropped));
+  gst_message_set_qos_values(m, jitter, 1.0, quality);
+  gst_message_set_qos_stats(m, GST_FORMAT_BUFFERS, processed, dropped);
   gst_element_post_message(e, m);
 }
 

@@ -83,9 +83,9 @@ gboolean vs_upstream_live(GstElement *e, gint side, GstClockTime *min_latency);
 /* How far the pipeline clock's running time is past running_time, in ns;
  * G_MININT64 without a clock or a valid time. */
 gint64 vs_clock_lag(GstElement *e, GstClockTime running_time);
-/* A QoS message for a live stream the element falls behind. */
-void vs_post_qos(GstElement *e, GstClockTime running_time, GstClockTime stream_time, GstClockTime pts,
-    GstClockTime duration, gint64 jitter, guint64 processed);
+/* A QoS message: scoring behind a live stream, or a pair dropped. */
+void vs_post_qos(GstElement *e, gboolean live, GstClockTime running_time, GstClockTime stream_time, GstClockTime pts,
+    GstClockTime duration, gint64 jitter, guint64 processed, guint64 dropped);
 /* Whether the sink pad of that side has a peer. */
 gboolean vs_pad_linked(GstElement *e, gint side);
 GstStructure *vs_structure_new(const char *name, const char *type);
@@ -111,6 +111,14 @@ gint vs_lead_side(GstElement *e);
 GstFlowReturn vs_inner_push(GstElement *e, GstBuffer *buf);
 gboolean vs_inner_push_event(GstElement *e, GstEvent *event);
 void vs_inner_push_eos(GstElement *e, guint32 seqnum);
+/* Step events (step.c): vmafsink takes the inner sink's STEP_DONE and
+ * posts it as its own with vs_post_step_done, which takes the message. */
+void vs_step_class_init(GstElementClass *klass);
+void vs_post_step_done(GstElement *e, GstMessage *done);
+void vs_message_unref(GstMessage *m);
+GstFormat vs_step_done_format(GstMessage *done);
+/* Hands a child's message to GstBin's own handling. */
+void vs_bin_message(GstElement *e, GstMessage *message);
 /* The latency of the two branches together: live when either is, the
  * larger minimum, the smaller maximum. */
 gboolean vs_combined_latency(GstElement *e, GstQuery *query);

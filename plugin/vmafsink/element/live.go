@@ -73,8 +73,8 @@ func (st *runState) checkLag(buf *C.GstBuffer) {
 	}
 	l.lagWarned = true
 	scored := st.runner.Status().Counters.Scored
-	C.vs_post_qos(st.e.self, C.GstClockTime(rt), C.GstClockTime(C.vs_stream_time(&ps.segment, pts)), pts,
-		C.vs_buffer_duration(buf), C.gint64(excess), C.guint64(scored))
+	C.vs_post_qos(st.e.self, 1, C.GstClockTime(rt), C.GstClockTime(C.vs_stream_time(&ps.segment, pts)), pts,
+		C.vs_buffer_duration(buf), C.gint64(excess), C.guint64(scored), 0)
 	st.e.warn(fmt.Sprintf("scoring is %.1f s behind the live source: backpressure=block is holding the source back",
 		excess.Seconds()),
 		fmt.Sprintf("a frame reached the scorer %v after its running time (branch latency %v); with a live source, "+

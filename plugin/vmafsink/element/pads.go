@@ -28,7 +28,9 @@ func vmafsinkChain(parent *C.GstObject, side C.gint, buf *C.GstBuffer) (ret C.Gs
 	if st == nil {
 		return C.GST_FLOW_FLUSHING
 	}
-	return st.chain(pipeline.Side(side), buf)
+	ret = st.chain(pipeline.Side(side), buf)
+	st.releaseSteps(false)
+	return ret
 }
 
 //export vmafsinkEvent
@@ -43,6 +45,10 @@ func vmafsinkEvent(parent *C.GstObject, side C.gint, ev *C.GstEvent) (ok C.gbool
 	if st == nil {
 		// Flushes may arrive while the element is not running.
 		return 1
+	}
+	if C.vs_event_type(ev) == C.GST_EVENT_FLUSH_START && pipeline.Side(side) == st.leadSide() {
+		// A step the inner sink completed before the flush is done.
+		st.releaseSteps(true)
 	}
 	if st.event(pipeline.Side(side), ev) {
 		return 1
@@ -215,6 +221,10 @@ func (st *runState) event(s pipeline.Side, ev *C.GstEvent) bool {
 	case C.GST_EVENT_FLUSH_START:
 		if s == pipeline.Dist {
 			st.gate.setFlushing(true)
+		} else {
+			// The frames counted before the flush are gone: a distorted
+			// frame after it must not pass for them.
+			st.gate.refFlushing()
 		}
 		st.runner.FlushStart(s)
 	case C.GST_EVENT_FLUSH_STOP:

@@ -140,6 +140,7 @@ func newRunner(e *vmafSink, s settings, scorer vmaf.Config, live analytics.Confi
 				"a pause in pause-mode=block holds the streams at most pause-block-limit")
 		},
 		OnApplied: applied,
+		OnDropped: e.postDropQoS,
 		Analytics: live,
 	})
 }

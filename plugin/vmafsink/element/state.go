@@ -66,6 +66,7 @@ type runState struct {
 	// lastNotify is when frames-scored and last-score were last notified;
 	// only the publishing goroutine uses it.
 	lastNotify time.Time
+	steps      stepHold
 }
 
 type padState struct {
@@ -113,6 +114,7 @@ func (st *runState) geometry() (width, height int) {
 // onRecord runs on the Runner's publishing goroutine for every record.
 func (st *runState) onRecord(r *pipeline.Record) {
 	st.e.framesScored.Add(1)
+	st.steps.published.Add(1)
 	st.e.lastScore.Store(math.Float64bits(r.Score))
 	st.lastMu.Lock()
 	st.last = r.Timing
@@ -124,6 +126,7 @@ func (st *runState) onRecord(r *pipeline.Record) {
 		st.lastNotify = now
 		st.e.notifyScores()
 	}
+	st.releaseSteps(false)
 }
 
 // notifyInterval bounds how often frames-scored and last-score announce
@@ -154,6 +157,7 @@ func (st *runState) finish() bool {
 	if err := st.runner.Finish(); err != nil {
 		st.e.fail(errFailed, "VMAF scoring failed", err.Error())
 	}
+	st.releaseSteps(true)
 	st.lastMu.Lock()
 	last := st.last
 	st.lastMu.Unlock()
@@ -193,6 +197,7 @@ func (st *runState) stop() {
 
 // abort releases everything without finishing.
 func (st *runState) abort() {
+	st.dropSteps()
 	st.stopMetrics()
 	if st.control != nil {
 		if err := st.control.Close(); err != nil {

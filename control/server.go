@@ -69,7 +69,7 @@ type Options struct {
 	// clients together (default 2); one more is refused as busy.
 	MaxHeavy int
 	// HeavyCPUShare is the share of the machine's CPU time the expensive
-	// reads may use together (default 0.10; see heavy.go).
+	// reads may use together (default 0.05; see heavy.go).
 	HeavyCPUShare float64
 	// HeavyWait is how long an expensive read waits for room in the
 	// budget before it is refused as busy (default 250ms).
@@ -137,7 +137,7 @@ func (o Options) withDefaults() Options {
 		o.MaxHeavy = 2
 	}
 	if !(o.HeavyCPUShare > 0 && o.HeavyCPUShare <= 1) {
-		o.HeavyCPUShare = 0.10
+		o.HeavyCPUShare = 0.05
 	}
 	if o.HeavyWait <= 0 {
 		o.HeavyWait = 250 * time.Millisecond

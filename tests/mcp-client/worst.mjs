@@ -23,7 +23,16 @@ await client.listTools();
 const out = [];
 for (const a of calls) {
   const args = JSON.parse(a);
-  const res = await client.callTool({ name: "vmaf_worst_frames", arguments: args });
+  // A busy reply (the server's budget for expensive reads is spent) says
+  // when to call again; a client waits and does.
+  let res;
+  for (const start = Date.now(); ; ) {
+    res = await client.callTool({ name: "vmaf_worst_frames", arguments: args });
+    const text = res.isError ? (res.content?.[0]?.text ?? "") : "";
+    if (!text.startsWith("busy") || Date.now() - start > 120000) break;
+    const m = text.match(/call again in ([0-9.]+)s/);
+    await new Promise((r) => setTimeout(r, m ? Math.ceil(parseFloat(m[1]) * 1000) + 100 : 500));
+  }
   if (res.isError) {
     console.error(`vmaf_worst_frames ${a}: ${JSON.stringify(res.content)}`);
     process.exit(1);

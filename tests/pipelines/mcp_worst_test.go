@@ -204,9 +204,17 @@ func TestMCPWorstFrames(t *testing.T) {
 
 	// vmafctl worst saves the same images.
 	saved := filepath.Join(tmp, "worst")
-	ctl := exec.Command(vmafctl, "-s", sock, "worst", "-images", "all", "-o", saved)
-	if b, err := ctl.CombinedOutput(); err != nil {
-		t.Fatalf("vmafctl worst: %v\n%s", err, b)
+	// Exit status 5 is busy: the expensive-read budget is spent for now.
+	for deadline := time.Now().Add(2 * time.Minute); ; {
+		ctl := exec.Command(vmafctl, "-s", sock, "worst", "-images", "all", "-o", saved)
+		b, err := ctl.CombinedOutput()
+		if err == nil {
+			break
+		}
+		if ctl.ProcessState.ExitCode() != 5 || time.Now().After(deadline) {
+			t.Fatalf("vmafctl worst: %v\n%s", err, b)
+		}
+		time.Sleep(500 * time.Millisecond)
 	}
 	files, _ := filepath.Glob(filepath.Join(saved, "frame-*.png"))
 	if len(files) != 24 {

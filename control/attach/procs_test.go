@@ -1,7 +1,6 @@
 package attach
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"os"
@@ -112,33 +111,27 @@ func TestWorkerSetupMarksWorkersBackground(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// check runs on the engine's goroutine, where a failure must not end
-	// the goroutine (t.Fatal would): it is kept for the test's own.
-	var lowered int
-	var deliverer []int
-	var checkErr error
-	check := func() {
-		set, err := lowSet()
-		nice, ok := readNice(unix.Gettid())
-		if err == nil && !ok {
-			err = errors.New("no nice value for the thread delivering results")
-		}
-		if err != nil {
-			checkErr = cmp.Or(checkErr, err)
-			return
-		}
-		n := 0
-		for tid := range set {
-			if !before[tid] {
-				n++
-			}
-		}
-		lowered = max(lowered, n)
-		deliverer = append(deliverer, nice)
+	// Each worker reports once its setup has run; the check waits for all
+	// of them (a worker scheduled late may start after every frame is
+	// scored) while they are still alive, before Flush ends them.
+	setUp := make(chan struct{}, threads)
+	wrapped := func() bool {
+		ok := setup()
+		setUp <- struct{}{}
+		return ok
 	}
-	ctx, err := vmaf.NewContext(vmaf.Config{Models: []*vmaf.Model{m}, Engine: "native", Threads: threads, WorkerSetup: setup,
-		// Results come while the workers are alive (they end at Flush).
-		OnResult: func(*vmaf.Result) { check() }})
+	// The result callback runs on the engine's goroutine, where a failure
+	// must not end the goroutine (t.Fatal would): it is kept for the test's.
+	var deliverer []int
+	var deliverErr error
+	ctx, err := vmaf.NewContext(vmaf.Config{Models: []*vmaf.Model{m}, Engine: "native", Threads: threads, WorkerSetup: wrapped,
+		OnResult: func(*vmaf.Result) {
+			if nice, ok := readNice(unix.Gettid()); ok {
+				deliverer = append(deliverer, nice)
+			} else {
+				deliverErr = errors.New("no nice value for the thread delivering results")
+			}
+		}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,14 +141,30 @@ func TestWorkerSetupMarksWorkersBackground(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	for range threads {
+		<-setUp
+	}
+	set, err := lowSet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lowered := 0
+	for tid := range set {
+		if !before[tid] {
+			lowered++
+		}
+	}
 	if err := ctx.Flush(); err != nil {
 		t.Fatal(err)
 	}
-	if checkErr != nil {
-		t.Fatal(checkErr)
+	if deliverErr != nil {
+		t.Fatal(deliverErr)
 	}
 	if lowered < threads {
 		t.Errorf("%d threads at nice %d while scoring, want the %d workers'", lowered, base+workerNice, threads)
+	}
+	if len(deliverer) == 0 {
+		t.Error("no result delivered")
 	}
 	for _, n := range deliverer {
 		if n != base {

@@ -76,7 +76,7 @@ func TestFaultTokenFiles(t *testing.T) {
 		{"mode 0666", write("open", good, 0o666), "other users can read or change it"},
 		{"group-writable", write("gw", good, 0o660), "its group can change it"},
 		{"3 characters", write("short", "abc\n", 0o600), "has 3 characters; use at least 16"},
-		{"too long", write("long", strings.Repeat("k", maxTokenBytes+1), 0o600), "a token is at most 4096"},
+		{"too long", write("long", strings.Repeat("k", maxTokenBytes+1), 0o600), "is 4097 bytes, larger than 4096 bytes"},
 		{"/dev/zero", "/dev/zero", "is not a regular file"},
 		{"a FIFO", fifo, "is not a regular file"},
 		{"a directory", dir, "is not a regular file"},

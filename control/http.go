@@ -11,7 +11,6 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"os"
 	"strconv"
 	"strings"
 	"syscall"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/vmafsink/vmafsink/internal/boundedfile"
 )
 
 // The HTTP front serves the same MCP server as the socket, for hosts that
@@ -88,31 +88,20 @@ const (
 // would hang the start, /dev/zero exhaust memory) that other users can
 // neither read nor write, and its group cannot write.
 func readToken(path string) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, fi, err := boundedfile.Open(path, maxTokenBytes)
 	if err != nil {
 		return nil, fmt.Errorf("control: HTTP token file: %w", err)
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("control: HTTP token file: %w", err)
-	}
 	switch perm := fi.Mode().Perm(); {
-	case !fi.Mode().IsRegular():
-		return nil, fmt.Errorf("control: HTTP token file %q is not a regular file (%v)", path, fi.Mode().Type())
 	case perm&0o006 != 0:
 		return nil, fmt.Errorf("control: HTTP token file %q has mode %04o: other users can read or change it; chmod o-rw (0600 or 0640)", path, perm)
 	case perm&0o020 != 0:
 		return nil, fmt.Errorf("control: HTTP token file %q has mode %04o: its group can change it; chmod g-w (0600 or 0640)", path, perm)
-	case fi.Size() > maxTokenBytes:
-		return nil, fmt.Errorf("control: HTTP token file %q holds %d bytes; a token is at most %d", path, fi.Size(), maxTokenBytes)
 	}
-	b, err := io.ReadAll(io.LimitReader(f, maxTokenBytes+1))
+	b, err := boundedfile.ReadAll(f, maxTokenBytes)
 	if err != nil {
 		return nil, fmt.Errorf("control: HTTP token file: %w", err)
-	}
-	if len(b) > maxTokenBytes {
-		return nil, fmt.Errorf("control: HTTP token file %q holds more than %d bytes; a token is at most %d", path, maxTokenBytes, maxTokenBytes)
 	}
 	tok := bytes.TrimSpace(b)
 	if len(tok) == 0 {

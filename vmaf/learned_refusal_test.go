@@ -165,7 +165,7 @@ func TestLearnedRefusals(t *testing.T) {
 				t.Fatal(err)
 			}
 			return "path=" + p
-		}, "learned models are at most"},
+		}, "is 5368709120 bytes, larger than 268435456 bytes"},
 		{"registry sha256 mismatch", func(t *testing.T, dir string) string {
 			writeModel(t, dir, "registry.json", []byte(`{"models": [{"id": "vmaf_tiny_v2", "onnx": "vmaf_tiny_v2.onnx", "sha256": "`+strings.Repeat("0", 64)+`"}]}`))
 			return "path=" + writeModel(t, dir, "vmaf_tiny_v2.onnx", real)

@@ -4,8 +4,13 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/vmafsink/vmafsink/internal/boundedfile"
 	"github.com/vmafsink/vmafsink/vmaf/internal/svm"
 )
+
+// MaxModelFileBytes bounds a model file: libvmaf's largest model is under
+// 1 MiB, and a path naming a huge file must not cost the process its memory.
+const MaxModelFileBytes = 64 << 20
 
 // Model is a VMAF model: a ν-SVR over extracted features, or a bootstrap
 // collection of them, as libvmaf reads from its JSON model format.
@@ -87,7 +92,8 @@ func LoadModelFile(path string) (*Model, error) {
 }
 
 func loadModelFile(path string, cfg modelConfig) (*Model, error) {
-	data, err := readModelFile(path)
+	// A FIFO or a device named like a model is refused, not waited on.
+	data, err := boundedfile.Read(path, MaxModelFileBytes)
 	if err != nil {
 		return nil, fmt.Errorf("vmaf: load model: %w", err)
 	}

@@ -11,7 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"golang.org/x/sys/unix"
+	"github.com/vmafsink/vmafsink/internal/boundedfile"
 )
 
 // MaxModelBytes bounds a learned model: its .onnx file and its
@@ -128,19 +128,12 @@ func ReadFiles(path string, strict bool) (*Files, error) {
 // hashModel checks that the model and its external weights are regular
 // files within MaxModelBytes and returns the model file's sha256.
 func hashModel(path string) (string, int64, error) {
-	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_CLOEXEC|unix.O_NOCTTY, 0)
-	if err != nil {
-		return "", 0, &os.PathError{Op: "open", Path: path, Err: err}
-	}
-	f := os.NewFile(uintptr(fd), path)
-	defer f.Close()
-	fi, err := f.Stat()
+	// Bounded by MaxModelBytes alone here; with its weights below.
+	f, fi, err := boundedfile.Open(path, MaxModelBytes)
 	if err != nil {
 		return "", 0, err
 	}
-	if !fi.Mode().IsRegular() {
-		return "", 0, fmt.Errorf("not a regular file (%v)", fi.Mode().Type())
-	}
+	defer f.Close()
 	size := fi.Size()
 	if di, err := os.Stat(path + ".data"); err == nil {
 		if !di.Mode().IsRegular() {
@@ -162,7 +155,7 @@ func hashModel(path string) (string, int64, error) {
 }
 
 func readSidecar(path string) (*Card, string, error) {
-	data, err := readSmallFile(path)
+	data, err := boundedfile.Read(path, maxCardBytes)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, "", nil
 	}
@@ -177,7 +170,7 @@ func readSidecar(path string) (*Card, string, error) {
 }
 
 func readRegistry(path string) ([]RegistryEntry, error) {
-	data, err := readSmallFile(path)
+	data, err := boundedfile.Read(path, maxCardBytes)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
@@ -195,25 +188,3 @@ func readRegistry(path string) ([]RegistryEntry, error) {
 
 // maxCardBytes bounds a card or registry file.
 const maxCardBytes = 16 << 20
-
-// readSmallFile reads a regular file of at most maxCardBytes, opened
-// non-blocking so that a FIFO named like a card cannot hang the caller.
-func readSmallFile(path string) ([]byte, error) {
-	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_CLOEXEC|unix.O_NOCTTY, 0)
-	if err != nil {
-		return nil, &os.PathError{Op: "open", Path: path, Err: err}
-	}
-	f := os.NewFile(uintptr(fd), path)
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file (%v)", path, fi.Mode().Type())
-	}
-	if fi.Size() > maxCardBytes {
-		return nil, fmt.Errorf("%s is %d bytes; at most %d", path, fi.Size(), maxCardBytes)
-	}
-	return io.ReadAll(io.LimitReader(f, maxCardBytes+1))
-}

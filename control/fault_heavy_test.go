@@ -45,12 +45,13 @@ func TestFaultHeavyReadsBudget(t *testing.T) {
 	}
 	t.Cleanup(func() { s.Close() })
 
-	// Two clients' image requests take the budget.
+	// Two clients' image requests take the budget. They ask for other
+	// widths: two requests for the same image would share one render.
 	results := make(chan string, 2)
-	for range 2 {
+	for _, width := range []int{64, 32} {
 		cs, _ := connectTest(t, s, "2025-11-25")
 		go func() {
-			res, err := cs.CallTool(t.Context(), callParams(toolWorstFrames, map[string]any{"n": 4, "images": "all"}))
+			res, err := cs.CallTool(t.Context(), callParams(toolWorstFrames, map[string]any{"n": 4, "images": "all", "max_width": width}))
 			if err != nil {
 				results <- err.Error()
 				return

@@ -2,7 +2,6 @@ package control
 
 import (
 	"context"
-	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"image"
@@ -177,15 +176,14 @@ func (s *Server) worstReply(ctx context.Context, src WorstSource, n int, kinds [
 				reply.ImagesOmitted++
 				continue
 			}
-			data, err := s.worstPNGs.get(f, k, maxWidth)
+			im, err := s.worstPNGs.get(ctx, f, k, maxWidth)
 			if err != nil {
 				return nil, WorstReply{}, err
 			}
-			size += len(data)
-			width, height := pngSize(data)
+			size += len(im.data)
 			content = append(content,
-				&mcp.TextContent{Text: fmt.Sprintf("frame %d %s (score %.3f, %dx%d)", f.Record.Frame, k, info.Score, width, height)},
-				&mcp.ImageContent{Data: data, MIMEType: "image/png"})
+				&mcp.TextContent{Text: fmt.Sprintf("frame %d %s (score %.3f, %dx%d)", f.Record.Frame, k, info.Score, im.width, im.height)},
+				&mcp.ImageContent{Data: im.data, MIMEType: "image/png"})
 			info.Images = append(info.Images, k)
 		}
 		reply.Frames = append(reply.Frames, info)
@@ -201,12 +199,4 @@ func (s *Server) worstReply(ctx context.Context, src WorstSource, n int, kinds [
 	}
 	res.Content = append([]mcp.Content{&mcp.TextContent{Text: string(js)}}, content...)
 	return res, reply, nil
-}
-
-// pngSize reads a PNG's width and height from its header chunk.
-func pngSize(b []byte) (w, h int) {
-	if len(b) < 24 {
-		return 0, 0
-	}
-	return int(binary.BigEndian.Uint32(b[16:20])), int(binary.BigEndian.Uint32(b[20:24]))
 }

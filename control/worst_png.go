@@ -2,6 +2,7 @@ package control
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"image/png"
 	"sync"
@@ -20,11 +21,16 @@ var worstPNGEncoder = png.Encoder{CompressionLevel: png.BestSpeed}
 // A worst frame's pictures never change once kept, and clients ask for the
 // same few frames again and again (an agent polling, several agents at
 // once, a flood): each image is then rendered and compressed once, and a
-// repeated read costs only its reply.
+// repeated read costs only its reply. Requests that miss together wait for
+// the first one's render rather than rendering the image again.
 type worstPNGs struct {
 	mu    sync.Mutex
-	png   map[worstPNGKey][]byte
-	bytes int
+	png   map[worstPNGKey]*worstPNG
+	bytes int // of the finished images in png
+
+	// onWait, when set, is called as a request starts waiting for another
+	// request's render of the same image.
+	onWait func()
 }
 
 // worstPNGKey names one rendered image. A frame is known by its index,
@@ -39,36 +45,83 @@ type worstPNGKey struct {
 	maxWidth           int
 }
 
-// get returns the frame's image of the given kind as PNG, rendering and
-// keeping it on first use.
-func (c *worstPNGs) get(f WorstFrame, kind string, maxWidth int) ([]byte, error) {
+// worstPNG is one image: being rendered until ready is closed, then its
+// PNG and size, or the error that rendering it met.
+type worstPNG struct {
+	ready         chan struct{}
+	done          bool // under worstPNGs.mu; ready is closed after
+	data          []byte
+	width, height int
+	err           error
+}
+
+// get returns the frame's image of the given kind as PNG with its size,
+// rendering and keeping it on first use. A request that finds the image
+// being rendered waits for that render, or for ctx.
+func (c *worstPNGs) get(ctx context.Context, f WorstFrame, kind string, maxWidth int) (*worstPNG, error) {
 	key := worstPNGKey{f.Record.Frame, f.RunningTimeNS, f.Record.Model, f.Record.Score, kind, maxWidth}
 	c.mu.Lock()
-	b, ok := c.png[key]
+	e, ok := c.png[key]
+	if !ok {
+		if c.png == nil {
+			c.png = make(map[worstPNGKey]*worstPNG)
+		}
+		e = &worstPNG{ready: make(chan struct{})}
+		c.png[key] = e
+	}
+	onWait := c.onWait
 	c.mu.Unlock()
 	if ok {
-		return b, nil
+		if onWait != nil {
+			onWait()
+		}
+		select {
+		case <-e.ready:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		if e.err != nil {
+			return nil, e.err
+		}
+		return e, nil
 	}
+	data, width, height, err := renderWorstPNG(f, kind, maxWidth)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	defer close(e.ready)
+	e.data, e.width, e.height, e.err, e.done = data, width, height, err, true
+	if err != nil {
+		// Not kept: a later request tries again.
+		delete(c.png, key)
+		return nil, err
+	}
+	if c.bytes+len(data) > worstPNGBytes {
+		// Frames that left the worst set are never asked for again;
+		// starting afresh drops them with the rest, and the frames still
+		// asked for are rendered once more. Renders under way stay, so
+		// that their waiters and later requests share them.
+		kept := make(map[worstPNGKey]*worstPNG)
+		for k, o := range c.png {
+			if !o.done {
+				kept[k] = o
+			}
+		}
+		c.png, c.bytes = kept, 0
+	}
+	c.png[key] = e
+	c.bytes += len(data)
+	return e, nil
+}
+
+// renderWorstPNG draws the frame's image and compresses it.
+func renderWorstPNG(f WorstFrame, kind string, maxWidth int) (data []byte, width, height int, err error) {
 	img, err := f.Image(kind, maxWidth)
 	if err != nil {
-		return nil, fmt.Errorf("control: frame %d %s image: %w", f.Record.Frame, kind, err)
+		return nil, 0, 0, fmt.Errorf("control: frame %d %s image: %w", f.Record.Frame, kind, err)
 	}
 	var buf bytes.Buffer
 	if err := worstPNGEncoder.Encode(&buf, img); err != nil {
-		return nil, fmt.Errorf("control: encode frame %d %s image: %w", f.Record.Frame, kind, err)
+		return nil, 0, 0, fmt.Errorf("control: encode frame %d %s image: %w", f.Record.Frame, kind, err)
 	}
-	b = buf.Bytes()
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.png == nil || c.bytes+len(b) > worstPNGBytes {
-		// Frames that left the worst set are never asked for again;
-		// starting afresh drops them with the rest, and the frames still
-		// asked for are rendered once more.
-		c.png, c.bytes = make(map[worstPNGKey][]byte), 0
-	}
-	if _, ok := c.png[key]; !ok {
-		c.png[key] = b
-		c.bytes += len(b)
-	}
-	return b, nil
+	return buf.Bytes(), img.Bounds().Dx(), img.Bounds().Dy(), nil
 }

@@ -166,6 +166,13 @@ void vs_event_codec_tags(GstEvent *event, gchar **encoder, gchar **codec, gboole
     *codec = NULL;
 }
 
+/* The stream-id a stream-start event names (the event's), or NULL. */
+const gchar *vs_event_stream_id(GstEvent *event) {
+  const gchar *id = NULL;
+  gst_event_parse_stream_start(event, &id);
+  return id;
+}
+
 static GstPad *make_pad(GstElement *element, GstStaticPadTemplate *tmpl, gint side) {
   GstPad *pad = gst_pad_new_from_static_template(tmpl, tmpl->name_template);
   gst_pad_set_element_private(pad, GINT_TO_POINTER(side + 1));

@@ -64,6 +64,7 @@ gint vs_info_fps(const GstVideoInfo *info, gint *den);
 GstEventType vs_event_type(GstEvent *event);
 GstCaps *vs_event_caps(GstEvent *event);
 void vs_event_codec_tags(GstEvent *event, gchar **encoder, gchar **codec, gboolean *global);
+const gchar *vs_event_stream_id(GstEvent *event);
 GstClockTime vs_buffer_pts(GstBuffer *buf);
 GstBufferPool *vs_buffer_pool(GstBuffer *buf);
 guint vs_pool_max_buffers(GstBufferPool *pool);

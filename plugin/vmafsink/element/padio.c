@@ -36,6 +36,7 @@ static GstFlowReturn vs_event(GstPad *pad, GstObject *parent, GstEvent *event) {
   case GST_EVENT_FLUSH_STOP:
   case GST_EVENT_EOS:
   case GST_EVENT_TAG:
+  case GST_EVENT_STREAM_START:
     if (!vmafsinkEvent(parent, side, event)) {
       gst_event_unref(event);
       return type == GST_EVENT_CAPS ? GST_FLOW_NOT_NEGOTIATED : GST_FLOW_ERROR;

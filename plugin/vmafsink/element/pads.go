@@ -193,6 +193,10 @@ func (st *runState) event(s pipeline.Side, ev *C.GstEvent) bool {
 	switch C.vs_event_type(ev) {
 	case C.GST_EVENT_CAPS:
 		return st.setCaps(s, C.vs_event_caps(ev))
+	case C.GST_EVENT_STREAM_START:
+		if s == pipeline.Dist {
+			st.distStreamStart(ev)
+		}
 	case C.GST_EVENT_TAG:
 		if s == pipeline.Dist {
 			st.distTags(ev)

@@ -29,8 +29,10 @@ type streamCodec struct {
 	// base is the run's model when it takes its encoder from the stream;
 	// nil otherwise, and the tags are then not read.
 	base *vmaf.Model
-	// own and global are the stream's own tags and the container's.
+	// own and global are the stream's own tags and the container's;
+	// streamID the stream they belong to.
 	own, global vmaf.StreamCodec
+	streamID    string
 	// seen is the tags last acted on; current the model made for them
 	// (base before any), enc the encoder it names.
 	seen    vmaf.StreamCodec
@@ -42,6 +44,29 @@ func (sc *streamCodec) init(m *vmaf.Model) {
 	if m.TakesStreamCodec() {
 		sc.base, sc.current = m, m
 	}
+}
+
+// distStreamStart forgets the tags of the stream before when a
+// stream-start on dist_sink names another stream, as GStreamer drops a
+// pad's tags at a new stream: its tags, stream and container alike, are
+// read afresh. The model keeps the codec block it has until they name an
+// encoder, so that a stream that brings no tags is scored as before.
+func (st *runState) distStreamStart(ev *C.GstEvent) {
+	sc := &st.codec
+	if sc.base == nil {
+		return
+	}
+	id := C.GoString(C.vs_event_stream_id(ev))
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	if id == sc.streamID {
+		return
+	}
+	if sc.streamID != "" {
+		st.e.logf(lvlInfo, "dist_sink: stream %q follows %q: its codec tags are read afresh", id, sc.streamID)
+	}
+	sc.streamID = id
+	sc.own, sc.global, sc.seen = vmaf.StreamCodec{}, vmaf.StreamCodec{}, vmaf.StreamCodec{}
 }
 
 // distTags reads a tag event that arrived on dist_sink.

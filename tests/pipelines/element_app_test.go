@@ -35,12 +35,38 @@ func TestElementSeekAfterEOS(t *testing.T) {
 // TestPassNegotiation: vmafpass answers caps, accept-caps and allocation
 // queries on ref_sink as src's peer does, as identity does, so that a
 // downstream that takes one format (a capsfilter, an encoder) gets it.
+// The allocation query goes on the streaming thread before the first
+// buffer, as upstream sends it; caps and accept-caps come from the
+// application once the pipeline has prerolled, while the reference's
+// streaming thread is held in the sink's preroll downstream.
 func TestPassNegotiation(t *testing.T) {
-	for _, down := range []string{"capsfilter", "x264enc"} {
-		t.Run(down, func(t *testing.T) {
-			kv := appHost(t, "pass-caps", down)
-			wantKV(t, kv, map[string]string{"ref_formats": "Y444", "alloc_same": "True", "accepts_i420": "False",
-				"eos": "True", "scored": "20"})
+	for _, tc := range []struct{ down, answered string }{
+		// fakesink proposes no allocation; x264enc does.
+		{"capsfilter", "False"},
+		{"x264enc", "True"},
+	} {
+		t.Run(tc.down, func(t *testing.T) {
+			kv := appHost(t, "pass-caps", tc.down)
+			wantKV(t, kv, map[string]string{"prerolled": "True", "ref_formats": "Y444", "alloc_answered": tc.answered,
+				"alloc_same": "True", "accepts_i420": "False", "eos": "True", "scored": "20"})
+		})
+	}
+}
+
+// TestPassHeldQuery: a serialized query an application thread sends to
+// ref_sink while the pipeline is prerolled waits for the streaming
+// thread, as at identity's sink pad; it returns once the pipeline plays
+// on or is stopped.
+func TestPassHeldQuery(t *testing.T) {
+	for _, tc := range []struct {
+		route string
+		want  map[string]string
+	}{
+		{"playing", map[string]string{"prerolled": "True", "eos": "True", "scored": "20", "query_returned": "True"}},
+		{"null", map[string]string{"prerolled": "True", "query_returned": "True"}},
+	} {
+		t.Run(tc.route, func(t *testing.T) {
+			wantKV(t, appHost(t, "pass-held-query", tc.route), tc.want)
 		})
 	}
 }

@@ -86,26 +86,78 @@ def case_pass_caps(which):
             "x264enc": "video/x-raw,format=Y444 ! x264enc speed-preset=ultrafast ! fakesink"}[which]
     p = Gst.parse_launch(
         "videotestsrc num-buffers=20 ! video/x-raw,width=160,height=120,framerate=30/1 ! tee name=t "
-        "t. ! queue ! v.ref_sink t. ! queue ! v.dist_sink "
+        "t. ! queue name=refq ! v.ref_sink t. ! queue ! v.dist_sink "
         "vmafpass name=v frame-message=false ! " + down)
     v = p.get_by_name("v")
+    ref_sink, src = v.get_static_pad("ref_sink"), v.get_static_pad("src")
+    alloc_caps = Gst.Caps.from_string("video/x-raw,format=Y444,width=160,height=120,framerate=30/1")
+    alloc = {}
+
+    def ask_allocation(pad, info):
+        # An allocation query is serialized: it travels with the data, on
+        # the streaming thread, as upstream sends it before its first
+        # buffer. Sent from the application thread it would wait for
+        # ref_sink's stream lock, which the streaming thread holds for as
+        # long as its buffer waits in the sink's preroll downstream (at
+        # identity as much as here): in PAUSED, for good.
+        q1, q2 = Gst.Query.new_allocation(alloc_caps, True), Gst.Query.new_allocation(alloc_caps, True)
+        r1 = pad.peer_query(q1)  # ref_sink
+        r2 = src.peer_query(q2)
+        alloc["answered"] = r1
+        alloc["same"] = ((r1, q1.get_n_allocation_metas(), q1.get_n_allocation_pools()) ==
+                         (r2, q2.get_n_allocation_metas(), q2.get_n_allocation_pools()))
+        return Gst.PadProbeReturn.REMOVE
+
+    p.get_by_name("refq").get_static_pad("src").add_probe(Gst.PadProbeType.BUFFER, ask_allocation)
     bus = p.get_bus()
     p.set_state(Gst.State.PAUSED)
-    caps = v.get_static_pad("ref_sink").query_caps(None)
+    m, _ = until(bus, Gst.MessageType.ASYNC_DONE, 60)
+    out(prerolled=m is not None)
+    # Prerolled: the reference's streaming thread is held in the sink's
+    # preroll with the buffer it pushed through vmafpass. The queries an
+    # application sends from its own thread are answered all the same.
+    caps = ref_sink.query_caps(None)
     out(ref_formats=",".join(sorted({s.get_string("format") or "" for s in (caps.get_structure(i) for i in range(caps.get_size()))})))
-    # An allocation query on ref_sink is answered by src's peer.
-    alloc_caps = Gst.Caps.from_string("video/x-raw,format=Y444,width=160,height=120,framerate=30/1")
-    q1, q2 = Gst.Query.new_allocation(alloc_caps, True), Gst.Query.new_allocation(alloc_caps, True)
-    r1 = v.get_static_pad("ref_sink").query(q1)
-    r2 = v.get_static_pad("src").peer_query(q2)
-    out(alloc_same=(r1, q1.get_n_allocation_metas(), q1.get_n_allocation_pools()) ==
-        (r2, q2.get_n_allocation_metas(), q2.get_n_allocation_pools()))
-    ok = v.get_static_pad("ref_sink").query_accept_caps(
+    out(alloc_answered=alloc.get("answered"), alloc_same=alloc.get("same"))
+    ok = ref_sink.query_accept_caps(
         Gst.Caps.from_string("video/x-raw,format=I420,width=160,height=120,framerate=30/1"))
     out(accepts_i420=ok)
     p.set_state(Gst.State.PLAYING)
     m, scored = until(bus, Gst.MessageType.EOS, 60)
     out(eos=m is not None, scored=scored)
+    p.set_state(Gst.State.NULL)
+
+
+def case_pass_held_query(route):
+    # A serialized query an application thread sends to ref_sink while
+    # the reference is held in preroll waits for the streaming thread, as
+    # at the sink pad of any element that pushes downstream from its
+    # chain function. The element lets it go when the pipeline moves on
+    # to PLAYING (its streaming thread then leaves the pad between
+    # buffers, and for good at EOS) or is stopped (NULL flushes it out).
+    import threading
+    p = Gst.parse_launch(
+        "videotestsrc num-buffers=20 ! " + CAPS + " ! tee name=t t. ! queue ! v.ref_sink t. ! queue ! v.dist_sink "
+        "vmafpass name=v frame-message=false ! fakesink")
+    ref_sink = p.get_by_name("v").get_static_pad("ref_sink")
+    bus = p.get_bus()
+    p.set_state(Gst.State.PAUSED)
+    m, _ = until(bus, Gst.MessageType.ASYNC_DONE, 60)
+    out(prerolled=m is not None)
+    answered = threading.Event()
+
+    def ask():
+        ref_sink.query(Gst.Query.new_allocation(Gst.Caps.from_string(CAPS), True))
+        answered.set()
+
+    threading.Thread(target=ask, daemon=True).start()
+    if route == "playing":
+        p.set_state(Gst.State.PLAYING)
+        m, scored = until(bus, Gst.MessageType.EOS, 60)
+        out(eos=m is not None, scored=scored)
+    else:
+        p.set_state(Gst.State.NULL)
+    out(query_returned=answered.wait(60))
     p.set_state(Gst.State.NULL)
 
 
@@ -329,6 +381,7 @@ CASES = {
     "props": case_props,
     "seek-after-eos": case_seek_after_eos,
     "pass-caps": case_pass_caps,
+    "pass-held-query": case_pass_held_query,
     "pass-events": case_pass_events,
     "pass-dist-ends": case_pass_dist_ends,
     "rapid-seeks": case_rapid_seeks,

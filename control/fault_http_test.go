@@ -55,7 +55,7 @@ func TestFaultHTTPConnectionFlood(t *testing.T) {
 	for _, c := range held {
 		c.Close()
 	}
-	waitFor(t, 10*time.Second, "the HTTP connections to be given back", func() bool { return s.httpf.conns.count() == 0 })
+	waitFor(t, time.Minute, "the HTTP connections to be given back", func() bool { return s.httpf.conns.count() == 0 })
 	resp, err := http.Get("http://" + s.HTTPAddr() + "/mcp")
 	if err != nil {
 		t.Fatal(err)

@@ -71,7 +71,7 @@ func TestFaultReclaimIdle(t *testing.T) {
 		for range 4 {
 			silent = append(silent, dialRaw(t, s.Path()))
 		}
-		waitFor(t, 10*time.Second, "four connections", func() bool { return s.Clients() == 4 })
+		waitFor(t, time.Minute, "four connections", func() bool { return s.Clients() == 4 })
 		time.Sleep(300 * time.Millisecond) // idle past ReclaimIdle
 		cs, _ := connectTest(t, s, "2025-11-25")
 		var st Status

@@ -73,9 +73,16 @@ func TestElementMetricsPrometheus(t *testing.T) {
 		"filesrc location=%s blocksize=1 ! fakesink "+
 		"vmafsink name=v frame-message=false metrics-addr=%s alert-threshold=%d window-frames=25 mcp-uds=%s",
 		raw(feeds[0].path), raw(feeds[1].path), keeper.path, addr, metricsThreshold, filepath.Join(dir, "mcp.sock")))
-	stopped := make(chan struct{})
-	var exitErr error
-	go func() { exitErr = <-p.Done(); close(stopped) }()
+	stopped := p.Exited()
+	// A feed fails when gst-launch has gone: its output then says why.
+	failed := func(format string, args ...any) {
+		t.Helper()
+		select {
+		case <-stopped:
+		case <-time.After(time.Minute):
+		}
+		t.Fatalf(format+"\ngst-launch (%v):\n%s", append(args, p.ExitErr(), p.Output())...)
+	}
 
 	scoredNow := `vmaf_frames_scored_total{element="v"}`
 	alertNow := `vmaf_alert_active{element="v"}`
@@ -84,7 +91,7 @@ func TestElementMetricsPrometheus(t *testing.T) {
 		alert float64
 	}{{metricsDrop[0], 0}, {metricsDrop[1], 1}, {metricsFrames, 0}} {
 		if err := feedTo(step.upto, feeds[0], feeds[1]); err != nil {
-			t.Fatalf("%v\n%s", err, p.Output())
+			failed("%v", err)
 		}
 		if _, err := promUntil(t, api, scoredNow, equals(float64(step.upto-1)), stopped); err != nil {
 			t.Fatalf("frames 0 to %d fed: %v\n%s", step.upto-1, err, p.Output())
@@ -121,8 +128,8 @@ func TestElementMetricsPrometheus(t *testing.T) {
 	keeper.end()
 	select {
 	case <-stopped:
-		if exitErr != nil {
-			t.Errorf("gst-launch: %v\n%s", exitErr, p.Output())
+		if err := p.ExitErr(); err != nil {
+			t.Errorf("gst-launch: %v\n%s", err, p.Output())
 		}
 	case <-time.After(time.Minute):
 		t.Errorf("gst-launch still running a minute after its inputs ended:\n%s", p.Output())

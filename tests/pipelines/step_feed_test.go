@@ -20,21 +20,26 @@ type stepFeed struct {
 }
 
 // newStepFeed makes the FIFO at path and starts its writer, which opens
-// it (blocking until the reader does), writes header, and then writes
-// frames only as the steps allow.
+// it, writes header, and then writes frames only as the steps allow. The
+// writer opens it for reading too (Linux keeps such a FIFO open without
+// waiting for a reader): a reader that opens and closes it before opening
+// it for good (filesrc does, trying pull mode first) would otherwise
+// leave a writer that had got in with a broken pipe.
 func newStepFeed(t *testing.T, path string, header []byte, frames [][]byte) *stepFeed {
 	t.Helper()
 	if err := syscall.Mkfifo(path, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	f := &stepFeed{path: path, upto: make(chan int), wrote: make(chan error)}
+	w, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &stepFeed{path: path, upto: make(chan int), wrote: make(chan error, 1)}
 	go func() {
-		w, err := os.OpenFile(path, os.O_WRONLY, 0)
-		if err == nil {
-			defer w.Close()
-			if len(header) > 0 {
-				_, err = w.Write(header)
-			}
+		defer w.Close()
+		var err error
+		if len(header) > 0 {
+			_, err = w.Write(header)
 		}
 		next := 0
 		for n := range f.upto {
@@ -44,14 +49,8 @@ func newStepFeed(t *testing.T, path string, header []byte, frames [][]byte) *ste
 			f.wrote <- err
 		}
 	}()
-	t.Cleanup(func() {
-		f.end()
-		// A writer still blocked in its open (the reader never came) is
-		// let through; its writes then fail on the closed pipe.
-		if r, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil {
-			r.Close()
-		}
-	})
+	// Closing ends a write blocked on a reader that has gone.
+	t.Cleanup(func() { f.end(); w.Close() })
 	return f
 }
 
@@ -66,8 +65,8 @@ func (f *stepFeed) end() {
 
 // feedTo lets every feed write its frames before index n, concurrently
 // (a reader may take its inputs in any order), and returns once they are
-// all in the FIFOs. A write fails when the reader has gone; the minute
-// is only a guard against a reader that stopped reading.
+// all in the FIFOs. The minute is a guard against a reader that stopped
+// reading (or ended: the writer holds the FIFO open).
 func feedTo(n int, feeds ...*stepFeed) error {
 	guard := time.After(time.Minute)
 	for _, f := range feeds {

@@ -363,7 +363,7 @@ func testHTTPStalledListener(t *testing.T, timeout time.Duration, cut bool) {
 	conn.(*net.TCPConn).SetReadBuffer(4096)
 	fmt.Fprintf(conn, "GET /sse HTTP/1.1\r\nHost: %s\r\nAccept: text/event-stream\r\n\r\n", s.HTTPAddr())
 	buf := make([]byte, 4096)
-	conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	conn.SetReadDeadline(time.Now().Add(time.Minute))
 	n, err := conn.Read(buf)
 	if err != nil {
 		t.Fatal(err)

@@ -241,7 +241,7 @@ func TestFaultControlIdleClients(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	c.SetReadDeadline(time.Now().Add(time.Minute))
 	line := make([]byte, 4096)
 	n, _ := c.Read(line)
 	c.Close()
@@ -441,13 +441,13 @@ func TestFaultControlClientVanishes(t *testing.T) {
 // connectWhenFree opens an MCP session once the server takes a client.
 func connectWhenFree(t *testing.T, sock string, opts *mcp.ClientOptions) *mcp.ClientSession {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(time.Minute)
 	for {
 		conn, err := net.Dial("unix", sock)
 		if err != nil {
 			t.Fatal(err)
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		cs, err := mcp.NewClient(&mcp.Implementation{Name: "fault", Version: "1"}, opts).Connect(ctx, &mcp.IOTransport{Reader: conn, Writer: conn}, nil)
 		cancel()
 		if err == nil {

@@ -3,6 +3,7 @@ package pipelines
 import (
 	"context"
 	"fmt"
+	"io"
 	"math"
 	"net"
 	"os"
@@ -36,10 +37,19 @@ func startElement(t *testing.T, content, dist, props string) (*gsttest.Process, 
 // connections.
 func waitSocket(t testing.TB, p *gsttest.Process, sock string) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(time.Minute)
 	for {
 		if c, err := net.Dial("unix", sock); err == nil {
+			// The probe ends its side and reads until the server has
+			// closed the connection, by which time its slot is free
+			// again: a test counting its own connections starts from none.
+			c.(*net.UnixConn).CloseWrite()
+			c.SetReadDeadline(time.Now().Add(time.Minute))
+			_, err := io.Copy(io.Discard, c)
 			c.Close()
+			if err != nil {
+				t.Fatalf("the control server did not close the probe connection: %v\n%s", err, p.Output())
+			}
 			return
 		}
 		select {
@@ -51,7 +61,7 @@ func waitSocket(t testing.TB, p *gsttest.Process, sock string) {
 			t.Skip("this build of the plugin has no control plane")
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("no control socket after 30 s:\n%s", p.Output())
+			t.Fatalf("no control socket after a minute:\n%s", p.Output())
 		}
 		time.Sleep(5 * time.Millisecond)
 	}

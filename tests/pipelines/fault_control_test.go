@@ -227,16 +227,16 @@ func vmafctlBin(t *testing.T) string {
 // TestFaultControlIdleClients: 32 connections that never sent a byte kept
 // every new client refused for as long as they stayed. Now one process
 // holds at most half the slots, and a client that has not sent initialize
-// within 5 s is disconnected.
+// within 5 s is disconnected. The test's idle connections send one ping,
+// whose answer shows they were taken in (not refused for a connection
+// of this process the server has not yet let go).
 func TestFaultControlIdleClients(t *testing.T) {
 	p, sock, results := startControlled(t, "mcp-max-clients=4")
 	var idle []net.Conn
 	for range 2 {
-		// Silent from the start; taken in: waitSocket's probe has left.
-		c, err := net.Dial("unix", sock)
-		if err != nil {
-			t.Fatal(err)
-		}
+		// Taken in (its ping answered: waitSocket's probe has left) and
+		// never initialized: a ping alone opens no session.
+		c := dialWhenFree(t, sock)
 		defer c.Close()
 		idle = append(idle, c)
 	}

@@ -177,7 +177,7 @@ func TestAlertSubscription(t *testing.T) {
 		}
 		return n
 	}
-	waitFor(t, 5*time.Second, "2 alert and 10 window notifications", func() bool {
+	waitFor(t, time.Minute, "2 alert and 10 window notifications", func() bool {
 		ev.mu.Lock()
 		defer ev.mu.Unlock()
 		return count(alertsURI) == 2 && count(windowURI) == 10 && len(ev.logs) == 1
@@ -286,11 +286,11 @@ func TestStatusSubscriptionSeesVerdict(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Changes count from the publisher's first look at the status.
-	waitFor(t, 5*time.Second, "the publisher's first look", func() bool { return s.statusLooks.Load() > 0 })
+	waitFor(t, time.Minute, "the publisher's first look", func() bool { return s.statusLooks.Load() > 0 })
 	for range 3 {
 		f.frame(50) // a drop opens: critical
 	}
-	waitFor(t, 5*time.Second, "status update", func() bool {
+	waitFor(t, time.Minute, "status update", func() bool {
 		ev.mu.Lock()
 		defer ev.mu.Unlock()
 		for _, u := range ev.updates {

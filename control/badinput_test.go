@@ -59,7 +59,7 @@ func TestBatchInOldProtocol(t *testing.T) {
 	c := dialRaw(t, s.Path())
 	c.initialize(t, "2025-03-26")
 	c.send(t, `[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"vmaf_status"}}]`)
-	c.conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	c.conn.SetReadDeadline(time.Now().Add(time.Minute))
 	line, err := c.r.ReadString('\n')
 	if err != nil || !strings.HasPrefix(line, "[") || !strings.Contains(line, `"frames_scored"`) {
 		t.Fatalf("batch reply %q (%v)", line, err)
@@ -101,7 +101,7 @@ func TestInFlightLimit(t *testing.T) {
 	if busy != 2 {
 		t.Fatalf("%d busy errors, want 2", busy)
 	}
-	waitFor(t, 5*time.Second, "three pauses queued", func() bool { return f.Status().CommandsPending == 3 })
+	waitFor(t, time.Minute, "three pauses queued", func() bool { return f.Status().CommandsPending == 3 })
 	f.frame(1) // applies the pauses: the three waits return
 	for range 3 {
 		if m := c.recv(t); m["error"] != nil {

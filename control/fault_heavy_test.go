@@ -59,7 +59,7 @@ func TestFaultHeavyReadsBudget(t *testing.T) {
 			results <- resultText(res)
 		}()
 	}
-	waitFor(t, 10*time.Second, "two expensive reads to run", func() bool { return inImage.Load() == 2 })
+	waitFor(t, time.Minute, "two expensive reads to run", func() bool { return inImage.Load() == 2 })
 
 	// Every other expensive read, from any client, is refused at once.
 	other, _ := connectTest(t, s, "2025-11-25")

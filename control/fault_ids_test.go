@@ -43,7 +43,7 @@ func TestFaultDuplicateIDInFlight(t *testing.T) {
 	c := dialRaw(t, s.Path())
 	c.initialize(t, "2025-11-25")
 	c.send(t, `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"vmaf_list_models"}}`)
-	waitFor(t, 10*time.Second, "the listing to start", func() bool { return stuck.started.Load() == 1 })
+	waitFor(t, time.Minute, "the listing to start", func() bool { return stuck.started.Load() == 1 })
 	c.send(t, `{"jsonrpc":"2.0","id":7,"method":"ping"}`)
 	if got := c.recvLine(t); !strings.Contains(got, `"id":7,`) || !strings.Contains(got, "-32600") || !strings.Contains(got, "id 7 is already in use") {
 		t.Errorf("second request with id 7: %s", got)
@@ -62,9 +62,9 @@ func TestFaultDuplicateIDInFlight(t *testing.T) {
 	stuck2 := &stuckModels{}
 	f.models = stuck2.models
 	c.send(t, `{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"vmaf_list_models"}}`)
-	waitFor(t, 10*time.Second, "the second listing to start", func() bool { return stuck2.started.Load() == 1 })
+	waitFor(t, time.Minute, "the second listing to start", func() bool { return stuck2.started.Load() == 1 })
 	c.send(t, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":8}}`)
-	waitFor(t, 10*time.Second, "the cancelled listing to return", func() bool { return stuck2.returned.Load() == 1 })
+	waitFor(t, time.Minute, "the cancelled listing to return", func() bool { return stuck2.returned.Load() == 1 })
 	c.send(t, `{"jsonrpc":"2.0","id":9,"method":"ping"}`)
 	if got := c.recvLine(t); !strings.Contains(got, `"id":9,`) {
 		t.Errorf("after a cancelled request, got %s", got)

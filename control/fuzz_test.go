@@ -91,7 +91,7 @@ func FuzzControlSurface(f *testing.F) {
 		if !write(in + "\n" + `{"jsonrpc":"2.0","id":"probe-7f3a","method":"ping"}` + "\n") {
 			t.Fatalf("session stopped reading after %q", input)
 		}
-		timeout := time.After(10 * time.Second)
+		timeout := time.After(time.Minute)
 		for {
 			select {
 			case m, ok := <-replies:

@@ -83,7 +83,7 @@ func TestHTTPTransports(t *testing.T) {
 			if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: liveURI}); err != nil {
 				t.Fatal(err)
 			}
-			waitFor(t, 5*time.Second, "subscription", func() bool {
+			waitFor(t, time.Minute, "subscription", func() bool {
 				s.mu.Lock()
 				defer s.mu.Unlock()
 				for _, sess := range s.sessions {
@@ -127,7 +127,7 @@ func TestHTTPTransports(t *testing.T) {
 				t.Errorf("%d clients counted, want 1", clients)
 			}
 			cs.Close()
-			waitFor(t, 5*time.Second, "slot given back", func() bool {
+			waitFor(t, time.Minute, "slot given back", func() bool {
 				s.mu.Lock()
 				defer s.mu.Unlock()
 				return s.clientsLocked() == 0 && len(s.sessions) == 0
@@ -292,7 +292,7 @@ func TestHTTPClientLimit(t *testing.T) {
 	// A request that opens no session (not initialize) gives its slot back.
 	s2 := startHTTPTest(t, newFake(), Options{MaxSessions: 1})
 	post(t, s2, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, nil)
-	waitFor(t, 2*time.Second, "slot back", func() bool {
+	waitFor(t, time.Minute, "slot back", func() bool {
 		s2.mu.Lock()
 		defer s2.mu.Unlock()
 		return s2.clientsLocked() == 0
@@ -320,7 +320,7 @@ func TestHTTPIdleSession(t *testing.T) {
 	if n != 1 {
 		t.Fatalf("%d sessions", n)
 	}
-	waitFor(t, 5*time.Second, "idle session closed", func() bool {
+	waitFor(t, time.Minute, "idle session closed", func() bool {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		return len(s.sessions) == 0 && s.clientsLocked() == 0
@@ -363,7 +363,7 @@ func testHTTPStalledListener(t *testing.T, timeout time.Duration, cut bool) {
 	conn.(*net.TCPConn).SetReadBuffer(4096)
 	fmt.Fprintf(conn, "GET /sse HTTP/1.1\r\nHost: %s\r\nAccept: text/event-stream\r\n\r\n", s.HTTPAddr())
 	buf := make([]byte, 4096)
-	conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	conn.SetReadDeadline(time.Now().Add(time.Minute))
 	n, err := conn.Read(buf)
 	if err != nil {
 		t.Fatal(err)

@@ -59,7 +59,7 @@ func TestLiveScores(t *testing.T) {
 			}
 			// Under SEP-2575 the subscription is a parked listen request;
 			// wait until the server knows it.
-			waitFor(t, 5*time.Second, "subscription", func() bool {
+			waitFor(t, time.Minute, "subscription", func() bool {
 				sess := s.snapshot(nil)
 				s.mu.Lock()
 				defer s.mu.Unlock()
@@ -73,7 +73,7 @@ func TestLiveScores(t *testing.T) {
 			if v >= "2026-07-28" {
 				wantLogs = 0 // logging/setLevel is gone from this version
 			}
-			waitFor(t, 5*time.Second, "50 notifications", func() bool {
+			waitFor(t, time.Minute, "50 notifications", func() bool {
 				ev.mu.Lock()
 				defer ev.mu.Unlock()
 				return len(ev.updates) >= n && len(ev.logs) >= wantLogs
@@ -130,10 +130,10 @@ func TestStatusSubscription(t *testing.T) {
 		t.Error("subscribing to an unknown resource succeeded")
 	}
 	// Changes count from the publisher's first look at the status.
-	waitFor(t, 5*time.Second, "the publisher's first look", func() bool { return s.statusLooks.Load() > 0 })
+	waitFor(t, time.Minute, "the publisher's first look", func() bool { return s.statusLooks.Load() > 0 })
 	callTool(t, cs, "vmaf_pause", nil)
 	f.frame(1)
-	waitFor(t, 5*time.Second, "status update", func() bool {
+	waitFor(t, time.Minute, "status update", func() bool {
 		ev.mu.Lock()
 		defer ev.mu.Unlock()
 		for _, u := range ev.updates {
@@ -164,7 +164,7 @@ func dialRaw(t *testing.T, path string) *rawClient {
 
 func (c *rawClient) send(t *testing.T, line string) {
 	t.Helper()
-	c.conn.SetWriteDeadline(time.Now().Add(5 * time.Second))
+	c.conn.SetWriteDeadline(time.Now().Add(time.Minute))
 	if _, err := c.conn.Write([]byte(line + "\n")); err != nil {
 		t.Fatalf("write: %v", err)
 	}
@@ -173,7 +173,7 @@ func (c *rawClient) send(t *testing.T, line string) {
 // recv returns the next message that is not a notification.
 func (c *rawClient) recv(t *testing.T) map[string]any {
 	t.Helper()
-	c.conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	c.conn.SetReadDeadline(time.Now().Add(time.Minute))
 	for {
 		line, err := c.r.ReadBytes('\n')
 		if err != nil {
@@ -342,7 +342,7 @@ func TestSplicedLines(t *testing.T) {
 	s := startTest(t, f, Options{})
 	connectTest(t, s, "2025-11-25")
 	f.frame(42.5)
-	waitFor(t, 5*time.Second, "a published frame", func() bool { return s.shared.Load() != nil })
+	waitFor(t, time.Minute, "a published frame", func() bool { return s.shared.Load() != nil })
 	sh := s.shared.Load()
 	for _, tc := range []struct {
 		method string

@@ -285,7 +285,7 @@ func testWaitProgress(t *testing.T, transport string) {
 		// may still be running for the last one, which says where the
 		// command was applied.
 		applied := "applied at frame " + itoa(int(cmd.Frame))
-		for deadline := time.Now().Add(10 * time.Second); tc.token != nil && time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		for deadline := time.Now().Add(time.Minute); tc.token != nil && time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
 			mu.Lock()
 			done := len(got) > 0 && strings.Contains(got[len(got)-1].Message, applied)
 			mu.Unlock()

@@ -110,7 +110,7 @@ func TestRunnerOnApplied(t *testing.T) {
 		if s != (seen{Pause, 1}) {
 			t.Errorf("first applied %v at %d, want pause at 1", s.kind, s.next)
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(time.Minute):
 		t.Fatal("no call for the pause while the pusher is held")
 	}
 	r.Resume()

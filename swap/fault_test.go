@@ -43,7 +43,7 @@ func TestFaultListHostileDir(t *testing.T) {
 	var list []Entry
 	select {
 	case list = <-done:
-	case <-time.After(10 * time.Second):
+	case <-time.After(time.Minute):
 		t.Fatal("listing blocked")
 	}
 	names := map[string]Entry{}
@@ -77,7 +77,7 @@ func TestFaultListHostileDir(t *testing.T) {
 			if err == nil || strings.Contains(err.Error(), "S3CR3T") {
 				t.Errorf("%s: %v", model, err)
 			}
-		case <-time.After(10 * time.Second):
+		case <-time.After(time.Minute):
 			t.Fatalf("%s: resolving blocked", model)
 		}
 	}

@@ -137,7 +137,7 @@ func TestSwapThroughRunner(t *testing.T) {
 	if err := r.Finish(); err != nil {
 		t.Fatal(err)
 	}
-	wctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	wctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	tg := p.target
 	got, err := tg.Wait(wctx, cmd.ID)

@@ -69,7 +69,7 @@ func TestFeatureRequests(t *testing.T) {
 	if err := r.Finish(); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	if got, err := p.target.Wait(ctx, cmd.ID); err != nil || got.Status != control.CommandApplied || got.Frame != 3 {
 		t.Fatalf("float swap: %+v, %v", got, err)

@@ -28,7 +28,7 @@ func TestFaultSwapWaitWhilePaused(t *testing.T) {
 	push(t, r, ref[1], dist[1])
 	wait := func(id uint64) control.Command {
 		t.Helper()
-		wctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		wctx, cancel := context.WithTimeout(ctx, time.Minute)
 		defer cancel()
 		c, err := tg.Wait(wctx, id)
 		if err != nil {

@@ -4,9 +4,11 @@
 //
 //	go run ./examples/gohost [-frames N] [-replays N]
 //
-// With -replays, each EOS is followed by a flushing seek back to the
-// start, which plays the stream again to a new EOS, as a player's
-// "play again" does.
+// The stream is the source's first N frames: a seek with a stop, given
+// to the source in READY, which applies it when it starts, so that no
+// frame from before it is ever delivered. With -replays, each EOS is
+// followed by a flushing seek back to the start, which plays the stream
+// again to a new EOS, as a player's "play again" does.
 package main
 
 import (
@@ -32,7 +34,7 @@ func main() {
 	}
 	// The distorted branch is the reference with its colours washed out.
 	pipeline, err := gst.NewPipelineFromString(fmt.Sprintf(
-		"videotestsrc ! video/x-raw,format=I420,width=320,height=240,framerate=%d/1 ! tee name=t "+
+		"videotestsrc name=src ! video/x-raw,format=I420,width=320,height=240,framerate=%d/1 ! tee name=t "+
 			"t. ! queue ! v.ref_sink t. ! queue ! videobalance saturation=0.2 contrast=0.8 ! v.dist_sink "+
 			"vmafsink name=v frame-message=false", fps))
 	if err != nil {
@@ -41,19 +43,24 @@ func main() {
 	defer pipeline.SetState(gst.StateNull)
 	bus := pipeline.GetPipelineBus()
 	// The stream is the first N frames: a seek whose stop ends it.
-	segment := func() bool {
+	seek := func() *gst.Event {
 		stop := int64(*frames) * int64(time.Second) / fps
-		return pipeline.SendEvent(gst.NewSeekEvent(1, gst.FormatTime, gst.SeekFlagFlush|gst.SeekFlagAccurate,
-			gst.SeekTypeSet, 0, gst.SeekTypeSet, stop-int64(time.Second)/(2*fps)))
+		return gst.NewSeekEvent(1, gst.FormatTime, gst.SeekFlagFlush|gst.SeekFlagAccurate,
+			gst.SeekTypeSet, 0, gst.SeekTypeSet, stop-int64(time.Second)/(2*fps))
 	}
-	if err := pipeline.SetState(gst.StatePaused); err != nil {
+	// Seeking a PAUSED pipeline would flush the pair it prerolled, which
+	// vmafsink may already have paired; in READY the source keeps the
+	// seek for its start.
+	src, err := pipeline.GetElementByName("src")
+	if err != nil {
 		fail(err)
 	}
-	wait(bus, gst.MessageAsyncDone)
-	if !segment() {
-		fail(fmt.Errorf("the pipeline refused the seek to its first %d frames", *frames))
+	if err := pipeline.SetState(gst.StateReady); err != nil {
+		fail(err)
 	}
-	wait(bus, gst.MessageAsyncDone)
+	if !src.SendEvent(seek()) {
+		fail(fmt.Errorf("the source refused the seek to its first %d frames", *frames))
+	}
 	if err := pipeline.SetState(gst.StatePlaying); err != nil {
 		fail(err)
 	}
@@ -64,7 +71,7 @@ func main() {
 			return
 		}
 		*replays--
-		if !segment() {
+		if !pipeline.SendEvent(seek()) {
 			fail(fmt.Errorf("the pipeline refused the seek after EOS"))
 		}
 	}

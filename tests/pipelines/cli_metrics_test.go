@@ -9,17 +9,17 @@ import (
 	"regexp"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 )
 
 // TestCLIMetricsPrometheus runs vmaf-score --metrics-addr on two FIFOs
-// the test feeds at 25 fps (the clip of TestElementMetricsPrometheus, a
-// drop in the middle), under a real Prometheus scraping every second.
-// Once every frame is written the test holds the FIFOs open: the last
-// frame waits for its successor's motion until the inputs end, so
-// Prometheus must see all frames but that one scored, and the drop.
+// (the clip of TestElementMetricsPrometheus, a drop in the middle) under
+// a real Prometheus scraping every second. The test writes the clip in
+// three steps (before, during and after the drop) and after each holds
+// the FIFOs open until Prometheus has scraped the step's state: all its
+// frames scored but the last, which waits for its successor's motion
+// until the inputs end. Each scrape must show the alert of its step.
 // Then the inputs end and vmaf-score exits 0, having stopped serving.
 func TestCLIMetricsPrometheus(t *testing.T) {
 	prom := prometheusBinary(t)
@@ -29,13 +29,17 @@ func TestCLIMetricsPrometheus(t *testing.T) {
 
 	dir := t.TempDir()
 	refRaw, distRaw := metricsClip(t)
-	fifos := [2]string{filepath.Join(dir, "ref.y4m"), filepath.Join(dir, "dist.y4m")}
-	for _, p := range fifos {
-		if err := syscall.Mkfifo(p, 0o600); err != nil {
+	frameBytes := metricsW * metricsH * 3 / 2
+	header := []byte(fmt.Sprintf("YUV4MPEG2 W%d H%d F25:1 Ip A1:1 C420jpeg\n", metricsW, metricsH))
+	var feeds [2]*stepFeed
+	for i, raw := range []string{refRaw, distRaw} {
+		data, err := os.ReadFile(raw)
+		if err != nil {
 			t.Fatal(err)
 		}
+		feeds[i] = newStepFeed(t, filepath.Join(dir, fmt.Sprintf("in%d.y4m", i)), header, splitFrames(data, frameBytes, "FRAME\n"))
 	}
-	cmd := exec.Command(bin, "-r", fifos[0], "-d", fifos[1], "-q", "--json", "-o", filepath.Join(dir, "out.json"),
+	cmd := exec.Command(bin, "-r", feeds[0].path, "-d", feeds[1].path, "-q", "--json", "-o", filepath.Join(dir, "out.json"),
 		"--metrics-addr", addr, "--alert-threshold", fmt.Sprint(metricsThreshold))
 	var stderr lockedText
 	errPipe, err := cmd.StderrPipe()
@@ -45,7 +49,8 @@ func TestCLIMetricsPrometheus(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	exited := make(chan error, 1)
+	stopped := make(chan struct{})
+	var exitErr error
 	served := make(chan struct{})
 	go func() {
 		re := regexp.MustCompile(`Prometheus metrics on http://` + regexp.QuoteMeta(addr) + `/metrics`)
@@ -56,61 +61,31 @@ func TestCLIMetricsPrometheus(t *testing.T) {
 				close(served)
 			}
 		}
-		exited <- cmd.Wait()
+		exitErr = cmd.Wait()
+		close(stopped)
 	}()
 	t.Cleanup(func() { cmd.Process.Kill() })
 
-	// One writer a FIFO: each blocks until vmaf-score reads, in its order.
-	release := make(chan struct{})
-	written := make(chan error, 2)
-	frameBytes := metricsW * metricsH * 3 / 2
-	for i, raw := range []string{refRaw, distRaw} {
-		data, err := os.ReadFile(raw)
-		if err != nil {
-			t.Fatal(err)
-		}
-		go func() {
-			f, err := os.OpenFile(fifos[i], os.O_WRONLY, 0)
-			if err != nil {
-				written <- err
-				return
-			}
-			defer f.Close()
-			if _, err := fmt.Fprintf(f, "YUV4MPEG2 W%d H%d F25:1 Ip A1:1 C420jpeg\n", metricsW, metricsH); err != nil {
-				written <- err
-				return
-			}
-			tick := time.NewTicker(time.Second / 25)
-			defer tick.Stop()
-			for off := 0; off < len(data); off += frameBytes {
-				<-tick.C
-				if _, err := f.Write(append([]byte("FRAME\n"), data[off:off+frameBytes]...)); err != nil {
-					written <- err
-					return
-				}
-			}
-			written <- nil
-			<-release // holds the input open: no end of stream yet
-		}()
-	}
-	for range 2 {
-		if err := <-written; err != nil {
+	scoredNow := `vmaf_frames_scored_total{element="vmaf-score"}`
+	alertNow := `vmaf_alert_active{element="vmaf-score"}`
+	for _, step := range []struct {
+		upto  int
+		alert float64
+	}{{metricsDrop[0], 0}, {metricsDrop[1], 1}, {metricsFrames, 0}} {
+		if err := feedTo(step.upto, feeds[0], feeds[1]); err != nil {
 			t.Fatalf("feeding vmaf-score: %v\n%s", err, stderr.String())
+		}
+		if _, err := promUntil(t, api, scoredNow, equals(float64(step.upto-1)), stopped); err != nil {
+			t.Fatalf("frames 0 to %d fed: %v\n%s", step.upto-1, err, stderr.String())
+		}
+		if v, found := promQuery(t, api, alertNow); !found || v != step.alert {
+			t.Errorf("frames 0 to %d fed and scored: %s = %v (found %v), want %v", step.upto-1, alertNow, v, found, step.alert)
 		}
 	}
 	select {
 	case <-served:
-	case <-time.After(10 * time.Second):
-		t.Fatalf("vmaf-score did not say where it serves:\n%s", stderr.String())
-	}
-
-	scored := `max_over_time(vmaf_frames_scored_total{element="vmaf-score"}[10m])`
-	v, ok, ended, err := waitProm(t, api, scored, metricsFrames-1, exited)
-	if ended {
-		t.Fatalf("vmaf-score ended (%v) while its inputs were open, Prometheus at %v frames:\n%s", err, v, stderr.String())
-	}
-	if !ok {
-		t.Fatalf("Prometheus has %v frames scored, want %d:\n%s", v, metricsFrames-1, stderr.String())
+	case <-time.After(time.Minute):
+		t.Errorf("vmaf-score served metrics without saying where:\n%s", stderr.String())
 	}
 	for _, c := range []struct {
 		query string
@@ -125,11 +100,12 @@ func TestCLIMetricsPrometheus(t *testing.T) {
 			t.Errorf("%s = %v (found %v), want %v", c.query, v, found, c.want)
 		}
 	}
-	close(release)
+	feeds[0].end()
+	feeds[1].end()
 	select {
-	case err := <-exited:
-		if err != nil {
-			t.Fatalf("vmaf-score: %v\n%s", err, stderr.String())
+	case <-stopped:
+		if exitErr != nil {
+			t.Fatalf("vmaf-score: %v\n%s", exitErr, stderr.String())
 		}
 	case <-time.After(time.Minute):
 		t.Fatalf("vmaf-score still running a minute after its inputs ended:\n%s", stderr.String())

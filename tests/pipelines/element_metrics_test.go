@@ -19,22 +19,31 @@ import (
 	"github.com/vmafsink/vmafsink/tests/pipelines/internal/gsttest"
 )
 
-// The clip the Prometheus test plays: a moving texture, the distorted
+// The clip the Prometheus tests play: a moving texture, the distorted
 // copy identical (VMAF 100) but for a strong noise over metricsDrop,
 // which scores far below metricsThreshold.
 const (
 	metricsW, metricsH = 160, 120
-	metricsFrames      = 200 // 8 s at 25 fps
+	metricsFrames      = 200
 	metricsThreshold   = 70
 )
 
-var metricsDrop = [2]int{50, 125} // 3 s: several scrapes at 1 s
+var metricsDrop = [2]int{50, 125}
 
 // TestElementMetricsPrometheus runs vmafsink with metrics-addr,
-// alert-threshold, windows and the control plane under a real Prometheus server (Debian's prometheus
-// package) scraping it every second, and asks Prometheus's own query API
-// what it saw: every frame counted, the alert raised during the drop and
-// clear outside it, the histogram complete.
+// alert-threshold, windows and the control plane under a real Prometheus
+// server (Debian's prometheus package) scraping it every second, and asks
+// Prometheus's own query API what it saw: every frame counted, the alert
+// raised during the drop and clear outside it, the histogram complete.
+//
+// The clip comes through FIFOs the test writes in three steps (before,
+// during and after the drop). After each step it holds the inputs open
+// until Prometheus has scraped the step's state (all its frames scored
+// but the last, which waits for its successor's motion), so that a scrape
+// inside and outside the drop is a state reached, not a matter of timing.
+// A third branch, fed by a FIFO of its own, keeps the pipeline (and
+// /metrics) up after vmafsink's end of stream until Prometheus has the
+// final count.
 func TestElementMetricsPrometheus(t *testing.T) {
 	if _, err := exec.LookPath("gst-launch-1.0"); err != nil {
 		t.Skip("gst-launch-1.0 is not installed")
@@ -43,28 +52,59 @@ func TestElementMetricsPrometheus(t *testing.T) {
 	addr := freeAddr(t)
 	api := startPrometheus(t, prom, addr)
 
-	ref, dist := metricsClip(t)
+	refRaw, distRaw := metricsClip(t)
 	frameBytes := metricsW * metricsH * 3 / 2
+	dir := t.TempDir()
+	var feeds [2]*stepFeed
+	for i, raw := range []string{refRaw, distRaw} {
+		data, err := os.ReadFile(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		feeds[i] = newStepFeed(t, filepath.Join(dir, fmt.Sprintf("in%d.yuv", i)), nil, splitFrames(data, frameBytes, ""))
+	}
+	// One byte lets the keeper branch's fakesink preroll.
+	keeper := newStepFeed(t, filepath.Join(dir, "keeper"), []byte{0}, nil)
 	raw := func(path string) string {
 		return fmt.Sprintf("filesrc location=%s blocksize=%d ! rawvideoparse width=%d height=%d format=i420 framerate=25/1",
 			path, frameBytes, metricsW, metricsH)
 	}
-	// vmafsink sync=true plays the clip at its rate, so that the drop
-	// spans scrapes; the third branch ends 4 s after the clip, keeping
-	// the pipeline (and /metrics) up after vmafsink has counted its last
-	// frame, for the scrapes that see the final count.
 	p := gsttest.Start(t, fmt.Sprintf("%s ! v.ref_sink %s ! v.dist_sink "+
-		"videotestsrc num-buffers=%d ! video/x-raw,width=16,height=16,framerate=25/1 ! fakesink sync=true "+
-		"vmafsink name=v sync=true frame-message=false metrics-addr=%s alert-threshold=%d window-frames=25 mcp-uds=%s",
-		raw(ref), raw(dist), metricsFrames+100, addr, metricsThreshold, filepath.Join(t.TempDir(), "mcp.sock")))
-
-	scored := `max_over_time(vmaf_frames_scored_total{element="v"}[10m])`
-	v, ok, exited, err := waitProm(t, api, scored, metricsFrames, p.Done())
-	if exited && err != nil {
-		t.Errorf("gst-launch: %v\n%s", err, p.Output())
+		"filesrc location=%s blocksize=1 ! fakesink "+
+		"vmafsink name=v frame-message=false metrics-addr=%s alert-threshold=%d window-frames=25 mcp-uds=%s",
+		raw(feeds[0].path), raw(feeds[1].path), keeper.path, addr, metricsThreshold, filepath.Join(dir, "mcp.sock")))
+	stopped := p.Exited()
+	// A feed fails when gst-launch has gone: its output then says why.
+	failed := func(format string, args ...any) {
+		t.Helper()
+		select {
+		case <-stopped:
+		case <-time.After(time.Minute):
+		}
+		t.Fatalf(format+"\ngst-launch (%v):\n%s", append(args, p.ExitErr(), p.Output())...)
 	}
-	if !ok {
-		t.Fatalf("Prometheus has %v frames scored, want %d:\n%s", v, metricsFrames, p.Output())
+
+	scoredNow := `vmaf_frames_scored_total{element="v"}`
+	alertNow := `vmaf_alert_active{element="v"}`
+	for _, step := range []struct {
+		upto  int
+		alert float64
+	}{{metricsDrop[0], 0}, {metricsDrop[1], 1}, {metricsFrames, 0}} {
+		if err := feedTo(step.upto, feeds[0], feeds[1]); err != nil {
+			failed("%v", err)
+		}
+		if _, err := promUntil(t, api, scoredNow, equals(float64(step.upto-1)), stopped); err != nil {
+			t.Fatalf("frames 0 to %d fed: %v\n%s", step.upto-1, err, p.Output())
+		}
+		// The state is held: the scrape that saw the count saw its alert.
+		if v, found := promQuery(t, api, alertNow); !found || v != step.alert {
+			t.Errorf("frames 0 to %d fed and scored: %s = %v (found %v), want %v", step.upto-1, alertNow, v, found, step.alert)
+		}
+	}
+	feeds[0].end()
+	feeds[1].end()
+	if _, err := promUntil(t, api, scoredNow, equals(metricsFrames), stopped); err != nil {
+		t.Fatalf("inputs ended: %v\n%s", err, p.Output())
 	}
 	for _, c := range []struct {
 		query string
@@ -84,24 +124,24 @@ func TestElementMetricsPrometheus(t *testing.T) {
 			t.Errorf("%s = %v (found %v), want %s", c.query, v, found, c.want)
 		}
 	}
-	checkDashboardQueries(t, api)
-	if exited {
-		return
-	}
+	checkDashboardQueries(t, api, stopped)
+	keeper.end()
 	select {
-	case err := <-p.Done():
-		if err != nil {
+	case <-stopped:
+		if err := p.ExitErr(); err != nil {
 			t.Errorf("gst-launch: %v\n%s", err, p.Output())
 		}
 	case <-time.After(time.Minute):
-		t.Errorf("gst-launch still running a minute after the clip:\n%s", p.Output())
+		t.Errorf("gst-launch still running a minute after its inputs ended:\n%s", p.Output())
 	}
 }
 
 // checkDashboardQueries runs every query of the example Grafana dashboard
 // through Prometheus, as Grafana would with element "v": each must be
-// valid PromQL for the server and return data from the run.
-func checkDashboardQueries(t *testing.T, api string) {
+// valid PromQL for the server and return data from the run. The rates
+// need two scrapes within their interval: each query is polled while the
+// scraped process is up (until stopped is closed).
+func checkDashboardQueries(t *testing.T, api string, stopped <-chan struct{}) {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(gsttest.RepoRoot(t), "examples", "grafana", "vmafsink-dashboard.json"))
 	if err != nil {
@@ -119,43 +159,29 @@ func checkDashboardQueries(t *testing.T, api string) {
 		t.Fatal(err)
 	}
 	grafana := strings.NewReplacer("$element", "v", "$__rate_interval", "5s", "$__range", "10m")
+	deadline := time.Now().Add(2 * time.Minute)
 	for _, p := range d.Panels {
 		for _, q := range p.Targets {
-			// Over the whole run, not only now: the series went stale
-			// if the pipeline has ended.
+			// Over the whole run, not only now: the series go stale
+			// once the pipeline has ended.
 			expr := fmt.Sprintf("max_over_time((%s)[10m:1s])", grafana.Replace(q.Expr))
-			if n := promSeries(t, api, expr); n == 0 {
-				t.Errorf("panel %q: no data for %s", p.Title, expr)
+			for promSeries(t, api, expr) == 0 {
+				if time.Now().After(deadline) {
+					t.Errorf("panel %q: no data for %s after two minutes", p.Title, expr)
+					break
+				}
+				select {
+				case <-stopped:
+					t.Errorf("panel %q: no data for %s when the pipeline ended", p.Title, expr)
+					return
+				case <-time.After(200 * time.Millisecond):
+				}
 			}
 		}
 	}
 }
 
 func equals(want float64) func(float64) bool { return func(v float64) bool { return v == want } }
-
-// waitProm polls query until it returns want, for at most 2 minutes or
-// until a short while after done delivers the process's end (Prometheus
-// keeps what it scraped); ended and err say whether it ended and how.
-func waitProm(t *testing.T, api, query string, want float64, done <-chan error) (last float64, ok, ended bool, err error) {
-	t.Helper()
-	var endedAt time.Time
-	for deadline := time.Now().Add(2 * time.Minute); time.Now().Before(deadline); time.Sleep(500 * time.Millisecond) {
-		last, _ = promQuery(t, api, query)
-		if last == want {
-			return last, true, ended, err
-		}
-		if !ended {
-			select {
-			case err = <-done:
-				ended, endedAt = true, time.Now()
-			default:
-			}
-		} else if time.Since(endedAt) > 15*time.Second {
-			break
-		}
-	}
-	return last, false, ended, err
-}
 
 // TestElementMetricsPortInUse: a metrics-addr whose port is taken fails
 // the start with an element error naming the property and the address,

@@ -227,12 +227,16 @@ func vmafctlBin(t *testing.T) string {
 // TestFaultControlIdleClients: 32 connections that never sent a byte kept
 // every new client refused for as long as they stayed. Now one process
 // holds at most half the slots, and a client that has not sent initialize
-// within 5 s is disconnected.
+// within 5 s is disconnected. The test's idle connections send one ping,
+// whose answer shows they were taken in (not refused for a connection
+// of this process the server has not yet let go).
 func TestFaultControlIdleClients(t *testing.T) {
 	p, sock, results := startControlled(t, "mcp-max-clients=4")
 	var idle []net.Conn
 	for range 2 {
-		c := dialWhenFree(t, sock) // once waitSocket's probe has left
+		// Taken in (its ping answered: waitSocket's probe has left) and
+		// never initialized: a ping alone opens no session.
+		c := dialWhenFree(t, sock)
 		defer c.Close()
 		idle = append(idle, c)
 	}
@@ -241,7 +245,7 @@ func TestFaultControlIdleClients(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	c.SetReadDeadline(time.Now().Add(time.Minute))
 	line := make([]byte, 4096)
 	n, _ := c.Read(line)
 	c.Close()
@@ -441,13 +445,13 @@ func TestFaultControlClientVanishes(t *testing.T) {
 // connectWhenFree opens an MCP session once the server takes a client.
 func connectWhenFree(t *testing.T, sock string, opts *mcp.ClientOptions) *mcp.ClientSession {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(time.Minute)
 	for {
 		conn, err := net.Dial("unix", sock)
 		if err != nil {
 			t.Fatal(err)
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		cs, err := mcp.NewClient(&mcp.Implementation{Name: "fault", Version: "1"}, opts).Connect(ctx, &mcp.IOTransport{Reader: conn, Writer: conn}, nil)
 		cancel()
 		if err == nil {
@@ -461,26 +465,33 @@ func connectWhenFree(t *testing.T, sock string, opts *mcp.ClientOptions) *mcp.Cl
 	}
 }
 
-// dialWhenFree connects once the server takes a client (a refused one is
-// answered with an error line and closed).
+// dialWhenFree connects once the server takes a client: a ping before
+// initialize is answered by a server that took the connection, a refused
+// one gets an error line and is closed.
 func dialWhenFree(t *testing.T, sock string) net.Conn {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(time.Minute)
 	for {
 		c, err := net.Dial("unix", sock)
 		if err != nil {
 			t.Fatal(err)
 		}
-		c.SetReadDeadline(time.Now().Add(100 * time.Millisecond))
-		buf := make([]byte, 512)
-		n, err := c.Read(buf)
-		c.SetReadDeadline(time.Time{})
-		if n == 0 && err != nil && os.IsTimeout(err) {
-			return c // nothing said: admitted
+		c.SetDeadline(time.Now().Add(time.Minute))
+		var line []byte
+		_, err = c.Write([]byte(`{"jsonrpc":"2.0","id":"admitted","method":"ping"}` + "\n"))
+		// Byte by byte: what follows the answer is the caller's to read.
+		for b := make([]byte, 1); err == nil && (len(line) == 0 || line[len(line)-1] != '\n'); {
+			if _, err = c.Read(b); err == nil {
+				line = append(line, b[0])
+			}
+		}
+		c.SetDeadline(time.Time{})
+		if err == nil && strings.Contains(string(line), `"id":"admitted","result"`) {
+			return c
 		}
 		c.Close()
 		if time.Now().After(deadline) {
-			t.Fatalf("no free slot: %q", buf[:n])
+			t.Fatalf("no free slot: %q (%v)", line, err)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}

@@ -50,18 +50,49 @@ func TestStdin(t *testing.T) {
 }
 
 // SIGINT stops a run at a frame boundary with status 130, and the output
-// file is a valid document with the frames scored so far.
+// file is a valid document with the frames scored so far. The reference
+// comes through a FIFO the test keeps writing (its frames over and over)
+// until vmaf-score exits, so the run cannot end before the signal, however
+// fast it scores.
 func TestInterruptLeavesValidOutput(t *testing.T) {
 	bin, _ := ffSetup(t)
-	ref := ffClips.Y4M(t, "flower_576x324_ref.y4m")
-	slow := ffClips.FFmpeg(t, "flower_x264_slow.mkv", "-stream_loop", "20", "-i", ref, "-c:v", "libx264", "-preset", "ultrafast", "-crf", "30")
-	out := filepath.Join(t.TempDir(), "out.json")
+	refFile := ffClips.Y4M(t, "flower_576x324_ref.y4m")
+	slow := ffClips.FFmpeg(t, "flower_x264_slow.mkv", "-stream_loop", "20", "-i", refFile, "-c:v", "libx264", "-preset", "ultrafast", "-crf", "30")
+	dir := t.TempDir()
+	out, ref := filepath.Join(dir, "out.json"), filepath.Join(dir, "ref.y4m")
+	if err := syscall.Mkfifo(ref, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	header, frames := splitY4M(t, refFile)
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		f, err := os.OpenFile(ref, os.O_WRONLY, 0)
+		if err != nil {
+			return
+		}
+		defer f.Close()
+		if _, err := f.Write(header); err != nil {
+			return
+		}
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			if _, err := f.Write(frames[i%len(frames)]); err != nil {
+				return // vmaf-score has gone
+			}
+		}
+	}()
 	cmd := exec.Command(bin, "-r", ref, "-d", slow, "--json", "-o", out, "--threads", "1")
 	var errb strings.Builder
 	cmd.Stderr = &errb
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { cmd.Process.Kill() })
 	// Wait until a few frames are on disk, then interrupt.
 	deadline := time.Now().Add(60 * time.Second)
 	for {
@@ -69,7 +100,6 @@ func TestInterruptLeavesValidOutput(t *testing.T) {
 			break
 		}
 		if time.Now().After(deadline) {
-			cmd.Process.Kill()
 			t.Fatal("no frames written within a minute")
 		}
 		time.Sleep(50 * time.Millisecond)
@@ -81,8 +111,8 @@ func TestInterruptLeavesValidOutput(t *testing.T) {
 		t.Fatalf("exit %v, stderr %q", err, errb.String())
 	}
 	l := ffReadFrames(t, out)
-	if len(l.Frames) < 3 || len(l.Frames) >= 48 {
-		t.Errorf("%d frames in the output", len(l.Frames))
+	if len(l.Frames) < 3 {
+		t.Errorf("%d frames in the output, want at least the 3 seen before the signal", len(l.Frames))
 	}
 	for i, f := range l.Frames {
 		if f.FrameNum != i {

@@ -36,7 +36,7 @@ func startElement(t *testing.T, content, dist, props string) (*gsttest.Process, 
 // connections.
 func waitSocket(t testing.TB, p *gsttest.Process, sock string) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(time.Minute)
 	for {
 		if c, err := net.Dial("unix", sock); err == nil {
 			c.Close()
@@ -51,7 +51,7 @@ func waitSocket(t testing.TB, p *gsttest.Process, sock string) {
 			t.Skip("this build of the plugin has no control plane")
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("no control socket after 30 s:\n%s", p.Output())
+			t.Fatalf("no control socket after a minute:\n%s", p.Output())
 		}
 		time.Sleep(5 * time.Millisecond)
 	}

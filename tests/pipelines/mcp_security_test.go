@@ -143,7 +143,7 @@ func TestMCPBadInput(t *testing.T) {
 	defer c.Close()
 	r := bufio.NewReaderSize(c, 1<<20)
 	recv := func() map[string]any {
-		c.SetReadDeadline(time.Now().Add(10 * time.Second))
+		c.SetReadDeadline(time.Now().Add(time.Minute))
 		for {
 			line, err := r.ReadBytes('\n')
 			if err != nil {

@@ -65,16 +65,16 @@ def case_seek_after_eos(factory):
     p = Gst.parse_launch(tee(factory))
     bus = p.get_bus()
     p.set_state(Gst.State.PAUSED)
-    until(bus, Gst.MessageType.ASYNC_DONE, 10)
+    until(bus, Gst.MessageType.ASYNC_DONE, 60)
     segment_seek(p, 1)
-    until(bus, Gst.MessageType.ASYNC_DONE, 10)
+    until(bus, Gst.MessageType.ASYNC_DONE, 60)
     p.set_state(Gst.State.PLAYING)
-    m, first = until(bus, Gst.MessageType.EOS, 30)
+    m, first = until(bus, Gst.MessageType.EOS, 60)
     out(first_eos=m is not None, first_scored=first)
     out(seek=segment_seek(p, 1))
-    m, _ = until(bus, Gst.MessageType.ASYNC_DONE, 10)
+    m, _ = until(bus, Gst.MessageType.ASYNC_DONE, 60)
     out(async_done=m is not None)
-    m, second = until(bus, Gst.MessageType.EOS, 30)
+    m, second = until(bus, Gst.MessageType.EOS, 60)
     out(second_eos=m is not None, second_scored=second)
     p.set_state(Gst.State.NULL)
 
@@ -188,7 +188,7 @@ def case_pass_events(_):
     p.get_by_name("out").get_static_pad("sink").add_probe(Gst.PadProbeType.EVENT_DOWNSTREAM, probe)
     bus = p.get_bus()
     p.set_state(Gst.State.PLAYING)
-    m, scored = until(bus, Gst.MessageType.EOS, 30)
+    m, scored = until(bus, Gst.MessageType.EOS, 60)
     out(eos=m is not None, stream_starts=seen["stream-start"], segments=seen["segment"], caps_events=seen["caps"],
         titles=",".join(sorted(set(seen["titles"]))))
     p.set_state(Gst.State.NULL)
@@ -224,7 +224,7 @@ def case_rapid_seeks(factory):
         "videotestsrc pattern=ball ! " + CAPS + " ! taginject tags=\"title=distorted\" ! queue ! v.dist_sink " + tail(factory))
     bus = p.get_bus()
     p.set_state(Gst.State.PLAYING)
-    until(bus, Gst.MessageType.ASYNC_DONE, 10)
+    until(bus, Gst.MessageType.ASYNC_DONE, 60)
     errors = []
     for i in range(60):
         p.seek_simple(Gst.Format.TIME, Gst.SeekFlags.FLUSH, int((i % 5) * 0.2 * SEC))
@@ -234,7 +234,7 @@ def case_rapid_seeks(factory):
             m = bus.pop_filtered(Gst.MessageType.ERROR)
     # The last seek plays on to a stop.
     segment_seek(p, 0.5)
-    m, _ = until(bus, Gst.MessageType.EOS, 30)
+    m, _ = until(bus, Gst.MessageType.EOS, 60)
     out(eos=m is not None, errors=len(errors), first_error=errors[0] if errors else "none")
     p.set_state(Gst.State.NULL)
 
@@ -300,7 +300,7 @@ def case_warn_one_linked(_):
     p = Gst.parse_launch("videotestsrc is-live=true ! " + CAPS + " ! v.ref_sink vmafsink name=v frame-message=false")
     bus = p.get_bus()
     p.set_state(Gst.State.PLAYING)
-    out(warning=warning_from(bus, 20))
+    out(warning=warning_from(bus, 60))
     p.set_state(Gst.State.NULL)
 
 
@@ -326,7 +326,7 @@ def case_warn_rates(_):
         "vmafsink name=v frame-message=false")
     bus = p.get_bus()
     p.set_state(Gst.State.PLAYING)
-    out(warning=warning_from(bus, 20))
+    out(warning=warning_from(bus, 60))
     p.set_state(Gst.State.NULL)
 
 
@@ -369,7 +369,7 @@ def case_props(_):
         p.get_by_name("v").set_property("enable-last-sample", True)
     bus = p.get_bus()
     p.set_state(Gst.State.PLAYING)
-    m, scored = until(bus, Gst.MessageType.EOS, 30)
+    m, scored = until(bus, Gst.MessageType.EOS, 60)
     sample = p.get_by_name("v").get_property("last-sample") if sink.find_property("last-sample") else None
     out(none_eos=m is not None, none_scored=scored, none_file=os.path.exists(path),
         last_sample=sample is not None and sample.get_buffer() is not None)

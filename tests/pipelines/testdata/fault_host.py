@@ -44,7 +44,7 @@ def set_state(pipe, state):
     t0 = time.monotonic()
     ret = pipe.set_state(state)
     if ret == Gst.StateChangeReturn.ASYNC:
-        ret, _, _ = pipe.get_state(10 * Gst.SECOND)
+        ret, _, _ = pipe.get_state(60 * Gst.SECOND)
     return ret, time.monotonic() - t0
 
 
@@ -125,7 +125,7 @@ def messages(results):
     bus = pipe.get_bus()
     frames = pooled = 0
     while True:
-        msg = bus.timed_pop(10 * Gst.SECOND)
+        msg = bus.timed_pop(60 * Gst.SECOND)
         if msg is None or msg.type == Gst.MessageType.EOS:
             break
         if msg.type == Gst.MessageType.ERROR:
@@ -145,7 +145,7 @@ def messages(results):
 def bad_socket(bad, good, results):
     pipe = build("mcp-uds=%s results-filename=%s" % (bad, results))
     ret, _ = set_state(pipe, Gst.State.PLAYING)
-    kind, text = wait(pipe, 5)
+    kind, text = wait(pipe, 60)
     print("start=%s %s %s" % (ret.value_nick, kind, text.replace("\n", " ")), flush=True)
     set_state(pipe, Gst.State.NULL)
     pipe.get_by_name("v").set_property("mcp-uds", good)
@@ -157,7 +157,7 @@ def panic_at(where, results):
     pipe.get_by_name("src").set_property("num-buffers", 30)
     if where == "set-property":
         pipe.get_by_name("v").set_property("threads", 2)
-        kind, text = wait(pipe, 1)
+        kind, text = wait(pipe, 60)
         print("set=%s %s" % (kind, text.replace("\n", " ")), flush=True)
     ret, _ = set_state(pipe, Gst.State.PLAYING)
     kind, text = wait(pipe, 60)

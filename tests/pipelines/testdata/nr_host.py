@@ -89,7 +89,7 @@ def case_play(dist, model):
     out(ref_linked=v.get_static_pad("ref_sink").is_linked())
     out(ready=p.set_state(Gst.State.READY).value_nick)
     p.set_state(Gst.State.PAUSED)
-    out(async_done=b.until(Gst.MessageType.ASYNC_DONE, 30) is not None)
+    out(async_done=b.until(Gst.MessageType.ASYNC_DONE, 60) is not None)
     ok, pos = p.query_position(Gst.Format.TIME)
     out(position_query=ok)
     caps = v.get_static_pad("dist_sink").get_current_caps().get_structure(0)
@@ -138,7 +138,7 @@ def refused(desc):
     b = Bus(p)
     ret = p.set_state(Gst.State.PAUSED)
     out(paused=ret.value_nick)
-    m = b.until(Gst.MessageType.ERROR, 20)
+    m = b.until(Gst.MessageType.ERROR, 60)
     out(error=m.parse_error()[0].message.replace("\n", " ") if m is not None else "none")
     p.set_state(Gst.State.NULL)
 

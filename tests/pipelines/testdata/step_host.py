@@ -63,7 +63,7 @@ def case_step(fmt):
     p.get_by_name("v").get_static_pad("ref_sink").add_probe(Gst.PadProbeType.BUFFER, probe)
     bus = Bus(p)
     p.set_state(Gst.State.PAUSED)
-    out(prerolled=bus.until(Gst.MessageType.ASYNC_DONE, 30) is not None)
+    out(prerolled=bus.until(Gst.MessageType.ASYNC_DONE, 60) is not None)
     amounts = [1, 3, 5, 10] if fmt == "buffers" else [100, 200, 300]
     done, scored, stepped, srcs = [], [], [], []
     for a in amounts:
@@ -80,7 +80,7 @@ def case_step(fmt):
         stepped.append(ref_buffers[0] - 1)
         srcs.append(m.src.get_name())
         # The sink prerolls again on the frame after the step.
-        bus.until(Gst.MessageType.ASYNC_DONE, 30)
+        bus.until(Gst.MessageType.ASYNC_DONE, 60)
     out(steps_done=",".join(str(d) for d in done), scored=",".join(map(str, scored)),
         stepped=",".join(map(str, stepped)), step_done_from=",".join(sorted(set(srcs))))
     p.set_state(Gst.State.NULL)

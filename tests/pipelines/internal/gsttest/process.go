@@ -14,9 +14,11 @@ import (
 
 // Process is a gst-launch-1.0 running in the background.
 type Process struct {
-	Cmd  *exec.Cmd
-	out  *syncBuffer
-	done chan error
+	Cmd    *exec.Cmd
+	out    *syncBuffer
+	done   chan error
+	exited chan struct{} // closed when the process has ended
+	err    error         // its exit status, once exited is closed
 }
 
 // Start starts gst-launch-1.0 -m on a pipeline description.
@@ -36,12 +38,18 @@ func StartArgs(t testing.TB, args []string, description string, env ...string) *
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	p := &Process{Cmd: cmd, out: out, done: make(chan error, 1)}
-	go func() { p.done <- cmd.Wait() }()
+	p := &Process{Cmd: cmd, out: out, done: make(chan error, 1), exited: make(chan struct{})}
+	go func() {
+		p.err = cmd.Wait()
+		close(p.exited)
+		p.done <- p.err
+	}()
 	t.Cleanup(func() {
-		if cmd.ProcessState == nil {
+		select {
+		case <-p.exited:
+		default:
 			cmd.Process.Kill()
-			<-p.done
+			<-p.exited
 		}
 	})
 	return p
@@ -49,6 +57,13 @@ func StartArgs(t testing.TB, args []string, description string, env ...string) *
 
 // Done is sent the exit status when the process ends.
 func (p *Process) Done() <-chan error { return p.done }
+
+// Exited is closed when the process ends, for any number of waiters
+// (Done delivers the status once); ExitErr is then its status.
+func (p *Process) Exited() <-chan struct{} { return p.exited }
+
+// ExitErr is the exit status once Exited is closed.
+func (p *Process) ExitErr() error { return p.err }
 
 // Output returns what the process printed so far.
 func (p *Process) Output() string { return p.out.String() }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -40,12 +41,16 @@ func TestFaultImpostorServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { imp.Process.Kill(); imp.Wait() })
+	// The socket file appears at bind, before the impostor listens: wait
+	// until a connection is taken.
 	for deadline := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
-		if _, err := os.Stat(sock); err == nil {
+		c, err := net.Dial("unix", sock)
+		if err == nil {
+			c.Close()
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatal("the impostor's socket did not appear")
+			t.Fatalf("the impostor never took a connection: %v", err)
 		}
 	}
 	for _, args := range [][]string{{"status"}, {"stdio"}} {

@@ -3,7 +3,6 @@ package pipelines
 import (
 	"bufio"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -29,16 +28,8 @@ func TestCLIMetricsPrometheus(t *testing.T) {
 
 	dir := t.TempDir()
 	refRaw, distRaw := metricsClip(t)
-	frameBytes := metricsW * metricsH * 3 / 2
 	header := []byte(fmt.Sprintf("YUV4MPEG2 W%d H%d F25:1 Ip A1:1 C420jpeg\n", metricsW, metricsH))
-	var feeds [2]*stepFeed
-	for i, raw := range []string{refRaw, distRaw} {
-		data, err := os.ReadFile(raw)
-		if err != nil {
-			t.Fatal(err)
-		}
-		feeds[i] = newStepFeed(t, filepath.Join(dir, fmt.Sprintf("in%d.y4m", i)), header, splitFrames(data, frameBytes, "FRAME\n"))
-	}
+	feeds := metricsStepFeeds(t, dir, "y4m", header, "FRAME\n", refRaw, distRaw)
 	cmd := exec.Command(bin, "-r", feeds[0].path, "-d", feeds[1].path, "-q", "--json", "-o", filepath.Join(dir, "out.json"),
 		"--metrics-addr", addr, "--alert-threshold", fmt.Sprint(metricsThreshold))
 	var stderr lockedText

@@ -53,21 +53,13 @@ func TestElementMetricsPrometheus(t *testing.T) {
 	api := startPrometheus(t, prom, addr)
 
 	refRaw, distRaw := metricsClip(t)
-	frameBytes := metricsW * metricsH * 3 / 2
 	dir := t.TempDir()
-	var feeds [2]*stepFeed
-	for i, raw := range []string{refRaw, distRaw} {
-		data, err := os.ReadFile(raw)
-		if err != nil {
-			t.Fatal(err)
-		}
-		feeds[i] = newStepFeed(t, filepath.Join(dir, fmt.Sprintf("in%d.yuv", i)), nil, splitFrames(data, frameBytes, ""))
-	}
+	feeds := metricsStepFeeds(t, dir, "yuv", nil, "", refRaw, distRaw)
 	// One byte lets the keeper branch's fakesink preroll.
 	keeper := newStepFeed(t, filepath.Join(dir, "keeper"), []byte{0}, nil)
 	raw := func(path string) string {
 		return fmt.Sprintf("filesrc location=%s blocksize=%d ! rawvideoparse width=%d height=%d format=i420 framerate=25/1",
-			path, frameBytes, metricsW, metricsH)
+			path, metricsW*metricsH*3/2, metricsW, metricsH)
 	}
 	p := gsttest.Start(t, fmt.Sprintf("%s ! v.ref_sink %s ! v.dist_sink "+
 		"filesrc location=%s blocksize=1 ! fakesink "+
@@ -401,4 +393,20 @@ func metricsClip(t *testing.T) (ref, dist string) {
 		t.Fatal(err)
 	}
 	return ref, dist
+}
+
+// metricsStepFeeds makes the reference and distorted step feeds of the
+// metrics clip in dir: raw I420 frames, each preceded by sep, after header.
+func metricsStepFeeds(t *testing.T, dir, ext string, header []byte, sep, refRaw, distRaw string) [2]*stepFeed {
+	t.Helper()
+	frameBytes := metricsW * metricsH * 3 / 2
+	var feeds [2]*stepFeed
+	for i, raw := range []string{refRaw, distRaw} {
+		data, err := os.ReadFile(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		feeds[i] = newStepFeed(t, filepath.Join(dir, fmt.Sprintf("in%d.%s", i, ext)), header, splitFrames(data, frameBytes, sep))
+	}
+	return feeds
 }

@@ -3,9 +3,11 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"text/tabwriter"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vmafsink/vmafsink/control"
@@ -90,6 +92,23 @@ func cmdWaitAlert(ctx context.Context, g globals, args []string, stdout, stderr 
 	} else if done {
 		return report(stderr, fail(exitFinished, "the stream has ended without a quality drop"))
 	}
+	// A drop that began with the last frames is notified before the
+	// state changes, and before the server goes: take it if it is here.
+	takeBegun := func() (int, bool) {
+		select {
+		case a := <-begun:
+			printAlert(stdout, g.json, a)
+			return exitOK, true
+		default:
+			return 0, false
+		}
+	}
+	gone := func() int {
+		if code, ok := takeBegun(); ok {
+			return code
+		}
+		return report(stderr, fail(exitFinished, "the server closed the connection without a quality drop (the stream ended)"))
+	}
 	// From here on every drop that begins is notified: say so, for a
 	// script (or a test) that starts the stream once the gate is armed.
 	fmt.Fprintf(stderr, "vmafctl: waiting for a quality drop below %.2f\n", h.Threshold)
@@ -99,30 +118,28 @@ func cmdWaitAlert(ctx context.Context, g globals, args []string, stdout, stderr 
 			printAlert(stdout, g.json, a)
 			return exitOK
 		case <-changed:
-			if done, err := finished(); err != nil {
-				if ctx.Err() != nil {
-					return report(stderr, fail(exitTimeout, "no quality drop within %v", *wait))
+			done, err := finished()
+			if err != nil && ctx.Err() != nil {
+				return report(stderr, fail(exitTimeout, "no quality drop within %v", *wait))
+			}
+			if err != nil {
+				// A server that ends with its stream (vmaf-score) can go
+				// while the status call is in flight: the connection's
+				// end then says what the reply would have. A tool's own
+				// error, or a connection still up, is reported.
+				if !errors.As(err, new(noReply)) || !endsWithin(closed, g.timeout) {
+					return report(stderr, err)
 				}
-				return report(stderr, err)
-			} else if done {
-				// A drop that began with the last frames is notified
-				// before the state changes: take it if it is here.
-				select {
-				case a := <-begun:
-					printAlert(stdout, g.json, a)
-					return exitOK
-				default:
+				return gone()
+			}
+			if done {
+				if code, ok := takeBegun(); ok {
+					return code
 				}
 				return report(stderr, fail(exitFinished, "the stream has ended without a quality drop"))
 			}
 		case <-closed:
-			select {
-			case a := <-begun:
-				printAlert(stdout, g.json, a)
-				return exitOK
-			default:
-			}
-			return report(stderr, fail(exitFinished, "the server closed the connection without a quality drop (the stream ended)"))
+			return gone()
 		case <-ctx.Done():
 			if *wait > 0 && ctx.Err() == context.DeadlineExceeded {
 				return report(stderr, fail(exitTimeout, "no quality drop within %v", *wait))
@@ -234,4 +251,18 @@ func (p *printer) alertMark() string {
 		return ""
 	}
 	return fmt.Sprintf("  [drop %d open]", p.open.ID)
+}
+
+// endsWithin reports whether closed is closed now or within guard. A
+// call that failed because the connection broke sees it closed at once;
+// guard only bounds the wait when the connection is still up.
+func endsWithin(closed <-chan struct{}, guard time.Duration) bool {
+	t := time.NewTimer(guard)
+	defer t.Stop()
+	select {
+	case <-closed:
+		return true
+	case <-t.C:
+		return false
+	}
 }

@@ -1,10 +1,14 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"io"
+	"net"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/vmafsink/vmafsink/analytics"
@@ -193,5 +197,77 @@ func TestWatchMarksAlerts(t *testing.T) {
 	if len(lines) != 5 || strings.Contains(lines[0], "[drop") || lines[1] != "! drop 1 began at frame 1: 1 frames below 80.00 (min 50.000)" ||
 		!strings.HasSuffix(lines[2], "[drop 1 open]") || lines[3] != "! drop 1 ended: frames 1..1 (1 frames, min 50.000, mean 50.000)" || strings.Contains(lines[4], "[drop") {
 		t.Errorf("watch output:\n%s", b.String())
+	}
+}
+
+// cutProxy relays a client to the control socket at target, line by
+// line, and once armed drops the connection instead of passing on a
+// vmaf_status call: a server that went away while that call was in
+// flight, as vmaf-score does when its stream ends.
+type cutProxy struct {
+	path  string
+	armed atomic.Bool
+	cut   chan struct{}
+}
+
+func startCutProxy(t *testing.T, target string) *cutProxy {
+	t.Helper()
+	p := &cutProxy{path: t.TempDir() + "/proxy.sock", cut: make(chan struct{})}
+	ln, err := net.Listen("unix", p.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			s, err := net.Dial("unix", target)
+			if err != nil {
+				c.Close()
+				continue
+			}
+			go func() { io.Copy(c, s); c.Close() }()
+			go p.relay(c, s)
+		}
+	}()
+	return p
+}
+
+func (p *cutProxy) relay(c, s net.Conn) {
+	defer s.Close()
+	defer c.Close()
+	r := bufio.NewReader(c)
+	for {
+		line, err := r.ReadBytes('\n')
+		if len(line) > 0 && p.armed.Load() && bytes.Contains(line, []byte(`"vmaf_status"`)) {
+			close(p.cut)
+			return
+		}
+		if _, werr := s.Write(line); werr != nil || err != nil {
+			return
+		}
+	}
+}
+
+func TestWaitAlertServerGoesMidCall(t *testing.T) {
+	tg, sock := serveAlerts(t)
+	tg.frame(95)
+	p := startCutProxy(t, sock)
+	done := goWaitAlert(t, "-s", p.path)
+	p.armed.Store(true)
+	tg.mu.Lock()
+	tg.finished = true
+	tg.mu.Unlock()
+	r := <-done
+	select {
+	case <-p.cut:
+	default:
+		t.Fatal("wait-alert ended before its status call was cut; the test did not reach its case")
+	}
+	if r.code != exitFinished || !strings.Contains(r.err, "closed the connection without a quality drop") {
+		t.Errorf("wait-alert = %d\n%s%s", r.code, r.out, r.err)
 	}
 }

@@ -25,6 +25,14 @@ type codedError struct {
 }
 
 func (e *codedError) Error() string { return e.err.Error() }
+func (e *codedError) Unwrap() error { return e.err }
+
+// noReply marks a call the server never answered (the connection failed
+// or the wait ran out), as against an error the tool itself returned.
+type noReply struct{ err error }
+
+func (e noReply) Error() string { return e.err.Error() }
+func (e noReply) Unwrap() error { return e.err }
 
 func fail(code int, format string, args ...any) error {
 	return &codedError{code, fmt.Errorf(format, args...)}
@@ -174,7 +182,7 @@ func (s *session) callResult(ctx context.Context, tool string, args map[string]a
 		if ctx.Err() != nil {
 			return nil, fail(exitTimeout, "%s: timed out waiting for the server", tool)
 		}
-		return nil, fail(exitError, "%s: %v", tool, err)
+		return nil, fail(exitError, "%s: %w", tool, noReply{err})
 	}
 	if res.IsError {
 		text := contentText(res)

@@ -10,9 +10,11 @@ package pipeline
 
 // keepUnplayed keeps pair aside when its reference frame is the newest
 // the reference has pushed and the host holds it unplayed, and reports
-// whether it did. Called with mu held.
+// whether it did. A pair whose pictures disagree is not kept: scoring it
+// reports the mismatch now, as the host needs to fail the run.
+// Called with mu held.
 func (r *Runner) keepUnplayed(pair *[2]Frame) bool {
-	if r.cfg.Unplayed == nil || r.pairer.queues[Ref].Len() > 0 || !r.cfg.Unplayed() {
+	if r.cfg.Unplayed == nil || r.pairer.queues[Ref].Len() > 0 || !sameFormat(pair[Ref].Picture, pair[Dist].Picture) || !r.cfg.Unplayed() {
 		return false
 	}
 	r.keep(&pair[Ref])

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"errors"
 	"sync/atomic"
 	"testing"
 )
@@ -102,4 +103,22 @@ func TestRunnerUnplayedPair(t *testing.T) {
 			fs.checkReleased()
 		})
 	}
+}
+
+// TestRunnerUnplayedMismatch: a pair whose pictures disagree is reported
+// at once, unplayed or not, so the host can fail the run in PAUSED.
+func TestRunnerUnplayedMismatch(t *testing.T) {
+	r := newTestRunner(t, &fakeEngine{}, func(c *Config) {
+		c.Pairing = PairByOrder
+		c.Unplayed = func() bool { return true }
+	})
+	fs := newFrames(t)
+	push(t, r, Dist, fs.frame(10, -1))
+	fs.w = 32
+	var fe *FormatError
+	if err := r.Push(Ref, fs.frame(50, -1)); !errors.As(err, &fe) || fe.Index != 0 {
+		t.Fatalf("push of a mismatched reference frame: %v, want a FormatError for frame 0", err)
+	}
+	r.Close()
+	fs.checkReleased()
 }

@@ -19,7 +19,10 @@ import (
 // distorted stream with it. The held frame's partner passes only while a
 // step waits for its last frame's score (which needs the next pair's
 // motion): a flushing seek discards the prerolled frame unplayed, as a
-// sink's, and its pair is then never formed.
+// sink's, and its pair is then never formed. A distorted frame that came
+// before the reference's first, while the gate was still open, does pair
+// with the prerolled frame: the Runner keeps that pair unscored while
+// unplayed says so, and a flush forgets it.
 type playGate struct {
 	mu        sync.Mutex
 	cond      sync.Cond

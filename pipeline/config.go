@@ -127,6 +127,14 @@ type Config struct {
 	// pusher's goroutine with the Runner's lock held: hosts report the
 	// loss (it must not call Push).
 	OnDropped func(index int, t Timing, c Counters)
+	// Unplayed, if set, reports whether the host's sink holds the
+	// reference's newest frame without having played it (GStreamer: a
+	// preroll in PAUSED, no step under way). A pair completed with that
+	// frame is kept aside unscored until the frame is played (Unplayed
+	// turns false, or the reference pushes its next frame), and a flush
+	// of the reference forgets it, as a sink discards its preroll. It is
+	// called with the Runner's lock held: it must not call the Runner.
+	Unplayed func() bool
 
 	// MaxPending bounds the frames waiting for a partner on each side
 	// (0: DefaultMaxPending). A side whose queue is full waits for the

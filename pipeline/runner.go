@@ -55,6 +55,10 @@ type Runner struct {
 	finished     bool
 	finishErr    error
 	aggregates   []vmaf.Metric // the engine's, once finished
+	// kept is the pair completed with the reference frame the host's
+	// sink holds unplayed (Config.Unplayed), while hasKept.
+	kept    [2]Frame
+	hasKept bool
 	// newStream is set by a flush: the pairs after it are a new stream,
 	// whose first frame has no predecessor, as for libvmaf.
 	newStream bool
@@ -165,12 +169,19 @@ func (r *Runner) Push(s Side, f Frame) error {
 	// overflowing.
 	r.overflowing[s.other()] = false
 	r.signalProgress()
+	if err := r.settleKept(s); err != nil {
+		r.reject(s, &f)
+		return err
+	}
 	pair, ok := r.pairer.push(s, f)
 	r.notePending()
 	if !ok {
 		if r.pairer.partnerEnded(s) {
 			return ErrPartnerEnded
 		}
+		return nil
+	}
+	if r.keepUnplayed(&pair) {
 		return nil
 	}
 	return r.score(&pair, s)
@@ -445,6 +456,9 @@ func (r *Runner) FlushStop(s Side) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.pairer.flush(s)
+	if s == Ref {
+		r.dropKept()
+	}
 	r.eos[s] = false
 	r.flushing[s].Store(false)
 	r.newStream = true
@@ -485,9 +499,13 @@ func (r *Runner) Finish() error {
 	}
 	r.pairer.endOfStream(Ref)
 	r.pairer.endOfStream(Dist)
+	keptErr := r.finishKept()
 	if r.scoring != nil {
 		r.finishErr = r.scoring.finish()
 		r.aggregates = r.scoring.sc.Aggregates()
+	}
+	if r.finishErr == nil {
+		r.finishErr = keptErr
 	}
 	r.end()
 	r.pub.drain()
@@ -504,6 +522,7 @@ func (r *Runner) Close() {
 	if !r.finished {
 		r.pairer.flush(Ref)
 		r.pairer.flush(Dist)
+		r.dropKept()
 		if r.scoring != nil {
 			r.scoring.abandon()
 		}

@@ -48,9 +48,8 @@ func main() {
 		return gst.NewSeekEvent(1, gst.FormatTime, gst.SeekFlagFlush|gst.SeekFlagAccurate,
 			gst.SeekTypeSet, 0, gst.SeekTypeSet, stop-int64(time.Second)/(2*fps))
 	}
-	// Seeking a PAUSED pipeline would flush the pair it prerolled, which
-	// vmafsink may already have paired; in READY the source keeps the
-	// seek for its start.
+	// In READY the source keeps the seek for its start: no frame from
+	// before it is ever made, so none is prerolled only to be flushed.
 	src, err := pipeline.GetElementByName("src")
 	if err != nil {
 		fail(err)

@@ -98,11 +98,13 @@ func TestElementSinkStates(t *testing.T) {
 		wantKV(t, kv, map[string]string{"prerolled": "True", "eos": "True", "scored": "60", "unpaired_ref": "0", "unpaired_dist": "0"})
 	})
 	t.Run("a flushing seek regains state", func(t *testing.T) {
-		kv := sinkHost(t, "seek")
-		wantKV(t, kv, map[string]string{"prerolled": "True", "seek": "True", "seek_async_done": "True", "eos": "True"})
-		if ms := kvInt(t, kv, "position_ms"); ms < 1900 || ms > 2100 {
-			t.Errorf("position after a seek to 2 s reads %d ms", ms)
-		}
+		checkSeekPaused(t, sinkHost(t, "seek"))
+	})
+	t.Run("a flushing seek forgets the prerolled pair", func(t *testing.T) {
+		// The distorted frame 0 reaches the element first, by
+		// construction, so it pairs with the reference frame the inner
+		// sink prerolls; the seek discards that frame unplayed.
+		checkSeekPaused(t, sinkHost(t, "seek-dist-first"))
 	})
 	t.Run("one stream ends, the other is endless", func(t *testing.T) {
 		kv := sinkHost(t, "ref-ends")
@@ -166,5 +168,28 @@ func TestElementShortFilesEnd(t *testing.T) {
 	}
 	if len(hangs) > 0 {
 		t.Errorf("runs %v of 20 never ended", hangs)
+	}
+}
+
+// checkSeekPaused checks a seek_paused run of sink_host.py: a flushing
+// seek in PAUSED to a start and a stop, then PLAYING to EOS, scores
+// exactly the source's frames from the start to the stop, and none of
+// the frames before it (the prerolled pair included) is scored or counted
+// as unpaired.
+func checkSeekPaused(t *testing.T, kv map[string]string) {
+	t.Helper()
+	wantKV(t, kv, map[string]string{"prerolled": "True", "seek": "True", "seek_async_done": "True", "eos": "True",
+		"unpaired_ref": "0", "unpaired_dist": "0"})
+	seek, stop := kvInt(t, kv, "seek_ns"), kvInt(t, kv, "stop_ns")
+	num, den := kvInt(t, kv, "fps_n"), kvInt(t, kv, "fps_d")
+	if ms := kvInt(t, kv, "position_ms"); ms < seek/1e6-100 || ms > seek/1e6+100 {
+		t.Errorf("position after a seek to %d ms reads %d ms", seek/1e6, ms)
+	}
+	// The source's frame i starts at i*den/num s; the stream holds the
+	// frames that start in [seek, stop).
+	firstAt := func(ns int64) int64 { return (ns*num + den*1e9 - 1) / (den * 1e9) }
+	want := firstAt(stop) - firstAt(seek)
+	if n := kvInt(t, kv, "scored_after_seek"); n != want {
+		t.Errorf("%d frames scored after a seek to [%d, %d) ns at %d/%d fps, want %d", n, seek, stop, num, den, want)
 	}
 }

@@ -19,7 +19,10 @@ import (
 // distorted stream with it. The held frame's partner passes only while a
 // step waits for its last frame's score (which needs the next pair's
 // motion): a flushing seek discards the prerolled frame unplayed, as a
-// sink's, and its pair is then never formed.
+// sink's, and its pair is then never formed. A distorted frame that came
+// before the reference's first, while the gate was still open, does pair
+// with the prerolled frame: the Runner keeps that pair unscored while
+// unplayed says so, and a flush forgets it.
 type playGate struct {
 	mu        sync.Mutex
 	cond      sync.Cond
@@ -115,3 +118,15 @@ func (g *playGate) refDelivered() {
 func (g *playGate) refFlushing() { g.set(func() { g.refs = 0 }) }
 
 func (g *playGate) refFlushed() { g.set(func() { g.prerolled, g.refs = false, 0 }) }
+
+// unplayed reports whether the inner sink holds the reference's newest
+// frame unplayed, as its preroll: not PLAYING and no step under way (a
+// step plays the frames it covers, and the score of its last one needs
+// the next pair). The Runner keeps a pair completed with that frame
+// unscored, so that a flushing seek discards it as a sink discards its
+// preroll.
+func (g *playGate) unplayed() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return !g.playing && !g.stepping
+}

@@ -43,7 +43,13 @@ func start(e *vmafSink, s settings) (*runState, error) {
 	}
 	var st *runState // set before the first push, which is when OnApplied may run
 	scorer := scorerConfig(e, s, model, features)
-	runner, err := newRunner(e, s, scorer, live, func(kind pipeline.CommandKind, next int) { st.applied(kind, next) })
+	var unplayed func() bool
+	if !s.noReference {
+		// In no-reference mode the inner sink prerolls the distorted
+		// stream, whose pairs are complete as they arrive.
+		unplayed = func() bool { return st.gate.unplayed() }
+	}
+	runner, err := newRunner(e, s, scorer, live, func(kind pipeline.CommandKind, next int) { st.applied(kind, next) }, unplayed)
 	if err != nil {
 		return nil, err
 	}
@@ -124,7 +130,7 @@ func scorerConfig(e *vmafSink, s settings, model *vmaf.Model, features []string)
 
 // newRunner makes the frame-boundary engine with the settings' pairing,
 // back-pressure and pause behaviour.
-func newRunner(e *vmafSink, s settings, scorer vmaf.Config, live analytics.Config, applied func(pipeline.CommandKind, int)) (*pipeline.Runner, error) {
+func newRunner(e *vmafSink, s settings, scorer vmaf.Config, live analytics.Config, applied func(pipeline.CommandKind, int), unplayed func() bool) (*pipeline.Runner, error) {
 	return pipeline.New(pipeline.Config{
 		Scorer:          scorer,
 		NoReference:     s.noReference,
@@ -141,6 +147,7 @@ func newRunner(e *vmafSink, s settings, scorer vmaf.Config, live analytics.Confi
 		},
 		OnApplied: applied,
 		OnDropped: e.postDropQoS,
+		Unplayed:  unplayed,
 		Analytics: live,
 	})
 }

@@ -92,15 +92,31 @@ def case_long_pause(ref, dist):
     p.set_state(Gst.State.NULL)
 
 
-def case_seek(ref, dist):
-    p = Gst.parse_launch(
-        "videotestsrc num-buffers=90 ! " + CAPS + " ! tee name=t "
-        "t. ! queue ! v.ref_sink t. ! queue ! videobalance saturation=0.5 ! v.dist_sink "
+# The stream is the source's first SEEK_FRAMES frames: the seek's stop,
+# half a frame before the end, ends it. (num-buffers would not: it counts
+# the frames the source made before the seek too, as many as the queues
+# took, which varies.)
+SEEK_FRAMES = 90
+SEEK_TO = 2 * SEC
+
+
+def seek_pipeline():
+    return Gst.parse_launch(
+        "videotestsrc ! " + CAPS + " ! tee name=t "
+        "t. ! queue name=rq ! v.ref_sink t. ! queue name=dq ! videobalance saturation=0.5 ! v.dist_sink "
         "vmafsink name=v frame-message=false")
+
+
+def seek_paused(p):
+    """Prerolls p, seeks it to SEEK_TO while PAUSED and plays it to EOS."""
     bus = p.get_bus()
     p.set_state(Gst.State.PAUSED)
     out(prerolled=wait(bus, Gst.MessageType.ASYNC_DONE, 60) is not None)
-    ok = p.seek_simple(Gst.Format.TIME, Gst.SeekFlags.FLUSH | Gst.SeekFlags.ACCURATE, int(2 * SEC))
+    fps = Gst.Caps.from_string(CAPS).get_structure(0).get_fraction("framerate")
+    num, den = fps.value_numerator, fps.value_denominator
+    stop = (2 * SEEK_FRAMES - 1) * SEC * den // (2 * num)
+    ok = p.seek(1.0, Gst.Format.TIME, Gst.SeekFlags.FLUSH | Gst.SeekFlags.ACCURATE,
+                Gst.SeekType.SET, SEEK_TO, Gst.SeekType.SET, stop)
     out(seek=ok)
     out(seek_async_done=wait(bus, Gst.MessageType.ASYNC_DONE, 60) is not None)
     # As a player polls it: the sink answers once it has the new segment's
@@ -115,8 +131,37 @@ def case_seek(ref, dist):
     out(position_ms=pos // Gst.MSECOND if found else -1)
     p.set_state(Gst.State.PLAYING)
     s, eos = pooled(bus, 60)
-    out(eos=eos, scored_after_seek=field(s, "frames-scored"))
+    out(eos=eos, scored_after_seek=field(s, "frames-scored"),
+        unpaired_ref=field(s, "frames-unpaired-ref"), unpaired_dist=field(s, "frames-unpaired-dist"),
+        seek_ns=SEEK_TO, stop_ns=stop, fps_n=num, fps_d=den)
     p.set_state(Gst.State.NULL)
+
+
+def case_seek(ref, dist):
+    seek_paused(seek_pipeline())
+
+
+def case_seek_dist_first(ref, dist):
+    # The distorted frame 0 reaches the element before the reference frame
+    # 0, which the inner sink then prerolls: the reference branch is held
+    # until the distorted thread brings frame 1, so frame 0 has been
+    # through dist_sink by then. The flushing seek discards the prerolled
+    # reference frame unplayed; its pair must not be scored.
+    p = seek_pipeline()
+    rq = p.get_by_name("rq").get_static_pad("src")
+    block = rq.add_probe(Gst.PadProbeType.BLOCK | Gst.PadProbeType.BUFFER,
+                         lambda pad, info: Gst.PadProbeReturn.OK)
+    seen = [0]
+
+    def dist_buffer(pad, info):
+        seen[0] += 1
+        if seen[0] == 2:
+            rq.remove_probe(block)
+            return Gst.PadProbeReturn.REMOVE
+        return Gst.PadProbeReturn.OK
+
+    p.get_by_name("v").get_static_pad("dist_sink").add_probe(Gst.PadProbeType.BUFFER, dist_buffer)
+    seek_paused(p)
 
 
 def case_ref_ends(ref, dist):
@@ -288,6 +333,7 @@ CASES = {
     "paused": case_paused,
     "long-pause": case_long_pause,
     "seek": case_seek,
+    "seek-dist-first": case_seek_dist_first,
     "ref-ends": case_ref_ends,
     "one-linked": case_one_linked,
     "latency": case_latency,

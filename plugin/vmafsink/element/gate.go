@@ -120,13 +120,15 @@ func (g *playGate) refFlushing() { g.set(func() { g.refs = 0 }) }
 func (g *playGate) refFlushed() { g.set(func() { g.prerolled, g.refs = false, 0 }) }
 
 // unplayed reports whether the inner sink holds the reference's newest
-// frame unplayed, as its preroll: not PLAYING and no step under way (a
-// step plays the frames it covers, and the score of its last one needs
-// the next pair). The Runner keeps a pair completed with that frame
-// unscored, so that a flushing seek discards it as a sink discards its
-// preroll.
-func (g *playGate) unplayed() bool {
+// frame unplayed, as its preroll: the element or its inner sink
+// (sinkPlaying) not PLAYING, and no step under way (a step plays the
+// frames it covers, and the score of its last one needs the next pair).
+// The inner sink counts apart because a flushing seek in PLAYING makes
+// it lose its state and preroll again while the element stays PLAYING.
+// The Runner keeps a pair completed with that frame unscored, so that a
+// flushing seek discards it as a sink discards its preroll.
+func (g *playGate) unplayed(sinkPlaying bool) bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	return !g.playing && !g.stepping
+	return !(g.playing && sinkPlaying) && !g.stepping
 }

@@ -106,6 +106,10 @@ void vs_inner_src_add(GstElement *e);
 /* The inner pad: the fakesink's peer, or vmafpass's src pad (not reffed). */
 GstPad *vs_inner_pad(GstElement *e);
 void vs_inner_sink_set_sync(GstElement *e, gboolean sync);
+/* Whether the inner fakesink is PLAYING (TRUE for vmafpass, which has
+ * none). A flushing seek in PLAYING makes it lose its state and preroll
+ * again while the element itself stays PLAYING. */
+gboolean vs_inner_sink_playing(GstElement *e);
 void vs_inner_activate(GstElement *e, gboolean active);
 void vs_set_lead_side(GstElement *e, gint side);
 gint vs_lead_side(GstElement *e);

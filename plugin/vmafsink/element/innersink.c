@@ -140,6 +140,17 @@ void vs_inner_sink_set_sync(GstElement *e, gboolean sync) {
   }
 }
 
+gboolean vs_inner_sink_playing(GstElement *e) {
+  GstElement *sink = gst_bin_get_by_name(GST_BIN(e), "sink");
+  if (sink == NULL)
+    return TRUE;
+  GST_OBJECT_LOCK(sink);
+  gboolean playing = GST_STATE(sink) == GST_STATE_PLAYING;
+  GST_OBJECT_UNLOCK(sink);
+  gst_object_unref(sink);
+  return playing;
+}
+
 void vs_inner_activate(GstElement *e, gboolean active) {
   GstPad *pad = vs_inner_pad(e);
   if (pad != NULL)

@@ -47,7 +47,7 @@ func start(e *vmafSink, s settings) (*runState, error) {
 	if !s.noReference {
 		// In no-reference mode the inner sink prerolls the distorted
 		// stream, whose pairs are complete as they arrive.
-		unplayed = func() bool { return st.gate.unplayed() }
+		unplayed = func() bool { return st.gate.unplayed(C.vs_inner_sink_playing(e.self) != 0) }
 	}
 	runner, err := newRunner(e, s, scorer, live, func(kind pipeline.CommandKind, next int) { st.applied(kind, next) }, unplayed)
 	if err != nil {

@@ -52,7 +52,9 @@ report.search = await call(
 );
 
 // A search over the long source, cancelled at its first progress
-// notification; the server must then take the next search.
+// notification; the server logs that it stopped (the Go test reads that)
+// and takes the next search once it has (busy until then; the two
+// minutes are a guard against a hang).
 {
   const ac = new AbortController();
   let first = null;

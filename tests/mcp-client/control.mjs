@@ -49,9 +49,9 @@ if (mode === "readonly") {
   await call("resume", "vmaf_resume", {});
 } else {
   await call("describe_b", "vmaf_describe_model", { model: "vmaf_b_v0.6.3" });
-  await call("swap", "vmaf_request_model_swap", { model: "vmaf_4k_v0.6.1", wait: true, timeout_ms: 20000 }, true);
-  await call("pause", "vmaf_pause", { wait: true, timeout_ms: 20000 }, true);
-  await call("resume", "vmaf_resume", { wait: true, timeout_ms: 20000 }, true);
+  await call("swap", "vmaf_request_model_swap", { model: "vmaf_4k_v0.6.1", wait: true, timeout_ms: 60000 }, true);
+  await call("pause", "vmaf_pause", { wait: true, timeout_ms: 60000 }, true);
+  await call("resume", "vmaf_resume", { wait: true, timeout_ms: 60000 }, true);
   await call("swap_back", "vmaf_request_model_swap", { model: "vmaf_v0.6.1" });
   await call("status_after", "vmaf_status", {});
 }

@@ -116,22 +116,30 @@ func TestFaultReclaimIdle(t *testing.T) {
 		var st Status
 		decode(t, callTool(t, cs, toolStatus, nil), &st)
 	})
-	t.Run("busy clients stay", func(t *testing.T) {
+	t.Run("a client that spoke stays", func(t *testing.T) {
+		// Which client goes is an order, not a time: all four have been
+		// idle past ReclaimIdle, then three speak; whatever the load, the
+		// fourth has been idle longest and is the one displaced. (The
+		// refusal when no client is idle: TestFaultReservedSlots.)
 		s := startTest(t, newFake(), opts)
-		var active []*rawClient
+		var clients []*rawClient
 		for range 4 {
 			c := dialRaw(t, s.Path())
 			c.initialize(t, "2025-11-25")
-			active = append(active, c)
+			clients = append(clients, c)
 		}
-		time.Sleep(300 * time.Millisecond)
-		for _, c := range active { // each asks something: no longer idle
-			c.send(t, `{"jsonrpc":"2.0","id":1,"method":"ping"}`)
-			c.recvLine(t)
+		time.Sleep(300 * time.Millisecond) // idle past ReclaimIdle
+		for _, c := range clients[:3] {
+			ping(t, c, "active")
 		}
-		c := dialRaw(t, s.Path())
-		if code, msg := errorCode(c.recv(t)); code != -32002 || !strings.Contains(msg, "none of them idle") {
-			t.Errorf("newcomer while every client is active: %v %q", code, msg)
+		cs, _ := connectTest(t, s, "2025-11-25")
+		var st Status
+		decode(t, callTool(t, cs, toolStatus, nil), &st)
+		if code, msg := errorCode(clients[3].recv(t)); code != -32002 || !strings.Contains(msg, "idle for") {
+			t.Errorf("the silent client: %v %q", code, msg)
+		}
+		for _, c := range clients[:3] {
+			ping(t, c, "still")
 		}
 	})
 }
@@ -175,10 +183,10 @@ func TestFaultHTTPHoldsSlots(t *testing.T) {
 			t.Fatalf("HTTP session: %d %s", resp.StatusCode, body)
 		}
 	}
-	if resp, _ := post(t, s2, initBody, nil); resp.StatusCode != http.StatusServiceUnavailable {
-		t.Errorf("third HTTP session at once: %d", resp.StatusCode)
-	}
-	time.Sleep(300 * time.Millisecond)
+	// (A third at once would be refused, as above, but only while the
+	// first two have been idle less than ReclaimIdle: not asserted, as
+	// load can stretch that.)
+	time.Sleep(300 * time.Millisecond) // idle past ReclaimIdle
 	if resp, body := post(t, s2, initBody, nil); resp.StatusCode != http.StatusOK {
 		t.Errorf("HTTP session after the others idled: %d %s", resp.StatusCode, body)
 	}

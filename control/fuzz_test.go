@@ -74,7 +74,7 @@ func FuzzControlSurface(f *testing.F) {
 			}
 		}()
 		write := func(s string) bool {
-			cli.SetWriteDeadline(time.Now().Add(5 * time.Second))
+			cli.SetWriteDeadline(time.Now().Add(time.Minute))
 			_, err := cli.Write([]byte(s))
 			return err == nil
 		}

@@ -366,11 +366,17 @@ func (s *Server) Close() error {
 		if s.ln != nil {
 			s.ln.Close()
 		}
+		// Closed outside the lock: closing a connection frees its slot,
+		// which takes the lock.
 		s.mu.Lock()
+		conns := make([]*wireConn, 0, len(s.conns))
 		for w := range s.conns {
-			w.Close()
+			conns = append(conns, w)
 		}
 		s.mu.Unlock()
+		for _, w := range conns {
+			w.Close()
+		}
 		// The socket goes first: whatever still runs, nobody can connect.
 		s.sock.remove()
 		s.closeHTTP()
@@ -434,9 +440,10 @@ func (s *Server) runSession(w *wireConn, p peer) {
 		return
 	}
 	// The slot is free as soon as the client has gone, even while one of
-	// its handlers is still finishing.
+	// its handlers is still finishing, and before the client can see its
+	// connection end, whichever side ends it.
 	release := sync.OnceFunc(func() { s.untrack(w, p) })
-	w.onReadEnd = release
+	w.onReadEnd, w.onClose = release, release
 	defer release()
 	w.handshakeBy(s.opts.HandshakeTimeout)
 

@@ -46,8 +46,14 @@ type wireConn struct {
 	lastActive atomic.Int64
 	// opened is set once the client has opened its session.
 	opened atomic.Bool
-	// onReadEnd, if set, runs once when the client's side ends.
+	// onReadEnd, if set, runs when the client's side ends, before the
+	// server says why; onClose, if set, runs before the socket closes.
+	// The server frees the connection's slot in both, so that whatever
+	// tells the client its connection has ended (a closing reply, EOF)
+	// comes after the slot is free and a client reconnecting at once is
+	// not refused for want of it. Each must tolerate running twice.
 	onReadEnd func()
+	onClose   func()
 
 	wmu       sync.Mutex
 	closeOnce sync.Once
@@ -92,13 +98,13 @@ func (w *wireConn) Read(p []byte) (int, error) {
 	for len(w.pending) == 0 {
 		line, err := w.nextLine()
 		if err != nil {
+			if w.onReadEnd != nil {
+				w.onReadEnd()
+			}
 			var ne net.Error
 			if w.awaiting.Load() && errors.As(err, &ne) && ne.Timeout() {
 				w.reply(nil, jsonrpc.CodeInvalidRequest, "no initialize within the handshake timeout; closing the connection")
 				err = fmt.Errorf("control: client sent no initialize in time: %w", err)
-			}
-			if w.onReadEnd != nil {
-				w.onReadEnd()
 			}
 			return 0, err
 		}
@@ -418,8 +424,14 @@ func (w *wireConn) writeLines(bufs *net.Buffers) error {
 	return nil
 }
 
-// Close closes the socket once; the SDK closes reader and writer separately.
+// Close closes the socket once; the SDK closes reader and writer
+// separately. onClose runs first: no caller may hold the server's lock.
 func (w *wireConn) Close() error {
-	w.closeOnce.Do(func() { w.closeErr = w.conn.Close() })
+	w.closeOnce.Do(func() {
+		if w.onClose != nil {
+			w.onClose()
+		}
+		w.closeErr = w.conn.Close()
+	})
 	return w.closeErr
 }

@@ -112,7 +112,7 @@ func pushClipPair(t *testing.T, r *Runner, c goldenClip, i int) {
 // pair finds room, as it would behind a source slower than the scorer.
 func waitIdle(t *testing.T, r *Runner) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(time.Minute)
 	for {
 		r.mu.Lock()
 		sc := r.scoring

@@ -630,10 +630,10 @@ func TestRunnerFlushResetsPairing(t *testing.T) {
 // waitState waits until the Runner's status shows state want.
 func waitState(t *testing.T, r *Runner, want State) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(time.Minute)
 	for r.Status().State != want {
 		if time.Now().After(deadline) {
-			t.Fatalf("state %v after 10 s, want %v", r.Status().State, want)
+			t.Fatalf("state %v after a minute, want %v", r.Status().State, want)
 		}
 		time.Sleep(time.Millisecond)
 	}

@@ -8,8 +8,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -17,6 +19,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/vmafsink/vmafsink/internal/mcpfiles"
 	"github.com/vmafsink/vmafsink/internal/y4m"
 )
 
@@ -322,6 +325,9 @@ func TestMCPFilesProgressAndCancel(t *testing.T) {
 		}
 	}
 
+	// The server's log says how far the cancelled run got.
+	var log lockedLog
+	fs.srv.log = mcpfiles.NewLog(&log)
 	before := runtime.NumGoroutine()
 	ctx, cancel := context.WithCancel(context.Background())
 	errc := make(chan error, 1)
@@ -329,7 +335,7 @@ func TestMCPFilesProgressAndCancel(t *testing.T) {
 		_, _, err := fs.call(t, ctx, map[string]any{"reference": long, "distorted": long}, true)
 		errc <- err
 	}()
-	waitFor(t, 10*time.Second, "progress", func() bool { fs.mu.Lock(); defer fs.mu.Unlock(); return len(fs.got) > 0 })
+	waitFor(t, time.Minute, "progress", func() bool { fs.mu.Lock(); defer fs.mu.Unlock(); return len(fs.got) > 0 })
 	// One run at a time (--jobs 1): a second call is refused, not queued.
 	if _, toolErr, err := fs.call(t, context.Background(), map[string]any{"reference": ref, "distorted": ref}, false); err != nil ||
 		!strings.HasPrefix(toolErr, "busy: 1 scoring(s) already running") {
@@ -348,9 +354,15 @@ func TestMCPFilesProgressAndCancel(t *testing.T) {
 	fs.mu.Lock()
 	last := fs.got[len(fs.got)-1]
 	fs.mu.Unlock()
-	t.Logf("%d progress notifications for 300 frames; cancelled at frame %v of 3208, stopped %v later", len(notes), last.Progress, stopped)
-	if last.Progress >= 3200 {
-		t.Errorf("the run went to its end (%v frames) before stopping", last.Progress)
+	stop := regexp.MustCompile(`frames=(\d+) error="cancelled after \d+ frames"`).FindStringSubmatch(log.String())
+	if stop == nil {
+		t.Fatalf("no cancelled run in the server's log:\n%s", log.String())
+	}
+	frames, _ := strconv.Atoi(stop[1])
+	t.Logf("%d progress notifications for 300 frames; cancelled at frame %v of 3208, stopped after frame %d, %v later", len(notes), last.Progress, frames, stopped)
+	// A run the cancel did not stop would have read all 3208 frames.
+	if frames < int(last.Progress) || frames >= 3208 {
+		t.Errorf("the cancelled run read %d frames (last progress %v, 3208 in all)", frames, last.Progress)
 	}
 	if ents, _ := os.ReadDir(fs.srv.outDir); len(ents) != 0 {
 		t.Errorf("the cancelled run left %d files", len(ents))
@@ -494,4 +506,22 @@ func TestMCPFilesPanicIsAToolError(t *testing.T) {
 	if left, _ := os.ReadDir(out); len(left) != 0 {
 		t.Errorf("%d files left in the output directory, first %s", len(left), left[0].Name())
 	}
+}
+
+// lockedLog is a log the server writes from its goroutines.
+type lockedLog struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedLog) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }

@@ -205,7 +205,9 @@ func (s *filesServer) score(ctx context.Context, req *mcp.CallToolRequest, a sco
 		default:
 			os.Remove(path)
 		}
-		s.log.Info("scoring failed", "reference", set.ref, "distorted", set.dist, "error", err)
+		// frames: how far the run got (read), which for a cancelled run
+		// shows where the cancellation stopped it.
+		s.log.Info("scoring failed", "reference", set.ref, "distorted", set.dist, "frames", done.Load(), "error", err)
 		if len(notes) > 0 {
 			err = fmt.Errorf("%w (%s)", err, strings.Join(notes, "; "))
 		}

@@ -143,8 +143,17 @@ func (s *tuneServer) crfSearch(ctx context.Context, req *mcp.CallToolRequest, a 
 	start := time.Now()
 	r, err := tune.CRFSearch(ctx, o)
 	if err != nil {
-		if ctx.Err() != nil && r != nil {
-			return nil, nil, fmt.Errorf("cancelled after %d probes", len(r.Probes))
+		if ctx.Err() != nil {
+			// The search stopped before its answer: said in the log, where
+			// a finished search logs its answer instead.
+			probes := 0
+			if r != nil {
+				probes = len(r.Probes)
+			}
+			s.log.Info("crf_search cancelled", "source", o.Source, "encoder", o.Encoder.Name, "probes", probes, "seconds", time.Since(start).Seconds())
+			if r != nil {
+				return nil, nil, fmt.Errorf("cancelled after %d probes", probes)
+			}
 		}
 		return nil, nil, err
 	}

@@ -103,9 +103,9 @@ await call("vmaf_features", {});
 await call("vmaf_list_models", {});
 await call("vmaf_score", { last: 3, worst: 2 });
 await call("vmaf_worst_frames", { n: 2 });
-await call("vmaf_pause", { wait: true, timeout_ms: 20000 });
-await call("vmaf_resume", { wait: true, timeout_ms: 20000 });
-await call("vmaf_request_model_swap", { model: "vmaf_v0.6.1neg", name: "vmaf_neg", wait: true, timeout_ms: 20000 });
+await call("vmaf_pause", { wait: true, timeout_ms: 60000 });
+await call("vmaf_resume", { wait: true, timeout_ms: 60000 });
+await call("vmaf_request_model_swap", { model: "vmaf_v0.6.1neg", name: "vmaf_neg", wait: true, timeout_ms: 60000 });
 // A dotted alias works though it is not listed.
 const alias = await client.callTool({ name: "vmaf.status", arguments: {} });
 report.calls["vmaf.status"] = alias.isError ? null : alias.structuredContent;
@@ -141,7 +141,7 @@ client.setNotificationHandler(LoggingMessageNotificationSchema, () => {
 });
 await client.setLoggingLevel("info");
 await client.subscribeResource({ uri: "vmaf://scores/live" });
-const timeout = setTimeout(done, 30000);
+const timeout = setTimeout(done, 60000); // a guard against a hang: the Go test checks the count
 await enough;
 clearTimeout(timeout);
 await client.unsubscribeResource({ uri: "vmaf://scores/live" });

@@ -17,7 +17,23 @@ if (!socket || !["full", "readonly"].includes(mode)) {
 }
 
 const client = new Client({ name: "vmafsink-ts-control", version: "1.0.0" });
-await client.connect(new StdioClientTransport({ command: "socat", args: ["STDIO", `UNIX-CONNECT:${socket}`], stderr: "inherit" }));
+const transport = new StdioClientTransport({ command: "socat", args: ["STDIO", `UNIX-CONNECT:${socket}`], stderr: "inherit" });
+await client.connect(transport);
+
+// A call's progress is recorded as it arrives on the wire. The SDK runs a
+// notification's handler a microtask later but settles a reply at once,
+// removing the call's progress handler: notifications read in the same
+// chunk as the reply (all of them, when the command applies at once)
+// would never reach onprogress.
+let progressSink = null;
+const deliver = transport.onmessage;
+transport.onmessage = (message, extra) => {
+  if (progressSink && message.method === "notifications/progress") {
+    const p = message.params;
+    progressSink.push({ progress: p.progress, total: p.total ?? null, message: p.message ?? "" });
+  }
+  deliver(message, extra);
+};
 
 const report = { server: client.getServerVersion(), tools: [], calls: {}, errors: {}, progress: {} };
 report.tools = (await client.listTools()).tools.map((t) => t.name);
@@ -28,9 +44,15 @@ async function call(label, name, args, progress = false) {
   const opts = { timeout: 60000 };
   if (progress) {
     report.progress[label] = [];
-    opts.onprogress = (p) => report.progress[label].push({ progress: p.progress, total: p.total ?? null, message: p.message ?? "" });
+    progressSink = report.progress[label];
+    opts.onprogress = () => {}; // asks for progress; recorded above
   }
-  const res = await client.callTool({ name, arguments: args }, undefined, opts);
+  let res;
+  try {
+    res = await client.callTool({ name, arguments: args }, undefined, opts);
+  } finally {
+    progressSink = null;
+  }
   if (res.isError) {
     report.errors[label] = res.content?.[0]?.text ?? "";
     return null;
@@ -49,9 +71,9 @@ if (mode === "readonly") {
   await call("resume", "vmaf_resume", {});
 } else {
   await call("describe_b", "vmaf_describe_model", { model: "vmaf_b_v0.6.3" });
-  await call("swap", "vmaf_request_model_swap", { model: "vmaf_4k_v0.6.1", wait: true, timeout_ms: 20000 }, true);
-  await call("pause", "vmaf_pause", { wait: true, timeout_ms: 20000 }, true);
-  await call("resume", "vmaf_resume", { wait: true, timeout_ms: 20000 }, true);
+  await call("swap", "vmaf_request_model_swap", { model: "vmaf_4k_v0.6.1", wait: true, timeout_ms: 60000 }, true);
+  await call("pause", "vmaf_pause", { wait: true, timeout_ms: 60000 }, true);
+  await call("resume", "vmaf_resume", { wait: true, timeout_ms: 60000 }, true);
   await call("swap_back", "vmaf_request_model_swap", { model: "vmaf_v0.6.1" });
   await call("status_after", "vmaf_status", {});
 }

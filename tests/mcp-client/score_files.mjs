@@ -53,7 +53,9 @@ report.long = await score(
 report.longMs = Date.now() - longStart;
 
 // A run over the whole long pair, cancelled at its first progress
-// notification; then the server must be free for the next call at once.
+// notification; the server logs how far it got (the Go test reads that),
+// and takes the next call once the run has stopped (busy until then; the
+// minute is a guard against a hang). The times are only reported.
 {
   const ac = new AbortController();
   let atFrame = null;

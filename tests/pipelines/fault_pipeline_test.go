@@ -146,8 +146,8 @@ func TestFaultEOSWithSwapWaitPending(t *testing.T) {
 			for i := range 3 {
 				pushPair(t, run.r, ref[i], dist[i])
 			}
-			answer := callAsync(cs, "vmaf_request_model_swap", map[string]any{"model": "vmaf_v0.6.1neg", "wait": true, "timeout_ms": 20000})
-			mcpWaitStatus(t, cs, 10*time.Second, "the swap queued", func(st control.Status) bool { return st.CommandsPending == 1 })
+			answer := callAsync(cs, "vmaf_request_model_swap", map[string]any{"model": "vmaf_v0.6.1neg", "wait": true, "timeout_ms": 600000})
+			mcpWaitStatus(t, cs, time.Minute, "the swap queued", func(st control.Status) bool { return st.CommandsPending == 1 })
 			if tc.applied {
 				// A reference frame whose partner never comes: a boundary.
 				if err := run.r.Push(pipeline.Ref, pipeline.Frame{Picture: ref[3], Timing: pipeline.Untimed}); err != nil {

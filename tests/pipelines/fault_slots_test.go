@@ -45,13 +45,13 @@ func TestFaultControlReadOnlyPeersHoldSlots(t *testing.T) {
 		}
 	}()
 	srv := run.plane.Server()
-	waitFor(t, 10*time.Second, "the read-only peers to take their slots", func() bool { return srv.Clients() == 4 })
+	waitFor(t, time.Minute, "the read-only peers to take their slots", func() bool { return srv.Clients() == 4 })
 
 	vmafctl := vmafctlBin(t)
 	scored := len(run.records())
 	for i := range 3 {
 		var stderr bytes.Buffer
-		cmd := exec.Command(vmafctl, "-s", run.sock, "-timeout", "10s", "status")
+		cmd := exec.Command(vmafctl, "-s", run.sock, "-timeout", "1m", "status")
 		cmd.Stderr = &stderr
 		if err := cmd.Run(); err != nil {
 			t.Errorf("the owner's vmafctl status %d while read-only peers hold the other slots: %v: %s", i, err, stderr.String())
@@ -60,7 +60,7 @@ func TestFaultControlReadOnlyPeersHoldSlots(t *testing.T) {
 	if srv.Clients() > 8 {
 		t.Errorf("%d clients, limit 8", srv.Clients())
 	}
-	waitFor(t, 10*time.Second, "scoring to go on", func() bool { return len(run.records()) > scored })
+	waitFor(t, time.Minute, "scoring to go on", func() bool { return len(run.records()) > scored })
 }
 
 // waitFor polls cond until it holds, failing the test after d.

@@ -139,11 +139,8 @@ func TestMCPRolesDescribeProgress(t *testing.T) {
 				t.Errorf("%s: progress %v after %v", name, ps[i].Progress, ps[i-1].Progress)
 			}
 		}
-		// The last notification ("applied at frame N") goes out just
-		// before the reply, and the TypeScript SDK hands notifications to
-		// their handlers a microtask after reading them but settles a
-		// reply at once, dropping its progress handler: that one may be
-		// lost on this client, so only the first is checked.
+		// control.mjs records notifications as they arrive on the wire
+		// (the SDK's onprogress loses those read together with the reply).
 		if first := ps[0].Message; !strings.Contains(first, "waiting for the next frame boundary") {
 			t.Errorf("%s: first progress message %q", name, first)
 		}

@@ -3,10 +3,12 @@ package pipelines
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -71,7 +73,8 @@ type tuneCall struct {
 // TestMCPTuneTypeScriptClient runs `vmaf-tune mcp` as a host would,
 // spawned by the official TypeScript SDK: bd_rate gives Netflix's value,
 // crf_search gives the command line's answer with a progress notification
-// per probe, a cancelled search frees the server, and files outside
+// per probe, a cancelled search stops before its answer and frees the
+// server, and files outside
 // --allow are refused.
 func TestMCPTuneTypeScriptClient(t *testing.T) {
 	dir := tsClientDir(t)
@@ -119,7 +122,9 @@ func TestMCPTuneTypeScriptClient(t *testing.T) {
 		"cut": cut, "anchor": anchor, "test": test, "nonmono": nonmono})
 	cmd := exec.Command("node", "tune.mjs", string(cfg))
 	cmd.Dir = dir
-	cmd.Stderr = os.Stderr
+	// The servers' log comes through the client's stderr (inherited).
+	var serverLog lockedBuffer
+	cmd.Stderr = io.MultiWriter(os.Stderr, &serverLog)
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("node tune.mjs: %v\n%s", err, out)
@@ -191,6 +196,15 @@ func TestMCPTuneTypeScriptClient(t *testing.T) {
 
 	if r.Cancel.Completed != nil || r.Cancel.Rejected == "" || len(r.Cancel.First) == 0 {
 		t.Errorf("cancel: %+v", r.Cancel)
+	}
+	// The server stopped the cancelled search before its answer: it says
+	// so in its log, where a search that ran to its end logs the answer.
+	longSource := regexp.QuoteMeta(long)
+	if n := len(regexp.MustCompile(`msg="crf_search cancelled" source=`+longSource+` `).FindAllString(serverLog.String(), -1)); n != 1 {
+		t.Errorf("%d cancelled searches of the long source in the server's log, want 1:\n%s", n, serverLog.String())
+	}
+	if regexp.MustCompile(`msg=crf_search source=` + longSource + ` `).MatchString(serverLog.String()) {
+		t.Errorf("the cancelled search of the long source ran to its end:\n%s", serverLog.String())
 	}
 	if r.Cancel.Next.Result == nil {
 		t.Errorf("after the cancel (%d busy answers): %+v", r.Cancel.Busy, r.Cancel.Next)

@@ -98,7 +98,7 @@ def panic(results):
 def null_while_paused(mode, sock, results):
     pipe = build("pause-mode=%s mcp-uds=%s results-filename=%s" % (mode, sock, results))
     set_state(pipe, Gst.State.PLAYING)
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 60
     while True:
         try:
             c = MCP(sock)

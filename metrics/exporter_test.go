@@ -266,6 +266,9 @@ func TestPauseAndSwap(t *testing.T) {
 		t.Fatal(err)
 	}
 	push(t, r, 1, 6) // the pause takes effect at this boundary: skipped
+	// The run reads as paused once the pair scored before the pause is
+	// published, which the Runner does on its own goroutine.
+	waitScored(t, r, 1)
 	if got := testutil.ToFloat64(gauge(e, descPaused)); got != 1 {
 		t.Errorf("vmaf_paused = %v while paused, want 1", got)
 	}

@@ -21,17 +21,15 @@ const (
 // cmdWaitAlert blocks until a quality drop begins (exit 0, the drop
 // printed), the stream ends first (exitFinished) or --timeout passes
 // (exitTimeout): a CI gate's building block. A drop already open when it
-// connects counts as begun.
+// connects counts as begun. The --timeout counts from when the wait is
+// armed: connecting and subscribing are bounded by the command's own
+// timeout (g.timeout), so a slow connection is not mistaken for a quiet
+// stream.
 func cmdWaitAlert(ctx context.Context, g globals, args []string, stdout, stderr io.Writer) int {
 	fs := flags("wait-alert", &g, stderr)
-	wait := fs.Duration("timeout", 0, "give up after D (exit 6; default: wait until the stream ends)")
+	wait := fs.Duration("timeout", 0, "give up when no drop begins within D of the wait starting (exit 6; default: wait until the stream ends)")
 	if _, err := parse(fs, args); err != nil {
 		return report(stderr, err)
-	}
-	if *wait > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, *wait)
-		defer cancel()
 	}
 	begun := make(chan control.Alert, 1)
 	changed := make(chan struct{}, 1)
@@ -112,6 +110,12 @@ func cmdWaitAlert(ctx context.Context, g globals, args []string, stdout, stderr 
 	// From here on every drop that begins is notified: say so, for a
 	// script (or a test) that starts the stream once the gate is armed.
 	fmt.Fprintf(stderr, "vmafctl: waiting for a quality drop below %.2f\n", h.Threshold)
+	var expired <-chan time.Time
+	if *wait > 0 {
+		t := time.NewTimer(*wait)
+		defer t.Stop()
+		expired = t.C
+	}
 	for {
 		select {
 		case a := <-begun:
@@ -120,7 +124,7 @@ func cmdWaitAlert(ctx context.Context, g globals, args []string, stdout, stderr 
 		case <-changed:
 			done, err := finished()
 			if err != nil && ctx.Err() != nil {
-				return report(stderr, fail(exitTimeout, "no quality drop within %v", *wait))
+				return exitOK // interrupted
 			}
 			if err != nil {
 				// A server that ends with its stream (vmaf-score) can go
@@ -140,11 +144,10 @@ func cmdWaitAlert(ctx context.Context, g globals, args []string, stdout, stderr 
 			}
 		case <-closed:
 			return gone()
+		case <-expired:
+			return report(stderr, fail(exitTimeout, "no quality drop within %v", *wait))
 		case <-ctx.Done():
-			if *wait > 0 && ctx.Err() == context.DeadlineExceeded {
-				return report(stderr, fail(exitTimeout, "no quality drop within %v", *wait))
-			}
-			return exitOK
+			return exitOK // interrupted
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/vmafsink/vmafsink/analytics"
 	"github.com/vmafsink/vmafsink/control"
@@ -200,20 +201,13 @@ func TestWatchMarksAlerts(t *testing.T) {
 	}
 }
 
-// cutProxy relays a client to the control socket at target, line by
-// line, and once armed drops the connection instead of passing on a
-// vmaf_status call: a server that went away while that call was in
-// flight, as vmaf-score does when its stream ends.
-type cutProxy struct {
-	path  string
-	armed atomic.Bool
-	cut   chan struct{}
-}
-
-func startCutProxy(t *testing.T, target string) *cutProxy {
+// relay passes a client's lines on to the control socket at target, each
+// first shown to pass, which may hold it or return false to drop the
+// connection instead: a server that goes, or answers slowly, on cue.
+func relay(t *testing.T, target string, pass func(line []byte) bool) string {
 	t.Helper()
-	p := &cutProxy{path: t.TempDir() + "/proxy.sock", cut: make(chan struct{})}
-	ln, err := net.Listen("unix", p.path)
+	path := t.TempDir() + "/relay.sock"
+	ln, err := net.Listen("unix", path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -230,20 +224,19 @@ func startCutProxy(t *testing.T, target string) *cutProxy {
 				continue
 			}
 			go func() { io.Copy(c, s); c.Close() }()
-			go p.relay(c, s)
+			go relayLines(c, s, pass)
 		}
 	}()
-	return p
+	return path
 }
 
-func (p *cutProxy) relay(c, s net.Conn) {
+func relayLines(c, s net.Conn, pass func([]byte) bool) {
 	defer s.Close()
 	defer c.Close()
 	r := bufio.NewReader(c)
 	for {
 		line, err := r.ReadBytes('\n')
-		if len(line) > 0 && p.armed.Load() && bytes.Contains(line, []byte(`"vmaf_status"`)) {
-			close(p.cut)
+		if len(line) > 0 && !pass(line) {
 			return
 		}
 		if _, werr := s.Write(line); werr != nil || err != nil {
@@ -253,21 +246,51 @@ func (p *cutProxy) relay(c, s net.Conn) {
 }
 
 func TestWaitAlertServerGoesMidCall(t *testing.T) {
+	// The relay drops the connection in place of passing on a vmaf_status
+	// call once armed: the server went while that call was in flight, as
+	// vmaf-score does when its stream ends.
 	tg, sock := serveAlerts(t)
 	tg.frame(95)
-	p := startCutProxy(t, sock)
-	done := goWaitAlert(t, "-s", p.path)
-	p.armed.Store(true)
+	var armed atomic.Bool
+	cut := make(chan struct{})
+	path := relay(t, sock, func(line []byte) bool {
+		if armed.Load() && bytes.Contains(line, []byte(`"vmaf_status"`)) {
+			close(cut)
+			return false
+		}
+		return true
+	})
+	done := goWaitAlert(t, "-s", path)
+	armed.Store(true)
 	tg.mu.Lock()
 	tg.finished = true
 	tg.mu.Unlock()
 	r := <-done
 	select {
-	case <-p.cut:
+	case <-cut:
 	default:
 		t.Fatal("wait-alert ended before its status call was cut; the test did not reach its case")
 	}
 	if r.code != exitFinished || !strings.Contains(r.err, "closed the connection without a quality drop") {
+		t.Errorf("wait-alert = %d\n%s%s", r.code, r.out, r.err)
+	}
+}
+
+func TestWaitAlertTimeoutCountsFromTheWait(t *testing.T) {
+	// The server takes at least four times the wait's timeout to answer
+	// the first call (a lower bound: load only makes it longer). The
+	// timeout is the wait's, so it still ends as a wait without a drop.
+	tg, sock := serveAlerts(t)
+	tg.frame(95)
+	const wait = 50 * time.Millisecond
+	path := relay(t, sock, func(line []byte) bool {
+		if bytes.Contains(line, []byte(`"vmaf_health"`)) {
+			time.Sleep(4 * wait)
+		}
+		return true
+	})
+	r := <-goVmafctl(t, "-s", path, "wait-alert", "-timeout", wait.String())
+	if r.code != exitTimeout || !strings.Contains(r.err, "no quality drop within "+wait.String()) {
 		t.Errorf("wait-alert = %d\n%s%s", r.code, r.out, r.err)
 	}
 }

@@ -105,6 +105,8 @@ gboolean vs_inner_sink_add(GstElement *e);
 void vs_inner_src_add(GstElement *e);
 /* The inner pad: the fakesink's peer, or vmafpass's src pad (not reffed). */
 GstPad *vs_inner_pad(GstElement *e);
+/* The inner fakesink (not reffed), NULL for vmafpass. */
+GstElement *vs_inner_sink(GstElement *e);
 void vs_inner_sink_set_sync(GstElement *e, gboolean sync);
 /* Whether the inner fakesink is PLAYING (TRUE for vmafpass, which has
  * none). A flushing seek in PLAYING makes it lose its state and preroll

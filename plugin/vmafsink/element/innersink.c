@@ -20,6 +20,20 @@ GstPad *vs_inner_pad(GstElement *e) {
   return GST_PAD(g_object_get_qdata(G_OBJECT(e), inner_quark()));
 }
 
+static GQuark sink_quark(void) {
+  static GQuark q = 0;
+  if (q == 0)
+    q = g_quark_from_static_string("vmafsink-inner-sink");
+  return q;
+}
+
+/* The inner fakesink, borrowed (the element holds a reference until it is
+ * finalized), or NULL for vmafpass, which has none. Kept rather than
+ * looked up by name: the scoring loop asks for its state once a pair. */
+GstElement *vs_inner_sink(GstElement *e) {
+  return GST_ELEMENT(g_object_get_qdata(G_OBJECT(e), sink_quark()));
+}
+
 static GQuark lead_quark(void) {
   static GQuark q = 0;
   if (q == 0)
@@ -117,6 +131,7 @@ gboolean vs_inner_sink_add(GstElement *e) {
   gst_object_ref_sink(pad);
   g_object_set_qdata_full(G_OBJECT(e), inner_quark(), pad, gst_object_unref);
   gst_bin_add(GST_BIN(e), sink);
+  g_object_set_qdata_full(G_OBJECT(e), sink_quark(), gst_object_ref(sink), gst_object_unref);
   GstPad *sinkpad = gst_element_get_static_pad(sink, "sink");
   GstPadLinkReturn lr = gst_pad_link_full(pad, sinkpad, GST_PAD_LINK_CHECK_NOTHING);
   gst_object_unref(sinkpad);
@@ -133,21 +148,18 @@ void vs_inner_src_add(GstElement *e) {
 }
 
 void vs_inner_sink_set_sync(GstElement *e, gboolean sync) {
-  GstElement *sink = gst_bin_get_by_name(GST_BIN(e), "sink");
-  if (sink != NULL) {
+  GstElement *sink = vs_inner_sink(e);
+  if (sink != NULL)
     g_object_set(sink, "sync", sync, NULL);
-    gst_object_unref(sink);
-  }
 }
 
 gboolean vs_inner_sink_playing(GstElement *e) {
-  GstElement *sink = gst_bin_get_by_name(GST_BIN(e), "sink");
+  GstElement *sink = vs_inner_sink(e);
   if (sink == NULL)
     return TRUE;
   GST_OBJECT_LOCK(sink);
   gboolean playing = GST_STATE(sink) == GST_STATE_PLAYING;
   GST_OBJECT_UNLOCK(sink);
-  gst_object_unref(sink);
   return playing;
 }
 

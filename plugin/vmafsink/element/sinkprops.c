@@ -12,18 +12,14 @@ enum { PROP_FIRST = 10000, PROP_QOS = PROP_FIRST, PROP_MAX_LATENESS, PROP_TS_OFF
 static void (*go_set_property)(GObject *, guint, const GValue *, GParamSpec *);
 static void (*go_get_property)(GObject *, guint, GValue *, GParamSpec *);
 
-static GstElement *inner_sink(GObject *obj) { return gst_bin_get_by_name(GST_BIN(obj), "sink"); }
-
 static void set_property(GObject *obj, guint id, const GValue *value, GParamSpec *pspec) {
   if (id < PROP_FIRST || id >= PROP_LAST) {
     go_set_property(obj, id, value, pspec);
     return;
   }
-  GstElement *sink = inner_sink(obj);
-  if (sink != NULL) {
+  GstElement *sink = vs_inner_sink(GST_ELEMENT(obj));
+  if (sink != NULL)
     g_object_set_property(G_OBJECT(sink), pspec->name, value);
-    gst_object_unref(sink);
-  }
 }
 
 static void get_property(GObject *obj, guint id, GValue *value, GParamSpec *pspec) {
@@ -31,11 +27,9 @@ static void get_property(GObject *obj, guint id, GValue *value, GParamSpec *pspe
     go_get_property(obj, id, value, pspec);
     return;
   }
-  GstElement *sink = inner_sink(obj);
-  if (sink != NULL) {
+  GstElement *sink = vs_inner_sink(GST_ELEMENT(obj));
+  if (sink != NULL)
     g_object_get_property(G_OBJECT(sink), pspec->name, value);
-    gst_object_unref(sink);
-  }
 }
 
 void vs_sink_properties_install(GObjectClass *klass) {

@@ -192,11 +192,14 @@ func (r *Runner) Push(s Side, f Frame) error {
 // held; it releases mu while waiting.
 func (r *Runner) boundary(s Side) error {
 	var deadline time.Time
-	for {
+	for held := false; ; held = true {
 		gen := r.cmds.generation()
 		r.applyCommands()
 		if !r.paused || PauseMode(r.pauseMode.Load()) != PauseBlock {
 			return nil
+		}
+		if !held {
+			r.count(func(c *Counters) { c.BlockHolds[s]++ })
 		}
 		if r.aborted(s) {
 			return ErrFlushing

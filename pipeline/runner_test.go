@@ -376,6 +376,9 @@ func TestRunnerPauseBlock(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
+	if h := r.Status().Counters.BlockHolds; h != [2]uint64{1, 0} {
+		t.Errorf("block holds %v after the reference push was held once, want [1 0]", h)
+	}
 
 	// A flush gives up the wait.
 	p, _ = r.Pause()
@@ -386,6 +389,9 @@ func TestRunnerPauseBlock(t *testing.T) {
 		t.Fatalf("push during flush returned %v, want ErrFlushing", err)
 	}
 	r.FlushStop(Dist)
+	if h := r.Status().Counters.BlockHolds; h != [2]uint64{1, 1} {
+		t.Errorf("block holds %v after each side was held once, want [1 1]", h)
+	}
 	r.Close()
 	fs.checkReleased()
 }

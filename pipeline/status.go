@@ -41,6 +41,9 @@ type Counters struct {
 	// LeadReleases counts the times a side waiting at MaxLead heard
 	// nothing from the other stream and stopped waiting there.
 	LeadReleases uint64
+	// BlockHolds counts the times a side's pusher was held at a boundary
+	// by a pause in PauseBlock mode, indexed by Side.
+	BlockHolds [2]uint64
 	Pairs        uint64 // pairs formed
 	Scored       uint64 // results published
 	Skipped      uint64 // pairs not scored because the Runner was paused

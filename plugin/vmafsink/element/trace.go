@@ -75,7 +75,7 @@ func (st *runState) tracePush(s pipeline.Side, before *pipeline.Status, waited t
 		return
 	}
 	if waited > 2*time.Millisecond {
-		st.e.logf(lvlDebug, "%s: waited %v in the Runner: %s", pad, waited.Round(time.Microsecond), st.waitCause(s, before, other))
+		st.e.logf(lvlDebug, "%s: waited %v in the Runner: %s", pad, waited.Round(time.Microsecond), st.waitCause(s, before, &after, other))
 	}
 	if from, ok := claim(&tr.pairs, a.Pairs); ok {
 		for i := from; i < a.Pairs; i++ {
@@ -123,13 +123,14 @@ func (st *runState) applied(kind pipeline.CommandKind, next int) {
 	}
 }
 
-// waitCause guesses from the status before a push what it waited on.
-func (st *runState) waitCause(s pipeline.Side, before *pipeline.Status, other string) string {
+// waitCause tells from the status around a push what it waited on: a
+// block pause by the Runner's count of holds (the published state turns
+// Paused only once the pairs before the pause are scored, which can be
+// after the hold), the rest guessed from the queues before it.
+func (st *runState) waitCause(s pipeline.Side, before, after *pipeline.Status, other string) string {
 	switch {
-	case before.State == pipeline.Paused && before.PauseMode == pipeline.PauseBlock:
+	case after.Counters.BlockHolds[s] > before.Counters.BlockHolds[s]:
 		return "held by a block pause"
-	case before.CommandsPending > 0 && before.PauseMode == pipeline.PauseBlock:
-		return "held by a block pause applied at this boundary"
 	case before.Pending[s] >= int(st.settings.maxPending):
 		return fmt.Sprintf("pending queue full (%d frames), waiting for %s", before.Pending[s], other)
 	case st.settings.maxLead > 0 && before.Pending[s] >= int(st.settings.maxLead):

@@ -113,7 +113,10 @@ type learnedModel struct {
 	free []*onnx.Buffers
 }
 
-func loadLearnedModel(path string, cfg learnedConfig) (*Model, error) {
+// loadLearnedModel opens the model's session. A Model has no Close, so
+// a loaded model holds its session for the process's life; one refused
+// here releases it.
+func loadLearnedModel(path string, cfg learnedConfig) (_ *Model, err error) {
 	lf, err := onnx.ReadFiles(path, cfg.strict)
 	if err != nil {
 		return nil, err
@@ -122,6 +125,11 @@ func loadLearnedModel(path string, cfg learnedConfig) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer func() {
+		if err != nil {
+			sess.Release()
+		}
+	}()
 	lm := &learnedModel{files: lf, sess: sess, cfg: cfg}
 	lm.id = strings.TrimSuffix(filepath.Base(path), ".onnx")
 	if s := lf.Card; s != nil && s.ONNX == filepath.Base(path) && s.ID != "" {

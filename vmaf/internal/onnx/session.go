@@ -50,6 +50,8 @@ type Session struct {
 	Device          string
 	Threads         int
 	s               *ort.DynamicAdvancedSession
+	id              string
+	users           int // Opens not yet released; under sessions' lock
 }
 
 var sessions struct {
@@ -58,9 +60,9 @@ var sessions struct {
 }
 
 // Open returns the session of the model file at path under opts, made
-// the first time and reused after: one session per model. key identifies
-// the file's content (its sha256), so a file changed in place gets a new
-// session.
+// the first time and shared by every user until the last releases it:
+// one session per model. key identifies the file's content (its sha256),
+// so a file changed in place gets a new session.
 func Open(path, key string, opts Options) (*Session, error) {
 	if err := Init(); err != nil {
 		return nil, err
@@ -74,6 +76,7 @@ func Open(path, key string, opts Options) (*Session, error) {
 	sessions.Lock()
 	defer sessions.Unlock()
 	if s, ok := sessions.m[id]; ok {
+		s.users++
 		return s, nil
 	}
 	s, err := open(path, threads, device)
@@ -83,8 +86,30 @@ func Open(path, key string, opts Options) (*Session, error) {
 	if sessions.m == nil {
 		sessions.m = map[string]*Session{}
 	}
+	s.id, s.users = id, 1
 	sessions.m[id] = s
 	return s, nil
+}
+
+// Release ends one Open's use of the session. When no user is left the
+// session is destroyed: ONNX Runtime keeps the memory a network's
+// activations needed (gigabytes for LPIPS on 1080p pictures) for the
+// session's life, and a host that has stopped using the model gets it
+// back. A user that never releases keeps the session for the process's
+// life.
+func (s *Session) Release() {
+	sessions.Lock()
+	defer sessions.Unlock()
+	if s.users == 0 {
+		return
+	}
+	if s.users--; s.users > 0 {
+		return
+	}
+	delete(sessions.m, s.id)
+	// Releasing an ONNX Runtime session cannot fail; the binding's error
+	// is always nil.
+	_ = s.s.Destroy()
 }
 
 func open(path string, threads int, device string) (s *Session, err error) {

@@ -83,9 +83,11 @@ func open(s feature.Settings) (*onnx.Session, error) {
 		return t.Float && len(t.Shape) == 4 && (t.Shape[0] == 1 || t.Shape[0] == -1) && t.Shape[1] == 3
 	}
 	if len(ins) != 2 || !picture(ins[0]) || !picture(ins[1]) || ins[0].Name != "ref" || ins[1].Name != "dist" {
+		sess.Release()
 		return nil, fmt.Errorf("feature lpips: model %s: inputs %v: want ref and dist, float [1,3,H,W]", path, ins)
 	}
 	if len(outs) != 1 || !outs[0].Float {
+		sess.Release()
 		return nil, fmt.Errorf("feature lpips: model %s: outputs %v: want one float distance", path, outs)
 	}
 	return sess, nil
@@ -114,6 +116,7 @@ func newExtractor(f feature.Format, s feature.Settings) (feature.Extractor, erro
 	pic := []int64{1, 3, int64(f.Height), int64(f.Width)}
 	buf, err := sess.NewBuffers([][]int64{pic, pic}, [][]int64{out})
 	if err != nil {
+		sess.Release()
 		return nil, err
 	}
 	return &extractor{sess: sess, buf: buf}, nil
@@ -129,4 +132,10 @@ func (e *extractor) Extract(_ int, ref, dist *feature.Frame, out []float64) erro
 	return nil
 }
 
-func (e *extractor) Close() { e.buf.Close() }
+func (e *extractor) Close() {
+	e.buf.Close()
+	if e.sess != nil {
+		e.sess.Release()
+		e.sess = nil
+	}
+}

@@ -49,6 +49,7 @@ func newExtractor(f feature.Format, s feature.Settings) (feature.Extractor, erro
 	}
 	buf, err := sess.NewBuffers([][]int64{{1, 1, n, n}}, [][]int64{outShape})
 	if err != nil {
+		sess.Release()
 		return nil, err
 	}
 	return &extractor{sess: sess, buf: buf, sc: newScaler(f.Width, f.Height, int(n))}, nil
@@ -63,4 +64,10 @@ func (e *extractor) Extract(_ int, _, dist *feature.Frame, out []float64) error 
 	return nil
 }
 
-func (e *extractor) Close() { e.buf.Close() }
+func (e *extractor) Close() {
+	e.buf.Close()
+	if e.sess != nil {
+		e.sess.Release()
+		e.sess = nil
+	}
+}

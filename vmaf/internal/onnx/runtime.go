@@ -98,7 +98,9 @@ func candidatesLocked() []string {
 	}
 	var dirs []string
 	if p := C.vmaf_onnx_self(); p != nil {
-		if f := C.GoString(p); filepath.IsAbs(f) {
+		// A plugin found through a relative GST_PLUGIN_PATH is loaded by
+		// a relative name, relative to the directory the host started in.
+		if f, err := filepath.Abs(C.GoString(p)); err == nil {
 			dirs = append(dirs, filepath.Dir(f))
 		}
 	}

@@ -44,10 +44,10 @@ type Counters struct {
 	// BlockHolds counts the times a side's pusher was held at a boundary
 	// by a pause in PauseBlock mode, indexed by Side.
 	BlockHolds [2]uint64
-	Pairs        uint64 // pairs formed
-	Scored       uint64 // results published
-	Skipped      uint64 // pairs not scored because the Runner was paused
-	Dropped      uint64 // pairs not scored because the scorer was saturated
+	Pairs      uint64 // pairs formed
+	Scored     uint64 // results published
+	Skipped    uint64 // pairs not scored because the Runner was paused
+	Dropped    uint64 // pairs not scored because the scorer was saturated
 }
 
 // SwapEvent records one model swap.

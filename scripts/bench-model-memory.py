@@ -1,13 +1,15 @@
 #!/usr/bin/python3
 """Resident memory of a GStreamer host around vmafsink runs: before, at
 EOS and after the pipeline is set to NULL, for RUNS runs one after
-another in one process, and the process's peak so far. A learned feature's memory (LPIPS on 1080p
-pictures takes gigabytes) should be needed only while a run scores.
+another in one process, and the process's peak so far. A learned
+feature's memory (LPIPS on 1080p pictures takes gigabytes) should be
+needed only while a run scores.
 
-    VMAF_MODELS=../shared/models GST_PLUGIN_PATH=build scripts/bench-model-memory.py [FEATURES [WIDTHxHEIGHT [FRAMES [RUNS]]]]
+    GST_PLUGIN_PATH=$PWD/build scripts/bench-model-memory.py [FEATURES [WIDTHxHEIGHT [FRAMES [RUNS]]]]
 
-FEATURES is the element's features property (default lpips), the size
-defaults to 1920x1080, FRAMES to 8 and RUNS to 2.
+FEATURES is the element's features property (default lpips, whose model
+the element finds in $VMAF_MODELS/tiny), the size defaults to 1920x1080,
+FRAMES to 8 and RUNS to 2.
 """
 import resource
 import sys

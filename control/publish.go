@@ -148,12 +148,11 @@ func (s *Server) unsubscribe(_ context.Context, req *mcp.UnsubscribeRequest) err
 	return nil
 }
 
-// publish fans the target's records out to the clients, and announces
-// status changes. It runs on its own goroutine: nothing here may block on
-// a client.
-func (s *Server) publish() {
+// publish fans the target's records (the feed Start subscribed to) out
+// to the clients, and announces status changes. It runs on its own
+// goroutine: nothing here may block on a client.
+func (s *Server) publish(records <-chan Record) {
 	defer s.wg.Done()
-	records := s.target.Records(s.ctx)
 	tick := time.NewTicker(statusPoll)
 	defer tick.Stop()
 	flush := time.NewTimer(0)

@@ -277,8 +277,11 @@ func (s *Server) start() error {
 	// inherits the label, so a CPU profile of the host process shows what
 	// it costs (go tool pprof -tagfocus vmafsink=control).
 	pprof.Do(context.Background(), pprof.Labels("vmafsink", "control"), func(context.Context) {
+		// Subscribed before Start returns, so that no record the target
+		// publishes after Start is missed by the publisher.
+		records := s.target.Records(s.ctx)
 		s.wg.Add(1)
-		go s.publish()
+		go s.publish(records)
 		s.startAnalytics()
 		if s.ln != nil {
 			s.wg.Add(1)

@@ -36,8 +36,8 @@ type Options struct {
 	// SessionBuffer is how many notifications each client may lag behind
 	// before the oldest are dropped (default 256).
 	SessionBuffer int
-	// WriteTimeout is how long one write to a client may block before the
-	// client is disconnected (default 5s).
+	// WriteTimeout is how long a write to a client may go without moving a
+	// byte before the client is disconnected (default 5s).
 	WriteTimeout time.Duration
 	// MaxSessions bounds concurrent clients (default 32).
 	MaxSessions int

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -398,30 +399,41 @@ func (w *wireConn) Write(p []byte) (int, error) {
 	if w.ids.answered(p) {
 		return len(p), nil
 	}
-	w.wmu.Lock()
-	defer w.wmu.Unlock()
-	if w.timeout > 0 {
-		w.conn.SetWriteDeadline(time.Now().Add(w.timeout))
+	bufs := net.Buffers{p}
+	if err := w.writeLines(&bufs); err != nil {
+		return len(p) - bufLen(bufs), err
 	}
-	n, err := w.conn.Write(p)
-	if err != nil {
-		return n, fmt.Errorf("control: writing to client: %w", err)
-	}
-	return n, nil
+	return len(p), nil
 }
 
-// writeLines writes whole lines in one go (writev), under the same lock
-// and deadline as Write. It consumes bufs.
+// writeLines writes whole lines in one go (writev), under the lock that
+// keeps messages whole. It consumes bufs. The client is given up on only
+// when the timeout passes with nothing written: the deadline starts again
+// whenever bytes move, so a client that reads a long batch slowly is kept,
+// and one that has stopped reading is not.
 func (w *wireConn) writeLines(bufs *net.Buffers) error {
 	w.wmu.Lock()
 	defer w.wmu.Unlock()
-	if w.timeout > 0 {
-		w.conn.SetWriteDeadline(time.Now().Add(w.timeout))
+	for {
+		if w.timeout > 0 {
+			w.conn.SetWriteDeadline(time.Now().Add(w.timeout))
+		}
+		n, err := bufs.WriteTo(w.conn)
+		if err == nil {
+			return nil
+		}
+		if n == 0 || !errors.Is(err, os.ErrDeadlineExceeded) {
+			return fmt.Errorf("control: writing to client: %w", err)
+		}
 	}
-	if _, err := bufs.WriteTo(w.conn); err != nil {
-		return fmt.Errorf("control: writing to client: %w", err)
+}
+
+func bufLen(bufs net.Buffers) int {
+	n := 0
+	for _, b := range bufs {
+		n += len(b)
 	}
-	return nil
+	return n
 }
 
 // Close closes the socket once; the SDK closes reader and writer

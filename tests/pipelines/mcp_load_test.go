@@ -254,11 +254,14 @@ func subscribeRaw(t *testing.T, sock string, logs bool) *rawSubscriber {
 // waiting for it and the other client must get every record. With a write
 // deadline longer than the test, all that happens while the stalled
 // client is still connected, its writes blocked, which could not be if
-// publication waited on them; with a short one, the stalled client is cut
-// off once a write to it outlasts the deadline. Small frames, many of
-// them: the stalled socket's buffer must fill. Every client's buffer
-// holds the whole run, so however slow the machine makes the healthy
-// client, it loses nothing.
+// publication waited on them; with a shorter one, the stalled client is
+// cut off once a write to it has moved nothing for that long. Small
+// frames, many of them: the stalled socket's buffer must fill. Every
+// client's buffer holds the whole run, so however slow the machine makes
+// the healthy client, it loses nothing. The healthy client shares this
+// process with the server: a stall of the whole process longer than the
+// deadline would cut it too, so the deadline is the default 5 s, not a
+// load-sensitive fraction of a second.
 func TestMCPStalledClient(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
@@ -266,7 +269,7 @@ func TestMCPStalledClient(t *testing.T) {
 		cut     bool
 	}{
 		{"held", time.Hour, false},
-		{"cut", 500 * time.Millisecond, true},
+		{"cut", 5 * time.Second, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) { testMCPStalledClient(t, tc.timeout, tc.cut) })
 	}
@@ -310,7 +313,11 @@ func testMCPStalledClient(t *testing.T, timeout time.Duration, cut bool) {
 	if got := len(run.records()); got != n {
 		t.Fatalf("%d records published, want %d", got, n)
 	}
-	deadline := time.Now().Add(time.Minute)
+	// Waits for the state (every record, or the healthy client cut off);
+	// the deadline only stops a hang.
+	healthyGone := make(chan struct{})
+	go func() { cs.Wait(); close(healthyGone) }()
+	deadline := time.Now().Add(5 * time.Minute)
 	for {
 		ups, _ := ev.snapshot()
 		if len(ups) == n {
@@ -321,8 +328,16 @@ func testMCPStalledClient(t *testing.T, timeout time.Duration, cut bool) {
 			}
 			break
 		}
+		select {
+		case <-healthyGone:
+			if ups, _ = ev.snapshot(); len(ups) != n {
+				t.Fatalf("the healthy client was disconnected after %d of %d records", len(ups), n)
+			}
+			continue
+		default:
+		}
 		if time.Now().After(deadline) {
-			t.Fatalf("healthy client got %d of %d records", len(ups), n)
+			t.Fatalf("healthy client got %d of %d records in 5 minutes", len(ups), n)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
@@ -334,8 +349,11 @@ func testMCPStalledClient(t *testing.T, timeout time.Duration, cut bool) {
 		}
 		return
 	}
-	// The stalled client was disconnected: what is left in its socket
-	// ends in EOF rather than blocking.
+	// The stalled client is cut off once a write to it has moved nothing
+	// for the deadline. Read nothing before then: reading would let the
+	// blocked write go on. After it, what is left in its socket ends in
+	// EOF rather than blocking.
+	waitFor(t, 5*time.Minute, "the stalled client to be cut off", func() bool { return run.plane.Server().Clients() == 1 })
 	stalled.SetReadDeadline(time.Now().Add(time.Minute))
 	if _, err := io.Copy(io.Discard, r); err != nil {
 		t.Errorf("stalled client was not disconnected: %v", err)

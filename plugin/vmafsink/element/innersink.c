@@ -8,23 +8,13 @@
  * and the sync property is the fakesink's. */
 #include "gstglue.h"
 
-
-static GQuark inner_quark(void) {
-  static GQuark q = 0;
-  if (q == 0)
-    q = g_quark_from_static_string("vmafsink-inner-pad");
-  return q;
-}
+/* qdata keys for what the element keeps on itself. */
+static G_DEFINE_QUARK(vmafsink-inner-pad, inner)
+static G_DEFINE_QUARK(vmafsink-inner-sink, sink)
+static G_DEFINE_QUARK(vmafsink-lead-side, lead)
 
 GstPad *vs_inner_pad(GstElement *e) {
   return GST_PAD(g_object_get_qdata(G_OBJECT(e), inner_quark()));
-}
-
-static GQuark sink_quark(void) {
-  static GQuark q = 0;
-  if (q == 0)
-    q = g_quark_from_static_string("vmafsink-inner-sink");
-  return q;
 }
 
 /* The inner fakesink, borrowed (the element holds a reference until it is
@@ -32,13 +22,6 @@ static GQuark sink_quark(void) {
  * looked up by name: the scoring loop asks for its state once a pair. */
 GstElement *vs_inner_sink(GstElement *e) {
   return GST_ELEMENT(g_object_get_qdata(G_OBJECT(e), sink_quark()));
-}
-
-static GQuark lead_quark(void) {
-  static GQuark q = 0;
-  if (q == 0)
-    q = g_quark_from_static_string("vmafsink-lead-side");
-  return q;
 }
 
 /* The sink pad whose stream goes on to the inner sink (and so prerolls,

@@ -195,6 +195,10 @@ type Server struct {
 	// worstPNGs keeps rendered worst-frame images (worst_png.go).
 	worstPNGs worstPNGs
 
+	// testHookRegister, set only by tests, runs before a socket client's
+	// session is registered.
+	testHookRegister atomic.Pointer[func()]
+
 	// sendNext is the SDK's sending handler below ours, which HTTP
 	// sessions' writers call to send what the middleware queued.
 	sendNext mcp.MethodHandler
@@ -449,6 +453,13 @@ func (s *Server) runSession(w *wireConn, p peer) {
 	w.onReadEnd, w.onClose = release, release
 	defer release()
 	w.handshakeBy(s.opts.HandshakeTimeout)
+	// The SDK reads as soon as Connect starts the session, and the session
+	// is ours only once it is registered: a subscription taken before that
+	// would miss the records published in between. So nothing is read
+	// until then.
+	w.gate = make(chan struct{})
+	openGate := sync.OnceFunc(func() { close(w.gate) })
+	defer openGate()
 
 	ss, err := s.mcp.Connect(s.ctx, &mcp.IOTransport{Reader: w, Writer: w, MaxLineLength: -1}, nil)
 	if err != nil {
@@ -456,10 +467,14 @@ func (s *Server) runSession(w *wireConn, p peer) {
 		w.Close()
 		return
 	}
+	if hook := s.testHookRegister.Load(); hook != nil {
+		(*hook)()
+	}
 	sess := &session{ss: ss, wire: w, out: newOutbox(s.opts.SessionBuffer), peer: p, subs: map[string]bool{}}
 	s.mu.Lock()
 	s.sessions[ss] = sess
 	s.mu.Unlock()
+	openGate()
 	s.opts.Logger.Info("control client connected", "pid", p.pid, "uid", p.uid)
 
 	done := make(chan struct{})

@@ -55,6 +55,9 @@ type wireConn struct {
 	// not refused for want of it. Each must tolerate running twice.
 	onReadEnd func()
 	onClose   func()
+	// gate, if set, holds reading until it is closed: until the server
+	// has registered the session the client's messages are for.
+	gate chan struct{}
 
 	wmu       sync.Mutex
 	closeOnce sync.Once
@@ -96,6 +99,9 @@ func (w *wireConn) handshakeDone() {
 
 // Read hands the SDK whole validated lines.
 func (w *wireConn) Read(p []byte) (int, error) {
+	if w.gate != nil {
+		<-w.gate
+	}
 	for len(w.pending) == 0 {
 		line, err := w.nextLine()
 		if err != nil {

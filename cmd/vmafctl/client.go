@@ -14,7 +14,9 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/vmafsink/vmafsink/control"
+	"github.com/vmafsink/vmafsink/control/subscribe"
 	"github.com/vmafsink/vmafsink/internal/version"
 )
 
@@ -67,7 +69,8 @@ var toolCodes = map[string]int{
 
 // session is an MCP session with the control socket.
 type session struct {
-	cs *mcp.ClientSession
+	cs   *mcp.ClientSession
+	acks *subscribe.Acks
 }
 
 func connect(ctx context.Context, g globals, opts *mcp.ClientOptions) (*session, error) {
@@ -77,6 +80,8 @@ func connect(ctx context.Context, g globals, opts *mcp.ClientOptions) (*session,
 	}
 	socket := g.socket
 	c := mcp.NewClient(&mcp.Implementation{Name: "vmafctl", Version: version.String()}, opts)
+	acks := subscribe.New()
+	c.AddReceivingMiddleware(acks.Middleware)
 	sniff := &firstLine{r: conn}
 	cs, err := c.Connect(ctx, &mcp.IOTransport{Reader: sniff, Writer: &refusalWriter{conn, sniff}}, nil)
 	if err != nil {
@@ -86,7 +91,7 @@ func connect(ctx context.Context, g globals, opts *mcp.ClientOptions) (*session,
 		}
 		return nil, fail(exitConnect, "no MCP server on %s: %v", socket, err)
 	}
-	return &session{cs: cs}, nil
+	return &session{cs: cs, acks: acks}, nil
 }
 
 // dial connects to the control socket and checks who serves it.
@@ -250,7 +255,9 @@ func follow(ctx context.Context, g globals, opts *mcp.ClientOptions) (*session, 
 func (s *session) subscribe(ctx context.Context, uri string, timeout time.Duration) error {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	return s.cs.Subscribe(ctx, &mcp.SubscribeParams{URI: uri})
+	// In force when this returns: wait-alert looks after subscribing and
+	// relies on every later change being notified.
+	return s.acks.Subscribe(ctx, s.cs, uri)
 }
 
 // ended is closed once the session is over (the server went away).

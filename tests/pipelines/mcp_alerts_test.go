@@ -17,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/vmafsink/vmafsink/control"
+	"github.com/vmafsink/vmafsink/control/subscribe"
 )
 
 // The flower pair scores 95.3 to 99.1 (see TestElementWindowsAndAlerts):
@@ -173,12 +174,14 @@ func dialAlerts(t *testing.T, sock string) *alertClient {
 				ac.mu.Unlock()
 			}
 		}})
+	acks := subscribe.New()
+	c.AddReceivingMiddleware(acks.Middleware)
 	cs, err := c.Connect(ctx, &mcp.IOTransport{Reader: conn, Writer: conn}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cs.Close() })
-	if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: "vmaf://alerts"}); err != nil {
+	if err := acks.Subscribe(ctx, cs, "vmaf://alerts"); err != nil {
 		t.Fatal(err)
 	}
 	ac.cs = cs

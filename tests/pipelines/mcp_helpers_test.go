@@ -18,8 +18,10 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/vmafsink/vmafsink/control"
 	"github.com/vmafsink/vmafsink/control/attach"
+	"github.com/vmafsink/vmafsink/control/subscribe"
 	"github.com/vmafsink/vmafsink/pipeline"
 	"github.com/vmafsink/vmafsink/tests/pipelines/internal/gsttest"
 	"github.com/vmafsink/vmafsink/vmaf"
@@ -192,6 +194,8 @@ type mcpEvents struct {
 	mu      sync.Mutex
 	updates []mcpUpdate
 	logs    int
+	// acks makes a subscription wait until the server has it.
+	acks *subscribe.Acks
 }
 
 type mcpUpdate struct {
@@ -208,7 +212,7 @@ func (e *mcpEvents) snapshot() ([]mcpUpdate, int) {
 
 func mcpConnect(t testing.TB, sock string) (*mcp.ClientSession, *mcpEvents) {
 	t.Helper()
-	ev := &mcpEvents{}
+	ev := &mcpEvents{acks: subscribe.New()}
 	c := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, &mcp.ClientOptions{
 		ResourceUpdatedHandler: func(_ context.Context, r *mcp.ResourceUpdatedNotificationRequest) {
 			u := mcpUpdate{at: time.Now()}
@@ -228,6 +232,7 @@ func mcpConnect(t testing.TB, sock string) (*mcp.ClientSession, *mcpEvents) {
 			ev.mu.Unlock()
 		},
 	})
+	c.AddReceivingMiddleware(ev.acks.Middleware)
 	conn, err := net.Dial("unix", sock)
 	if err != nil {
 		t.Fatal(err)

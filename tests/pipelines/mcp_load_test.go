@@ -18,7 +18,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vmafsink/vmafsink/control"
 )
 
@@ -303,7 +302,11 @@ func testMCPStalledClient(t *testing.T, timeout time.Duration, cut bool) {
 	// From here on nothing reads the stalled connection.
 
 	cs, ev := mcpConnect(t, run.sock)
-	if err := cs.Subscribe(context.Background(), &mcp.SubscribeParams{URI: "vmaf://scores/live"}); err != nil {
+	// Every record from the first: the subscription must be in force
+	// before the feed starts.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := ev.acks.Subscribe(ctx, cs, "vmaf://scores/live"); err != nil {
 		t.Fatal(err)
 	}
 	st := <-run.feed(ref, dist, 0, loops)

@@ -387,6 +387,16 @@ func testHTTPStalledListener(t *testing.T, timeout time.Duration, cut bool) {
 	send(initBody)
 	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 	send(`{"jsonrpc":"2.0","id":2,"method":"resources/subscribe","params":{"uri":"vmaf://scores/live"}}`)
+	// Over SSE the POST is only accepted; the answer comes on the stream.
+	// Read up to it, so that the subscription is in force before any
+	// frame: one taken late sees too few frames to block its stream.
+	for seen := string(buf[:n]); !strings.Contains(seen, `"id":2`); {
+		k, err := conn.Read(buf)
+		if err != nil {
+			t.Fatalf("no answer to the stalled client's subscribe: %v", err)
+		}
+		seen += string(buf[:k])
+	}
 
 	cs, ev, err := connectHTTP(t, s, "http", "")
 	if err != nil {

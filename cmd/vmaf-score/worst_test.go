@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/vmafsink/vmafsink/report/worstdir"
 )
 
 // --worst-dir writes the run's worst frames as PNG at its end, without a
@@ -130,7 +132,7 @@ func TestWorstDirSection(t *testing.T) {
 				FrameNum int                `json:"frameNum"`
 				Metrics  map[string]float64 `json:"metrics"`
 			} `json:"frames"`
-			Worst []worstWritten `json:"worst_frames"`
+			Worst []worstdir.Frame `json:"worst_frames"`
 		}
 		if err := json.Unmarshal(data, &doc); err != nil {
 			t.Fatal(err)

@@ -41,8 +41,9 @@ type settings struct {
 	fps                framerate.Rate // both streams conformed to it (fps.go); zero: as they come
 	backpressure       pipeline.Backpressure
 	maxPending         uint
-	maxLead            uint // 0: no lead limit
-	worstFrames        uint // worst frames kept with pictures (worst.go)
+	maxLead            uint   // 0: no lead limit
+	worstFrames        uint   // worst frames kept with pictures (worst.go)
+	worstDir           string // where the worst frames' pictures go at EOS (worst.go)
 	mcpUDS             string
 	mcpHTTP            string // loopback HOST:PORT
 	mcpHTTPTokenFile   string
@@ -250,10 +251,15 @@ var ownProperties = []property{
 			"Pads with a live source upstream never wait at the lead (0: no lead limit)",
 		0, 100000, pipeline.DefaultMaxLead, func(s *settings) *uint { return &s.maxLead }),
 	uintProperty("worst-frames", "Worst frames",
-		"With the control plane on (mcp-uds or mcp-http): keep the pictures of this many lowest-scoring frames so far, "+
-			"downscaled to at most 640 px wide, for vmaf_worst_frames (0: none). A scored pair's buffers then go back "+
+		"With the control plane on (mcp-uds or mcp-http) or worst-dir set: keep the pictures of this many lowest-scoring "+
+			"frames so far, downscaled to at most 640 px wide, for vmaf_worst_frames and worst-dir (0: none). A scored pair's buffers then go back "+
 			"when its score is known, one frame later (buffers of a bounded pool are copied instead)",
 		0, pipeline.MaxWorstRecords, pipeline.DefaultWorstFrames, func(s *settings) *uint { return &s.worstFrames }),
+	stringProperty("worst-dir", "Worst frames directory",
+		"At EOS, write the worst-frames lowest-scoring frames as DIR/frame-NNNNNN-KIND.png (reference, distorted and "+
+			"a difference heatmap, at most 640 px wide), created if need be, and list them in results-filename's "+
+			"worst_frames section; without the control plane too (unset: none written)",
+		func(s *settings) *string { return &s.worstDir }),
 	stringProperty("mcp-uds", "MCP socket",
 		"Serve the agent control plane (Model Context Protocol) on this Unix socket while the element runs (unset: off)",
 		func(s *settings) *string { return &s.mcpUDS }),

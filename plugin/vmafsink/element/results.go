@@ -81,6 +81,17 @@ func (f *resultsFile) event(ev analytics.Event) {
 	}
 }
 
+// section adds the document's own section (report.Writer.SetSection),
+// written when the document is next completed.
+func (f *resultsFile) section(name string, raw []byte) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.closed || f.open() != nil {
+		return
+	}
+	f.w.SetSection(name, raw)
+}
+
 // complete records the engine's stream-level metrics (libvmaf's
 // aggregate_metrics, such as psnr's apsnr_y), known once the run has
 // finished, and writes the finished document, an empty one if no frame

@@ -71,7 +71,11 @@ func start(e *vmafSink, s settings) (*runState, error) {
 		return nil, err
 	}
 	// Created last: a start refused for another reason leaves an earlier
-	// run's results file as it was.
+	// run's results file as it was, and makes no directory.
+	if err := s.checkWorstDir(); err != nil {
+		st.abort()
+		return nil, err
+	}
 	if err := st.startResults(); err != nil {
 		st.abort()
 		return nil, err

@@ -48,6 +48,10 @@ type runState struct {
 	// codec-aware model (streamcodec.go).
 	codec streamCodec
 
+	// worstFiles are the pictures worst-dir last wrote, removed before a
+	// run restarted after its end writes its own (finish holds finishMu).
+	worstFiles []string
+
 	// pads is each sink pad's state. A pad's streaming thread is the only
 	// writer of its entry; formatMu guards the formats, which the other
 	// pad's thread compares against.
@@ -164,6 +168,9 @@ func (st *runState) finish() bool {
 	aggregates := st.runner.Aggregates()
 	st.e.postPooled(st.runner.Status(), st.runner.Pooled(), aggregates, st.settings.poolMethod, last, st.runner.Analytics().Percentiles())
 	st.e.notifyScores()
+	if st.settings.worstDir != "" {
+		st.writeWorst()
+	}
 	if st.results != nil {
 		if err := st.results.complete(aggregates); err != nil {
 			st.e.fail(errWrite, "cannot write the VMAF results file", err.Error())

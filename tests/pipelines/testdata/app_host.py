@@ -1,6 +1,7 @@
 """Drives vmafsink and vmafpass as GStreamer applications do, through
 GObject introspection, and prints what it saw as key=value lines for
 element_app_test.go. Usage: app_host.py CASE [ARG]"""
+import os
 import sys
 import time
 
@@ -76,6 +77,31 @@ def case_seek_after_eos(factory):
     out(async_done=m is not None)
     m, second = until(bus, Gst.MessageType.EOS, 60)
     out(second_eos=m is not None, second_scored=second)
+    p.set_state(Gst.State.NULL)
+
+
+def case_worst_seek(tmp):
+    # worst-dir across a flushing seek after EOS: the second pass is made
+    # worse (lower contrast), so its frames are the worst at the second
+    # EOS, and the directory must then hold their pictures only.
+    wdir, results = os.path.join(tmp, "worst"), os.path.join(tmp, "results.json")
+    p = Gst.parse_launch(
+        f"videotestsrc pattern=ball ! {CAPS} ! tee name=t t. ! queue ! v.ref_sink "
+        f"t. ! queue ! videobalance name=bal ! v.dist_sink "
+        f"vmafsink name=v frame-message=false worst-frames=2 worst-dir={wdir} results-filename={results}")
+    bus = p.get_bus()
+    p.set_state(Gst.State.PAUSED)
+    until(bus, Gst.MessageType.ASYNC_DONE, 60)
+    segment_seek(p, 1)
+    until(bus, Gst.MessageType.ASYNC_DONE, 60)
+    p.set_state(Gst.State.PLAYING)
+    m, first = until(bus, Gst.MessageType.EOS, 60)
+    out(first_eos=m is not None, first_scored=first, first_files=",".join(sorted(os.listdir(wdir))))
+    p.get_by_name("bal").set_property("contrast", 0.5)
+    out(seek=segment_seek(p, 1))
+    until(bus, Gst.MessageType.ASYNC_DONE, 60)
+    m, second = until(bus, Gst.MessageType.EOS, 60)
+    out(second_eos=m is not None, second_scored=second, second_files=",".join(sorted(os.listdir(wdir))))
     p.set_state(Gst.State.NULL)
 
 
@@ -380,6 +406,7 @@ CASES = {
     "log-level": case_log_level,
     "props": case_props,
     "seek-after-eos": case_seek_after_eos,
+    "worst-seek": case_worst_seek,
     "pass-caps": case_pass_caps,
     "pass-held-query": case_pass_held_query,
     "pass-events": case_pass_events,

@@ -60,17 +60,23 @@ def segment_seek(p, stop_s):
                   Gst.SeekType.SET, 0, Gst.SeekType.SET, int(stop_s * SEC))
 
 
-def case_seek_after_eos(factory):
-    # Play one second to EOS, then seek back with a flushing seek: the
-    # element prerolls again and plays to a second EOS, scoring again.
-    p = Gst.parse_launch(tee(factory))
-    bus = p.get_bus()
+def play_first_second(p, bus):
+    """Prerolls p, plays its first second to EOS (a segment seek) and
+    returns the EOS message (None if none came) and the frames scored."""
     p.set_state(Gst.State.PAUSED)
     until(bus, Gst.MessageType.ASYNC_DONE, 60)
     segment_seek(p, 1)
     until(bus, Gst.MessageType.ASYNC_DONE, 60)
     p.set_state(Gst.State.PLAYING)
-    m, first = until(bus, Gst.MessageType.EOS, 60)
+    return until(bus, Gst.MessageType.EOS, 60)
+
+
+def case_seek_after_eos(factory):
+    # Play one second to EOS, then seek back with a flushing seek: the
+    # element prerolls again and plays to a second EOS, scoring again.
+    p = Gst.parse_launch(tee(factory))
+    bus = p.get_bus()
+    m, first = play_first_second(p, bus)
     out(first_eos=m is not None, first_scored=first)
     out(seek=segment_seek(p, 1))
     m, _ = until(bus, Gst.MessageType.ASYNC_DONE, 60)
@@ -90,12 +96,7 @@ def case_worst_seek(tmp):
         f"t. ! queue ! videobalance name=bal ! v.dist_sink "
         f"vmafsink name=v frame-message=false worst-frames=2 worst-dir={wdir} results-filename={results}")
     bus = p.get_bus()
-    p.set_state(Gst.State.PAUSED)
-    until(bus, Gst.MessageType.ASYNC_DONE, 60)
-    segment_seek(p, 1)
-    until(bus, Gst.MessageType.ASYNC_DONE, 60)
-    p.set_state(Gst.State.PLAYING)
-    m, first = until(bus, Gst.MessageType.EOS, 60)
+    m, first = play_first_second(p, bus)
     out(first_eos=m is not None, first_scored=first, first_files=",".join(sorted(os.listdir(wdir))))
     p.get_by_name("bal").set_property("contrast", 0.5)
     out(seek=segment_seek(p, 1))

@@ -145,7 +145,7 @@ func worstFromFile(pos []string, n int, model, dir string, asJSON bool, stdout, 
 	case len(pos) > 1:
 		return report(stderr, fail(exitUsage, "worst: one results file at a time"))
 	case dir != "":
-		return report(stderr, fail(exitUsage, "worst: a results file holds scores, not pictures; vmaf-score --worst-dir DIR writes the worst frames' pictures when its run ends"))
+		return report(stderr, fail(exitUsage, "worst: a results file holds scores, not pictures; vmaf-score --worst-dir DIR (the element's worst-dir) writes the worst frames' pictures when its run ends"))
 	case n < 1:
 		return report(stderr, fail(exitUsage, "worst: -n %d: want 1 or more", n))
 	}

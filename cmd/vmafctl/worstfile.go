@@ -13,8 +13,9 @@ import (
 // A results file (vmaf-score --json, or the element's results-filename
 // in JSON) holds every frame's scores, so the worst frames rank without a
 // socket, after the run: `vmafctl worst results.json`. It holds no
-// pictures; vmaf-score --worst-dir writes those when the run ends and
-// lists them in the file's worst_frames, which this shows beside them.
+// pictures; vmaf-score --worst-dir (the element's worst-dir) writes those
+// when the run ends and lists them in the file's worst_frames, which this
+// shows beside them.
 
 // fileWorstFrame is one of a results file's worst frames.
 type fileWorstFrame struct {
@@ -22,7 +23,7 @@ type fileWorstFrame struct {
 	Model   string             `json:"model"`
 	Score   float64            `json:"score"`
 	Metrics map[string]float64 `json:"metrics"`
-	// Images are the frame's pictures --worst-dir wrote (kind → path).
+	// Images are the frame's pictures worst-dir wrote (kind → path).
 	Images map[string]string `json:"images,omitempty"`
 }
 

@@ -35,8 +35,7 @@ func (c *rawClient) closedWithin(d time.Duration) bool {
 	c.conn.SetReadDeadline(time.Now().Add(d))
 	for {
 		if _, err := c.r.ReadString('\n'); err != nil {
-			var ne net.Error
-			return !(errors.As(err, &ne) && ne.Timeout())
+			return !isTimeout(err)
 		}
 	}
 }

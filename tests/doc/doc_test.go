@@ -24,7 +24,11 @@
 //   - Every block runs with XDG_RUNTIME_DIR set to a fresh private
 //     directory (so $XDG_RUNTIME_DIR/vmaf.sock binds), XDG_CACHE_HOME
 //     inside it, GST_PLUGIN_PATH
-//     set to the build, and a time limit of five minutes.
+//     set to the build, and a time limit of five minutes. GStreamer's
+//     debug log (errors, and the elements' INFO lines: each run's
+//     pairs, scores and unpaired frames at EOS) goes to a file per
+//     process, shown when the block fails, since a block's pipes often
+//     keep what gst-launch printed from its output.
 //
 // The scripts in examples/gst-launch are run by TestExampleScripts.
 package doc
@@ -174,7 +178,8 @@ func runBlocks(t *testing.T, path string) {
 		t.Logf("%s: %d indented blocks with commands are not run (fence them as sh): lines %v", rel, len(indented), indented)
 	}
 	dir := scratch(t, root, build)
-	env := blockEnv(t, build)
+	logs := t.TempDir()
+	env := append(blockEnv(t, build), gstLogEnv(logs)...)
 	notRun := 0
 	for _, b := range blocks {
 		if b.reason != "" {
@@ -182,13 +187,14 @@ func runBlocks(t *testing.T, path string) {
 			notRun++
 			continue
 		}
+		clearDir(t, logs)
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 		cmd := exec.CommandContext(ctx, "bash", "-e", "-o", "pipefail", "-c", b.script)
 		cmd.Dir, cmd.Env = dir, env
 		out, err := cmd.CombinedOutput()
 		cancel()
 		if err != nil {
-			t.Fatalf("%s:%d: %v\n--- block\n%s--- output\n%s", b.file, b.line, err, b.script, out)
+			t.Fatalf("%s:%d: %v\n--- block\n%s--- output\n%s%s", b.file, b.line, err, b.script, out, gstLogTails(logs))
 		}
 	}
 	t.Logf("%s: %d command blocks run, %d not", rel, len(blocks)-notRun, notRun)

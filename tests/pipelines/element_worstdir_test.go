@@ -86,20 +86,11 @@ func TestElementWorstDir(t *testing.T) {
 			if !withResults {
 				return
 			}
-			data, err := os.ReadFile(results)
-			if err != nil {
-				t.Fatal(err)
+			worst := readWorstSection(t, results)
+			if len(worst) != 3 {
+				t.Fatalf("worst_frames lists %d frames, want 3: %+v", len(worst), worst)
 			}
-			var doc struct {
-				Worst []worstdir.Frame `json:"worst_frames"`
-			}
-			if err := json.Unmarshal(data, &doc); err != nil {
-				t.Fatalf("results: %v", err)
-			}
-			if len(doc.Worst) != 3 {
-				t.Fatalf("worst_frames lists %d frames, want 3: %+v", len(doc.Worst), doc.Worst)
-			}
-			for i, w := range doc.Worst {
+			for i, w := range worst {
 				if w.FrameNum != all[i].frame || w.Model != "vmaf_v0.6.1" || math.Abs(w.Score-all[i].vmaf) > 1e-6 {
 					t.Errorf("worst_frames[%d] = frame %d %s %v, want frame %d vmaf_v0.6.1 %v",
 						i, w.FrameNum, w.Model, w.Score, all[i].frame, all[i].vmaf)
@@ -155,18 +146,9 @@ func TestElementWorstDirSeekAfterEOS(t *testing.T) {
 	if n := len(strings.Split(kv["first_files"], ",")); n != 6 {
 		t.Fatalf("first EOS: %d files (%s), want 6", n, kv["first_files"])
 	}
-	data, err := os.ReadFile(filepath.Join(tmp, "results.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc struct {
-		Worst []worstdir.Frame `json:"worst_frames"`
-	}
-	if err := json.Unmarshal(data, &doc); err != nil {
-		t.Fatalf("results: %v", err)
-	}
+	worst := readWorstSection(t, filepath.Join(tmp, "results.json"))
 	var listed []string
-	for _, w := range doc.Worst {
+	for _, w := range worst {
 		if int64(w.FrameNum) < first {
 			t.Errorf("worst frame %d (score %v) is from the first pass (%d frames)", w.FrameNum, w.Score, first)
 		}
@@ -175,7 +157,23 @@ func TestElementWorstDirSeekAfterEOS(t *testing.T) {
 		}
 	}
 	slices.Sort(listed)
-	if got := kv["second_files"]; len(doc.Worst) != 2 || got != strings.Join(listed, ",") {
-		t.Fatalf("second EOS: worst-dir holds %s; the section lists %d frames: %s", got, len(doc.Worst), strings.Join(listed, ","))
+	if got := kv["second_files"]; len(worst) != 2 || got != strings.Join(listed, ",") {
+		t.Fatalf("second EOS: worst-dir holds %s; the section lists %d frames: %s", got, len(worst), strings.Join(listed, ","))
 	}
+}
+
+// readWorstSection is a JSON results file's worst_frames section.
+func readWorstSection(t *testing.T, path string) []worstdir.Frame {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Worst []worstdir.Frame `json:"worst_frames"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatalf("results %s: %v", path, err)
+	}
+	return doc.Worst
 }
